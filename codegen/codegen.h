@@ -1,0 +1,22 @@
+/* codegen.h: the emitters.  Each takes a parsed Program, runs sema for every
+ * kernel specialization, and writes one output file: CUDA C++ (.cu), host
+ * C17 (.c) or the C header (.h) that both define the launch API of. */
+#ifndef TILEC_CODEGEN_H
+#define TILEC_CODEGEN_H
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "frontend/ast.h"
+
+typedef struct CodegenOptions {
+    const char *source_name;  /* the input path as #line and comments show it */
+    const char *header_name;  /* how the .cu/.c includes the header ("foo.h") */
+    int arch;                 /* --arch=sm_XX as XX; 0 = not given */
+    int opt_level;            /* 0 or 2 */
+    bool line_directives;     /* emit #line mapping to the .tile.c */
+} CodegenOptions;
+
+bool codegen_cuda(Program *p, const CodegenOptions *o, FILE *out);
+bool codegen_host(Program *p, const CodegenOptions *o, FILE *out);
+bool codegen_header(Program *p, const CodegenOptions *o, FILE *out);
+#endif

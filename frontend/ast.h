@@ -1,0 +1,187 @@
+/* ast.h: the tilec AST.  The frontend lowers libclang's cursors into these
+ * plain structures (one header, chibicc-style), sema annotates every
+ * expression with its dtype, shape and constant value, and the emitters
+ * walk it.  Every node carries the user's file:line:col.  Nodes live in an
+ * arena owned by the Program and are freed together with it. */
+#ifndef TILEC_AST_H
+#define TILEC_AST_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sema/dtype.h"
+#include "sema/shape.h"
+
+typedef struct SrcLoc {
+    const char *file; /* as given on the command line (or as included) */
+    int line, col;    /* 1-based; line 0 means "no location" */
+    int len;          /* length of the token/range at loc for the caret, 0 = 1 */
+    const char *macro; /* name of the macro this came from, or NULL */
+} SrcLoc;
+
+/* A C type as written in the source, with the dtype it denotes. */
+typedef struct TypeRef {
+    const char *spelling; /* "float", "_Float16", "int32_t", "auto" ... */
+    Dtype dtype;          /* DT_INVALID for auto or unsupported types */
+    bool is_auto;
+    bool is_const;
+} TypeRef;
+
+typedef enum ExprKind {
+    EX_INT,     /* integer literal (also character literals, enum constants) */
+    EX_FLOAT,   /* floating literal */
+    EX_NAME,    /* a variable or parameter */
+    EX_UNARY,   /* op a */
+    EX_BINARY,  /* a op b */
+    EX_COND,    /* a ? b : c */
+    EX_CAST,    /* (type) a */
+    EX_CALL,    /* a call of a tile function: name(args) */
+    EX_BUILTIN, /* a tilec builtin: name(args, .option = value ...) */
+    EX_LIST,    /* a brace list {a, b, c}: tuples */
+    EX_TYPE,    /* a type argument of a builtin (tile_cast(x, T)) */
+} ExprKind;
+
+typedef enum UnaryOp { UOP_NEG, UOP_PLUS, UOP_NOT, UOP_BITNOT, UOP_PREINC, UOP_PREDEC,
+                       UOP_POSTINC, UOP_POSTDEC } UnaryOp;
+
+typedef enum BinaryOp {
+    BOP_ADD, BOP_SUB, BOP_MUL, BOP_DIV, BOP_MOD, BOP_SHL, BOP_SHR,
+    BOP_LT, BOP_GT, BOP_LE, BOP_GE, BOP_EQ, BOP_NE,
+    BOP_AND, BOP_XOR, BOP_OR, BOP_LAND, BOP_LOR,
+    BOP_COUNT
+} BinaryOp;
+
+typedef struct Expr Expr;
+typedef struct Symbol Symbol;
+
+typedef struct Option {
+    const char *name; /* "index", "shape", "padding", ... */
+    SrcLoc loc;
+    Expr *value;
+} Option;
+
+struct Expr {
+    ExprKind kind;
+    SrcLoc loc;
+    int64_t ival;        /* EX_INT (two's complement of uval) */
+    uint64_t uval;       /* EX_INT: the value as written */
+    double fval;         /* EX_FLOAT */
+    const char *name;    /* EX_NAME, EX_CALL, EX_BUILTIN ("load", "exp" ...) */
+    int op;              /* UnaryOp or BinaryOp */
+    Expr *a, *b, *c;     /* operands */
+    TypeRef type;        /* EX_CAST, EX_TYPE */
+    Expr **args;         /* EX_CALL, EX_BUILTIN positional args; EX_LIST items */
+    int nargs;
+    Option *opts;        /* EX_BUILTIN options */
+    int nopts;
+
+    /* Filled in by sema. */
+    Dtype dtype;
+    Shape shape;
+    bool is_const;       /* a compile-time constant scalar (value in cval) */
+    ConstValue cval;
+    Symbol *sym;         /* EX_NAME: what it refers to */
+    struct Func *callee; /* EX_CALL */
+    struct Inline *inl;  /* EX_CALL: the typed, inlined copy of the callee (sema) */
+    int id;              /* numbering for emitters (unique per function) */
+};
+
+typedef enum StmtKind {
+    ST_DECL,     /* type name = init; */
+    ST_ASSIGN,   /* name op= value;  (op is -1 for plain '=') */
+    ST_EXPR,     /* a builtin call used as a statement (tile_store ...) */
+    ST_IF, ST_FOR, ST_WHILE, ST_RETURN, ST_BLOCK, ST_BREAK, ST_CONTINUE,
+} StmtKind;
+
+typedef struct Stmt Stmt;
+struct Stmt {
+    StmtKind kind;
+    SrcLoc loc;
+    /* ST_DECL */
+    const char *name;
+    SrcLoc name_loc;
+    TypeRef type;
+    Expr *init;
+    Symbol *sym;
+    /* ST_ASSIGN: target = value; op is a BinaryOp for compound assignment,
+     * -1 for '=' */
+    Expr *target;
+    int op;
+    Expr *value; /* also ST_EXPR, ST_RETURN (may be NULL) */
+    /* ST_IF, ST_FOR, ST_WHILE */
+    Expr *cond;        /* may be NULL in a for */
+    Stmt *then_s, *else_s;
+    Stmt *init_s, *step_s; /* ST_FOR */
+    Stmt *body;
+    /* ST_BLOCK */
+    Stmt **items;
+    int nitems;
+};
+
+typedef enum ParamKind { PARAM_ARRAY, PARAM_SCALAR, PARAM_CONST } ParamKind;
+
+typedef struct Param {
+    const char *name;
+    SrcLoc loc;
+    ParamKind kind;
+    TypeRef type;     /* element type for arrays, value type otherwise */
+    int rank;         /* PARAM_ARRAY */
+    bool readonly;    /* PARAM_ARRAY with const elements */
+    int64_t *specs;   /* PARAM_CONST: the listed values */
+    int nspecs;
+    Symbol *sym;
+} Param;
+
+typedef struct Func {
+    const char *name;
+    SrcLoc loc;
+    bool is_kernel;   /* TILE_KERNEL; otherwise a TILE_FUNC helper */
+    TypeRef ret;      /* void for kernels */
+    Param *params;
+    int nparams;
+    Stmt *body;
+    const char *doc;  /* the comment before the definition, cleaned; or NULL */
+    int nsyms;        /* symbols created by sema */
+} Func;
+
+/* What a name refers to, created by sema's scope resolution. */
+typedef enum SymKind { SYM_VAR, SYM_PARAM } SymKind;
+struct Symbol {
+    SymKind kind;
+    const char *name;
+    SrcLoc loc;
+    Param *param;    /* SYM_PARAM */
+    Dtype dtype;
+    Shape shape;
+    bool is_const;   /* a compile-time constant (const param in a specialization,
+                        or a never-assigned variable with a constant init) */
+    ConstValue cval;
+    bool assigned;   /* assigned after its declaration */
+    int id;          /* unique within its function */
+};
+
+typedef struct Arena Arena;
+
+typedef struct Program {
+    Func **funcs;
+    int nfuncs;
+    const char *main_file;   /* the input path as given */
+    const char **deps;       /* every file the translation unit included */
+    bool *dep_system;        /* deps[i] is in a system directory (-MM leaves it out) */
+    int ndeps;
+    Arena *arena;
+} Program;
+
+/* Arena allocation for AST nodes and strings; everything is freed at once. */
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t size);        /* zeroed */
+char *arena_strdup(Arena *a, const char *s);
+char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void program_free(Program *p);
+
+const char *ast_binary_op_spelling(BinaryOp op);
+const char *ast_unary_op_spelling(UnaryOp op);
+Func *ast_find_func(const Program *p, const char *name);
+#endif

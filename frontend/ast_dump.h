@@ -1,0 +1,10 @@
+/* ast_dump.h: the stable text form of the AST printed by --emit=ast (and,
+ * with each expression's dtype and shape, by --emit=typed). */
+#ifndef TILEC_AST_DUMP_H
+#define TILEC_AST_DUMP_H
+#include <stdio.h>
+
+#include "frontend/ast.h"
+
+void ast_dump_program(FILE *out, const Program *p, bool typed);
+#endif

@@ -1,0 +1,174 @@
+/* diag.c: gcc-style diagnostics with the quoted source line and a caret.
+ * Source files are read lazily and cached so a run with many errors reads
+ * each file once.  Output is never wrapped: editors and CI parse it. */
+#include "frontend/diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct CachedFile {
+    char *path;
+    char *text; /* NULL when unreadable */
+    struct CachedFile *next;
+} CachedFile;
+
+static DiagOptions g_opts;
+static bool g_color;
+static int g_errors, g_warnings;
+static CachedFile *g_files;
+
+void diag_init(const DiagOptions *opts)
+{
+    g_opts = *opts;
+    if (!g_opts.out) g_opts.out = stderr;
+    const char *no_color = getenv("NO_COLOR");
+    switch (g_opts.color) {
+    case DIAG_COLOR_ALWAYS: g_color = true; break;
+    case DIAG_COLOR_NEVER: g_color = false; break;
+    default:
+        g_color = isatty(fileno(g_opts.out)) && !(no_color && *no_color);
+        break;
+    }
+    g_errors = g_warnings = 0;
+}
+
+void diag_reset_counts(void) { g_errors = g_warnings = 0; }
+int diag_error_count(void) { return g_errors; }
+int diag_warning_count(void) { return g_warnings; }
+
+void diag_forget_files(void)
+{
+    while (g_files) {
+        CachedFile *n = g_files->next;
+        free(g_files->path);
+        free(g_files->text);
+        free(g_files);
+        g_files = n;
+    }
+}
+
+static const char *file_text(const char *path)
+{
+    for (CachedFile *f = g_files; f; f = f->next)
+        if (strcmp(f->path, path) == 0) return f->text;
+    CachedFile *f = calloc(1, sizeof *f);
+    if (!f) return NULL;
+    f->path = strdup(path);
+    FILE *fp = fopen(path, "rb");
+    if (fp) {
+        size_t cap = 4096, len = 0;
+        char *buf = malloc(cap);
+        size_t n;
+        while (buf && (n = fread(buf + len, 1, cap - len - 1, fp)) > 0) {
+            len += n;
+            if (cap - len < 2) {
+                char *nb = realloc(buf, cap *= 2);
+                if (!nb) { free(buf); buf = NULL; break; }
+                buf = nb;
+            }
+        }
+        if (buf) buf[len] = '\0';
+        f->text = buf;
+        fclose(fp);
+    }
+    f->next = g_files;
+    g_files = f;
+    return f->text;
+}
+
+/* Prints "   12 |     source line" and the caret line under it. */
+static void quote_line(SrcLoc loc)
+{
+    const char *text = loc.file ? file_text(loc.file) : NULL;
+    if (!text || loc.line <= 0) return;
+    const char *p = text;
+    for (int l = 1; l < loc.line && *p; l++) {
+        p = strchr(p, '\n');
+        if (!p) return;
+        p++;
+    }
+    const char *end = strchr(p, '\n');
+    int len = end ? (int)(end - p) : (int)strlen(p);
+    if (len > 0 && p[len - 1] == '\r') len--;
+    FILE *o = g_opts.out;
+    fprintf(o, "%5d | %.*s\n", loc.line, len, p);
+    fprintf(o, "      | ");
+    /* Keep tabs so the caret lines up under the same tab stops. */
+    for (int i = 0; i < loc.col - 1 && i < len; i++) fputc(p[i] == '\t' ? '\t' : ' ', o);
+    if (g_color) fputs("\033[1;32m", o);
+    fputc('^', o);
+    for (int i = 1; i < loc.len && loc.col - 1 + i < len; i++) fputc('~', o);
+    if (g_color) fputs("\033[0m", o);
+    fputc('\n', o);
+}
+
+static void report(const char *kind, const char *color, SrcLoc loc, const char *fixit,
+                   const char *fmt, va_list ap)
+{
+    FILE *o = g_opts.out;
+    if (g_color) fputs("\033[1m", o);
+    if (loc.file && loc.line > 0)
+        fprintf(o, "%s:%d:%d: ", loc.file, loc.line, loc.col);
+    else if (loc.file)
+        fprintf(o, "%s: ", loc.file);
+    else
+        fputs("tilec: ", o);
+    if (g_color) fprintf(o, "%s", color);
+    fprintf(o, "%s:", kind);
+    if (g_color) fputs("\033[0m\033[1m", o);
+    fputc(' ', o);
+    vfprintf(o, fmt, ap);
+    if (g_color) fputs("\033[0m", o);
+    fputc('\n', o);
+    quote_line(loc);
+    if (loc.macro && loc.file && loc.line > 0)
+        fprintf(o, "%s:%d:%d: note: in expansion of macro '%s'\n", loc.file, loc.line, loc.col,
+                loc.macro);
+    if (fixit && loc.file && loc.line > 0)
+        fprintf(o, "%s:%d:%d: note: fix: %s\n", loc.file, loc.line, loc.col, fixit);
+    else if (fixit)
+        fprintf(o, "tilec: note: fix: %s\n", fixit);
+}
+
+void diag_error(SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_errors++;
+    report("error", "\033[1;31m", loc, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void diag_error_fix(SrcLoc loc, const char *fixit, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_errors++;
+    report("error", "\033[1;31m", loc, fixit, fmt, ap);
+    va_end(ap);
+}
+
+void diag_warning(SrcLoc loc, const char *fmt, ...)
+{
+    if (g_opts.no_warnings) return;
+    va_list ap;
+    va_start(ap, fmt);
+    if (g_opts.werror) {
+        g_errors++;
+        report("error", "\033[1;31m", loc, NULL, fmt, ap);
+    } else {
+        g_warnings++;
+        report("warning", "\033[1;35m", loc, NULL, fmt, ap);
+    }
+    va_end(ap);
+}
+
+void diag_note(SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report("note", "\033[1;36m", loc, NULL, fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,1228 @@
+/* frontend.c: libclang -> tilec AST.
+ *
+ * libclang parses the source as C23 with tilec.h on the include path; we walk
+ * its cursors and keep only what Tile C means: annotated kernels and tile
+ * functions, their parameters, statements and expressions.  Everything a tile
+ * kernel cannot contain is rejected here, at the user's file:line:col, with a
+ * message that says what to write instead.  Types of expressions are not taken
+ * from clang (it types them as C); sema types them again with Tile C's rules. */
+#include "frontend/frontend.h"
+
+#include <clang-c/Index.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/diag.h"
+
+#define MAX_KIDS 512
+
+typedef struct Ctx {
+    Arena *arena;
+    CXTranslationUnit tu;
+    Program *prog;
+    const char *main_file;
+    int errors_at_start;
+} Ctx;
+
+/* ---- small libclang helpers ------------------------------------------ */
+
+typedef struct Kids {
+    CXCursor c[MAX_KIDS];
+    int n;
+} Kids;
+
+static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    Kids *k = d;
+    if (k->n < MAX_KIDS) k->c[k->n++] = c;
+    return CXChildVisit_Continue;
+}
+
+static Kids *kids_of(CXCursor c)
+{
+    Kids *k = malloc(sizeof *k);
+    if (!k) abort();
+    k->n = 0;
+    clang_visitChildren(c, collect_kid, k);
+    return k;
+}
+
+static char *str_take(Ctx *cx, CXString s)
+{
+    const char *p = clang_getCString(s);
+    char *r = arena_strdup(cx->arena, p ? p : "");
+    clang_disposeString(s);
+    return r;
+}
+
+static const char *file_name(Ctx *cx, CXFile f)
+{
+    if (!f) return NULL;
+    return str_take(cx, clang_getFileName(f));
+}
+
+/* The user's location of a cursor: where its text is spelled when that is
+ * inside the macro invocation in the same file (macro arguments), otherwise
+ * the expansion point (the macro's name in the user's code). */
+static SrcLoc loc_of(Ctx *cx, CXCursor c)
+{
+    SrcLoc l = {0};
+    CXSourceLocation sl = clang_getCursorLocation(c);
+    CXFile ef, sf;
+    unsigned eline, ecol, eoff, sline, scol, soff;
+    clang_getExpansionLocation(sl, &ef, &eline, &ecol, &eoff);
+    clang_getSpellingLocation(sl, &sf, &sline, &scol, &soff);
+    bool use_spelling = sf && ef && clang_File_isEqual(sf, ef) && soff >= eoff;
+    CXFile f = use_spelling ? sf : ef;
+    l.file = file_name(cx, f);
+    l.line = (int)(use_spelling ? sline : eline);
+    l.col = (int)(use_spelling ? scol : ecol);
+    if (use_spelling) {
+        CXSourceRange r = clang_getCursorExtent(c);
+        CXFile f1, f2;
+        unsigned l1, c1, o1, l2, c2, o2;
+        clang_getSpellingLocation(clang_getRangeStart(r), &f1, &l1, &c1, &o1);
+        clang_getSpellingLocation(clang_getRangeEnd(r), &f2, &l2, &c2, &o2);
+        if (f1 && f2 && clang_File_isEqual(f1, f2) && l1 == l2 && l1 == sline && c1 == scol &&
+            c2 > c1)
+            l.len = (int)(c2 - c1);
+    }
+    return l;
+}
+
+/* The offset of a cursor's start in the main file, for ordering. */
+static unsigned start_offset(CXCursor c)
+{
+    unsigned off;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL,
+                               &off);
+    return off;
+}
+
+static bool in_main_or_user_file(CXCursor c)
+{
+    CXSourceLocation l = clang_getCursorLocation(c);
+    return !clang_Location_isInSystemHeader(l);
+}
+
+static CXCursor strip(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr) return c;
+        Kids *ks = kids_of(c);
+        if (ks->n != 1 || !clang_isExpression(clang_getCursorKind(ks->c[0]))) {
+            free(ks);
+            return c;
+        }
+        c = ks->c[0];
+        free(ks);
+    }
+}
+
+static bool annotation(CXCursor c, const char *prefix, const char **value, Ctx *cx)
+{
+    Kids *ks = kids_of(c);
+    bool found = false;
+    for (int i = 0; i < ks->n && !found; i++) {
+        if (clang_getCursorKind(ks->c[i]) != CXCursor_AnnotateAttr) continue;
+        char *s = str_take(cx, clang_getCursorSpelling(ks->c[i]));
+        size_t n = strlen(prefix);
+        if (strncmp(s, prefix, n) == 0) {
+            if (value) *value = s + n;
+            found = true;
+        }
+    }
+    free(ks);
+    return found;
+}
+
+/* ---- types -------------------------------------------------------------- */
+
+/* Walks typedef sugar from the outside in, so that tilec_tf32 is seen before
+ * it turns into float and int32_t before it turns into int. */
+static TypeRef type_ref(Ctx *cx, CXType t)
+{
+    TypeRef r = {0};
+    r.is_const = clang_isConstQualifiedType(t);
+    for (int depth = 0; depth < 16; depth++) {
+        CXType u = clang_getUnqualifiedType(t);
+        char *sp = str_take(cx, clang_getTypeSpelling(u));
+        if (!r.spelling) r.spelling = sp;
+        Dtype d = dtype_from_c_spelling(sp);
+        if (d != DT_INVALID) {
+            r.dtype = d;
+            return r;
+        }
+        if (u.kind == CXType_Typedef) {
+            t = clang_getTypedefDeclUnderlyingType(clang_getTypeDeclaration(u));
+        } else if (u.kind == CXType_Elaborated) {
+            t = clang_Type_getNamedType(u);
+        } else {
+            CXType can = clang_getCanonicalType(u);
+            if (clang_equalTypes(can, u)) break;
+            t = can;
+        }
+    }
+    r.dtype = DT_INVALID;
+    return r;
+}
+
+/* ---- expressions -------------------------------------------------------- */
+
+static Expr *lower_expr(Ctx *cx, CXCursor c);
+
+static Expr *new_expr(Ctx *cx, ExprKind k, SrcLoc loc)
+{
+    Expr *e = arena_alloc(cx->arena, sizeof *e);
+    e->kind = k;
+    e->loc = loc;
+    return e;
+}
+
+static Expr *bad_expr(Ctx *cx, CXCursor c, const char *fmt, const char *what)
+{
+    diag_error(loc_of(cx, c), fmt, what);
+    return NULL;
+}
+
+static bool eval_int(CXCursor c, uint64_t *u, int64_t *i)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    if (!r) return false;
+    bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok) {
+        if (clang_EvalResult_isUnsignedInt(r)) {
+            *u = clang_EvalResult_getAsUnsigned(r);
+            *i = (int64_t)*u;
+        } else {
+            *i = clang_EvalResult_getAsLongLong(r);
+            *u = (uint64_t)*i;
+        }
+    }
+    clang_EvalResult_dispose(r);
+    return ok;
+}
+
+static const struct {
+    enum CXBinaryOperatorKind cx;
+    BinaryOp op;
+} binop_map[] = {
+    {CXBinaryOperator_Mul, BOP_MUL}, {CXBinaryOperator_Div, BOP_DIV},
+    {CXBinaryOperator_Rem, BOP_MOD}, {CXBinaryOperator_Add, BOP_ADD},
+    {CXBinaryOperator_Sub, BOP_SUB}, {CXBinaryOperator_Shl, BOP_SHL},
+    {CXBinaryOperator_Shr, BOP_SHR}, {CXBinaryOperator_LT, BOP_LT},
+    {CXBinaryOperator_GT, BOP_GT},   {CXBinaryOperator_LE, BOP_LE},
+    {CXBinaryOperator_GE, BOP_GE},   {CXBinaryOperator_EQ, BOP_EQ},
+    {CXBinaryOperator_NE, BOP_NE},   {CXBinaryOperator_And, BOP_AND},
+    {CXBinaryOperator_Xor, BOP_XOR}, {CXBinaryOperator_Or, BOP_OR},
+    {CXBinaryOperator_LAnd, BOP_LAND}, {CXBinaryOperator_LOr, BOP_LOR},
+    {CXBinaryOperator_MulAssign, BOP_MUL}, {CXBinaryOperator_DivAssign, BOP_DIV},
+    {CXBinaryOperator_RemAssign, BOP_MOD}, {CXBinaryOperator_AddAssign, BOP_ADD},
+    {CXBinaryOperator_SubAssign, BOP_SUB}, {CXBinaryOperator_ShlAssign, BOP_SHL},
+    {CXBinaryOperator_ShrAssign, BOP_SHR}, {CXBinaryOperator_AndAssign, BOP_AND},
+    {CXBinaryOperator_XorAssign, BOP_XOR}, {CXBinaryOperator_OrAssign, BOP_OR},
+};
+
+static int map_binop(enum CXBinaryOperatorKind k)
+{
+    for (size_t i = 0; i < sizeof binop_map / sizeof binop_map[0]; i++)
+        if (binop_map[i].cx == k) return (int)binop_map[i].op;
+    return -1;
+}
+
+static bool is_assign_op(enum CXBinaryOperatorKind k)
+{
+    return k >= CXBinaryOperator_Assign && k <= CXBinaryOperator_OrAssign;
+}
+
+/* Builtins that take a type as an argument, written (T)0 by tilec.h's macros. */
+static int type_arg_index(const char *builtin)
+{
+    if (!strcmp(builtin, "cast")) return 1;
+    if (!strcmp(builtin, "zeros") || !strcmp(builtin, "ones") || !strcmp(builtin, "full") ||
+        !strcmp(builtin, "arange"))
+        return 0;
+    return -1;
+}
+
+static bool is_opts_struct(CXType t)
+{
+    CXType u = clang_getCanonicalType(t);
+    if (u.kind != CXType_Record) return false;
+    CXString s = clang_getTypeSpelling(u);
+    bool r = strncmp(clang_getCString(s), "struct tilec_", 13) == 0;
+    clang_disposeString(s);
+    return r;
+}
+
+/* Lowers `(struct tilec_xxx_opts){ .a = 1, .b = {2, 3} }` into options. */
+static bool lower_options(Ctx *cx, Expr *call, CXCursor lit)
+{
+    CXCursor c = strip(lit);
+    Kids *ks = kids_of(c);
+    CXCursor init = clang_getNullCursor();
+    for (int i = 0; i < ks->n; i++)
+        if (clang_getCursorKind(ks->c[i]) == CXCursor_InitListExpr) init = ks->c[i];
+    free(ks);
+    if (clang_Cursor_isNull(init)) return true;
+    Kids *items = kids_of(init);
+    call->opts = arena_alloc(cx->arena, sizeof(Option) * (size_t)(items->n + 1));
+    bool ok = true;
+    for (int i = 0; i < items->n; i++) {
+        CXCursor it = items->c[i];
+        Kids *d = kids_of(it);
+        if (clang_getCursorKind(it) != CXCursor_UnexposedExpr || d->n != 2 ||
+            clang_getCursorKind(d->c[0]) != CXCursor_MemberRef) {
+            diag_error_fix(loc_of(cx, it), "write '.name = value', e.g. '.shape = {16}'",
+                           "options of '%s' must be written as designated initializers",
+                           call->name);
+            ok = false;
+            free(d);
+            continue;
+        }
+        Option *o = &call->opts[call->nopts++];
+        o->name = str_take(cx, clang_getCursorSpelling(d->c[0]));
+        o->loc = loc_of(cx, d->c[0]);
+        o->value = lower_expr(cx, d->c[1]);
+        if (!o->value) ok = false;
+        for (int j = 0; j < call->nopts - 1; j++)
+            if (!strcmp(call->opts[j].name, o->name)) {
+                diag_error(o->loc, "option '.%s' given twice", o->name);
+                ok = false;
+            }
+        free(d);
+    }
+    free(items);
+    return ok;
+}
+
+static Expr *lower_call(Ctx *cx, CXCursor c)
+{
+    SrcLoc loc = loc_of(cx, c);
+    char *name = str_take(cx, clang_getCursorSpelling(c));
+    int nargs = clang_Cursor_getNumArguments(c);
+    if (strncmp(name, "__tilec_", 8) == 0) {
+        Expr *e = new_expr(cx, EX_BUILTIN, loc);
+        e->name = name + 8;
+        e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(nargs + 1));
+        int targ = type_arg_index(e->name);
+        bool ok = true;
+        for (int i = 0; i < nargs; i++) {
+            CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+            if (is_opts_struct(clang_getCursorType(strip(a)))) {
+                if (!lower_options(cx, e, a)) ok = false;
+                continue;
+            }
+            if (i == targ) {
+                CXCursor cast = strip(a);
+                Expr *t = new_expr(cx, EX_TYPE, loc_of(cx, cast));
+                t->type = type_ref(cx, clang_getCursorType(cast));
+                if (t->type.dtype == DT_INVALID) {
+                    diag_error(t->loc, "'%s' is not a Tile C element type", t->type.spelling);
+                    ok = false;
+                }
+                e->args[e->nargs++] = t;
+                continue;
+            }
+            Expr *x = lower_expr(cx, a);
+            if (!x) ok = false;
+            e->args[e->nargs++] = x;
+        }
+        return ok ? e : NULL;
+    }
+    CXCursor callee = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_FunctionDecl) {
+        diag_error(loc, "only tile functions can be called in tile code");
+        return NULL;
+    }
+    CXCursor def = clang_getCursorDefinition(callee);
+    if (clang_Cursor_isNull(def) || !annotation(def, "tilec.func", NULL, cx)) {
+        static const char *const mathfns[] = {"exp", "expf", "exp2", "exp2f", "log", "logf",
+            "log2", "log2f", "sqrt", "sqrtf", "sin", "sinf", "cos", "cosf", "tanh", "tanhf",
+            "fabs", "fabsf", "floor", "floorf", "ceil", "ceilf", "pow", "powf", "fma", "fmaf",
+            "fmin", "fminf", "fmax", "fmaxf", "abs"};
+        for (size_t i = 0; i < sizeof mathfns / sizeof mathfns[0]; i++)
+            if (!strcmp(name, mathfns[i])) {
+                char base[16];
+                snprintf(base, sizeof base, "%s", name);
+                size_t n = strlen(base);
+                if (n > 3 && base[n - 1] == 'f' && strcmp(base, "exp2f") != 0) base[n - 1] = 0;
+                if (!strcmp(name, "exp2f")) strcpy(base, "exp2");
+                if (!strcmp(base, "fabs")) strcpy(base, "abs");
+                if (!strcmp(base, "fmin")) strcpy(base, "minimum");
+                if (!strcmp(base, "fmax")) strcpy(base, "maximum");
+                char fix[64];
+                snprintf(fix, sizeof fix, "use tile_%s(...)", base);
+                diag_error_fix(loc, fix, "C library function '%s' cannot be called in tile code",
+                               name);
+                return NULL;
+            }
+        diag_error_fix(loc, "mark the function TILE_FUNC, or call it from host code",
+                       "call to '%s', which is not a tile function", name);
+        return NULL;
+    }
+    Expr *e = new_expr(cx, EX_CALL, loc);
+    e->name = name;
+    e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(nargs + 1));
+    bool ok = true;
+    for (int i = 0; i < nargs; i++) {
+        Expr *x = lower_expr(cx, clang_Cursor_getArgument(c, (unsigned)i));
+        if (!x) ok = false;
+        e->args[e->nargs++] = x;
+    }
+    return ok ? e : NULL;
+}
+
+static Expr *lower_expr(Ctx *cx, CXCursor c)
+{
+    c = strip(c);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    SrcLoc loc = loc_of(cx, c);
+    switch (k) {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral: {
+        Expr *e = new_expr(cx, EX_INT, loc);
+        if (!eval_int(c, &e->uval, &e->ival)) return bad_expr(cx, c, "%s", "cannot evaluate literal");
+        return e;
+    }
+    case CXCursor_FloatingLiteral: {
+        Expr *e = new_expr(cx, EX_FLOAT, loc);
+        CXEvalResult r = clang_Cursor_Evaluate(c);
+        if (!r) return bad_expr(cx, c, "%s", "cannot evaluate literal");
+        e->fval = clang_EvalResult_getAsDouble(r);
+        clang_EvalResult_dispose(r);
+        return e;
+    }
+    case CXCursor_DeclRefExpr: {
+        CXCursor ref = clang_getCursorReferenced(c);
+        enum CXCursorKind rk = clang_getCursorKind(ref);
+        char *name = str_take(cx, clang_getCursorSpelling(c));
+        if (rk == CXCursor_EnumConstantDecl) {
+            Expr *e = new_expr(cx, EX_INT, loc);
+            e->ival = clang_getEnumConstantDeclValue(ref);
+            e->uval = (uint64_t)e->ival;
+            return e;
+        }
+        if (rk == CXCursor_ParmDecl) {
+            Expr *e = new_expr(cx, EX_NAME, loc);
+            e->name = name;
+            return e;
+        }
+        if (rk == CXCursor_VarDecl) {
+            enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(ref));
+            if (pk != CXCursor_TranslationUnit) {
+                Expr *e = new_expr(cx, EX_NAME, loc);
+                e->name = name;
+                return e;
+            }
+            /* A global: only compile-time constants may be used. */
+            CXType t = clang_getCursorType(ref);
+            if (clang_isConstQualifiedType(t)) {
+                CXEvalResult r = clang_Cursor_Evaluate(ref);
+                if (r) {
+                    Expr *e = NULL;
+                    if (clang_EvalResult_getKind(r) == CXEval_Int) {
+                        e = new_expr(cx, EX_INT, loc);
+                        e->ival = clang_EvalResult_getAsLongLong(r);
+                        e->uval = clang_EvalResult_isUnsignedInt(r)
+                                      ? clang_EvalResult_getAsUnsigned(r)
+                                      : (uint64_t)e->ival;
+                    } else if (clang_EvalResult_getKind(r) == CXEval_Float) {
+                        e = new_expr(cx, EX_FLOAT, loc);
+                        e->fval = clang_EvalResult_getAsDouble(r);
+                    }
+                    clang_EvalResult_dispose(r);
+                    if (e) return e;
+                }
+            }
+            diag_error_fix(loc, "pass it as a kernel parameter, or make it a const with a constant value",
+                           "tile code cannot use the global variable '%s'", name);
+            return NULL;
+        }
+        if (rk == CXCursor_FunctionDecl) {
+            diag_error(loc, "function '%s' used as a value; tile code has no function pointers", name);
+            return NULL;
+        }
+        diag_error(loc, "unsupported reference to '%s'", name);
+        return NULL;
+    }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind uk = clang_getCursorUnaryOperatorKind(c);
+        Kids *ks = kids_of(c);
+        CXCursor arg = ks->n ? ks->c[ks->n - 1] : clang_getNullCursor();
+        free(ks);
+        int op;
+        switch (uk) {
+        case CXUnaryOperator_Minus: op = UOP_NEG; break;
+        case CXUnaryOperator_Plus: op = UOP_PLUS; break;
+        case CXUnaryOperator_LNot: op = UOP_NOT; break;
+        case CXUnaryOperator_Not: op = UOP_BITNOT; break;
+        case CXUnaryOperator_AddrOf:
+            diag_error_fix(loc, "tiles are values: pass the tile itself",
+                           "address-of '&' is not allowed in tile code");
+            return NULL;
+        case CXUnaryOperator_Deref:
+            diag_error_fix(loc, "read arrays with tile_load(array, .index = {...}, .shape = {...})",
+                           "pointer dereference '*' is not allowed in tile code");
+            return NULL;
+        case CXUnaryOperator_PostInc: case CXUnaryOperator_PreInc:
+        case CXUnaryOperator_PostDec: case CXUnaryOperator_PreDec:
+            diag_error_fix(loc, "write the increment as its own statement",
+                           "'++' and '--' are only allowed as statements in tile code");
+            return NULL;
+        default:
+            diag_error(loc, "unsupported unary operator");
+            return NULL;
+        }
+        Expr *e = new_expr(cx, EX_UNARY, loc);
+        e->op = op;
+        e->a = lower_expr(cx, arg);
+        /* Fold '-literal' so that constants like -1 stay literals. */
+        if (e->a && op == UOP_NEG && e->a->kind == EX_INT && e->a->ival >= 0) {
+            e->a->ival = -e->a->ival;
+            e->a->uval = (uint64_t)e->a->ival;
+            e->a->loc = loc;
+            return e->a;
+        }
+        if (e->a && op == UOP_NEG && e->a->kind == EX_FLOAT) {
+            e->a->fval = -e->a->fval;
+            e->a->loc = loc;
+            return e->a;
+        }
+        return e->a ? e : NULL;
+    }
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator: {
+        enum CXBinaryOperatorKind bk = clang_getCursorBinaryOperatorKind(c);
+        if (is_assign_op(bk)) {
+            diag_error_fix(loc, "write the assignment as its own statement",
+                           "assignment inside an expression is not allowed in tile code");
+            return NULL;
+        }
+        if (bk == CXBinaryOperator_Comma) {
+            diag_error(loc, "the comma operator is not allowed in tile code");
+            return NULL;
+        }
+        int op = map_binop(bk);
+        Kids *ks = kids_of(c);
+        if (op < 0 || ks->n != 2) {
+            free(ks);
+            diag_error(loc, "unsupported binary operator");
+            return NULL;
+        }
+        Expr *e = new_expr(cx, EX_BINARY, loc);
+        e->op = op;
+        e->a = lower_expr(cx, ks->c[0]);
+        e->b = lower_expr(cx, ks->c[1]);
+        free(ks);
+        /* Point binary-operator diagnostics at the operator token. */
+        return e->a && e->b ? e : NULL;
+    }
+    case CXCursor_ConditionalOperator: {
+        Kids *ks = kids_of(c);
+        if (ks->n != 3) {
+            free(ks);
+            diag_error(loc, "unsupported conditional expression");
+            return NULL;
+        }
+        Expr *e = new_expr(cx, EX_COND, loc);
+        e->a = lower_expr(cx, ks->c[0]);
+        e->b = lower_expr(cx, ks->c[1]);
+        e->c = lower_expr(cx, ks->c[2]);
+        free(ks);
+        return e->a && e->b && e->c ? e : NULL;
+    }
+    case CXCursor_CStyleCastExpr: {
+        Kids *ks = kids_of(c);
+        CXCursor arg = clang_getNullCursor();
+        for (int i = 0; i < ks->n; i++)
+            if (clang_isExpression(clang_getCursorKind(ks->c[i]))) arg = ks->c[i];
+        free(ks);
+        Expr *e = new_expr(cx, EX_CAST, loc);
+        e->type = type_ref(cx, clang_getCursorType(c));
+        if (e->type.dtype == DT_INVALID) {
+            if (strchr(e->type.spelling, '*'))
+                diag_error(loc, "cast to pointer type '%s' is not allowed in tile code",
+                           e->type.spelling);
+            else
+                diag_error(loc, "cast to '%s', which is not a Tile C element type",
+                           e->type.spelling);
+            return NULL;
+        }
+        if (clang_Cursor_isNull(arg)) return bad_expr(cx, c, "%s", "cast without operand");
+        e->a = lower_expr(cx, arg);
+        return e->a ? e : NULL;
+    }
+    case CXCursor_CallExpr:
+        return lower_call(cx, c);
+    case CXCursor_InitListExpr: {
+        Kids *ks = kids_of(c);
+        Expr *e = new_expr(cx, EX_LIST, loc);
+        e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(ks->n + 1));
+        bool ok = true;
+        for (int i = 0; i < ks->n; i++) {
+            Expr *x = lower_expr(cx, ks->c[i]);
+            if (!x) ok = false;
+            e->args[e->nargs++] = x;
+        }
+        free(ks);
+        return ok ? e : NULL;
+    }
+    case CXCursor_ArraySubscriptExpr:
+        diag_error_fix(loc, "load a tile with tile_load(array, .index = {...}, .shape = {...})",
+                       "subscripts '[]' are not allowed in tile code");
+        return NULL;
+    case CXCursor_MemberRefExpr:
+        diag_error(loc, "member access is not allowed in tile code");
+        return NULL;
+    case CXCursor_StringLiteral:
+        diag_error(loc, "string literals are not allowed in tile code");
+        return NULL;
+    case CXCursor_CompoundLiteralExpr:
+        diag_error(loc, "compound literals are not allowed in tile code");
+        return NULL;
+    case CXCursor_UnaryExpr:
+        diag_error_fix(loc, "tile shapes are static: write the size as a constant",
+                       "sizeof and _Alignof are not allowed in tile code");
+        return NULL;
+    case CXCursor_StmtExpr:
+        diag_error(loc, "statement expressions are not allowed in tile code");
+        return NULL;
+    default: {
+        char *kind = str_take(cx, clang_getCursorKindSpelling(k));
+        diag_error(loc, "unsupported expression in tile code (%s)", kind);
+        return NULL;
+    }
+    }
+}
+
+/* ---- statements --------------------------------------------------------- */
+
+typedef struct StmtList {
+    Stmt **items;
+    int n, cap;
+} StmtList;
+
+static void list_push(Ctx *cx, StmtList *l, Stmt *s)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 8;
+        Stmt **ni = arena_alloc(cx->arena, sizeof(Stmt *) * (size_t)cap);
+        if (l->n) memcpy(ni, l->items, sizeof(Stmt *) * (size_t)l->n);
+        l->items = ni;
+        l->cap = cap;
+    }
+    l->items[l->n++] = s;
+}
+
+static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out);
+
+static Stmt *new_stmt(Ctx *cx, StmtKind k, SrcLoc loc)
+{
+    Stmt *s = arena_alloc(cx->arena, sizeof *s);
+    s->kind = k;
+    s->loc = loc;
+    return s;
+}
+
+static Stmt *block_of(Ctx *cx, StmtList *l, SrcLoc loc)
+{
+    Stmt *b = new_stmt(cx, ST_BLOCK, loc);
+    b->items = l->items;
+    b->nitems = l->n;
+    return b;
+}
+
+/* Lowers a statement that stands alone (an if branch, a loop body). */
+static Stmt *lower_single(Ctx *cx, CXCursor c)
+{
+    StmtList l = {0};
+    if (!lower_stmt_into(cx, c, &l)) return NULL;
+    if (l.n == 1 && l.items[0]->kind != ST_DECL) return l.items[0];
+    return block_of(cx, &l, loc_of(cx, c));
+}
+
+static bool first_token_is(Ctx *cx, CXCursor c, const char *word)
+{
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(cx->tu, clang_getCursorExtent(c), &toks, &n);
+    bool r = false;
+    if (n > 0) {
+        CXString s = clang_getTokenSpelling(cx->tu, toks[0]);
+        r = strcmp(clang_getCString(s), word) == 0;
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(cx->tu, toks, n);
+    return r;
+}
+
+static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
+{
+    SrcLoc loc = loc_of(cx, v);
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(v);
+    char *name = str_take(cx, clang_getCursorSpelling(v));
+    if (sc == CX_SC_Static || sc == CX_SC_Extern) {
+        diag_error(loc, "'%s': static and extern variables are not allowed in tile code", name);
+        return false;
+    }
+    CXType t = clang_getCursorType(v);
+    if (t.kind == CXType_ConstantArray || t.kind == CXType_VariableArray ||
+        t.kind == CXType_IncompleteArray) {
+        diag_error_fix(loc, "use a tile: e.g. float t = tile_zeros(float, .shape = {4})",
+                       "local array '%s' is not allowed in tile code", name);
+        return false;
+    }
+    if (t.kind == CXType_Pointer) {
+        diag_error(loc, "pointer variable '%s' is not allowed in tile code", name);
+        return false;
+    }
+    Stmt *s = new_stmt(cx, ST_DECL, loc);
+    s->name = name;
+    s->name_loc = loc;
+    s->type = type_ref(cx, t);
+    if (first_token_is(cx, v, "auto") || first_token_is(cx, v, "const") ) {
+        /* 'const auto x' or 'auto x': look for auto among the first tokens. */
+        CXToken *toks;
+        unsigned n;
+        clang_tokenize(cx->tu, clang_getCursorExtent(v), &toks, &n);
+        for (unsigned i = 0; i < n && i < 3; i++) {
+            CXString sp = clang_getTokenSpelling(cx->tu, toks[i]);
+            if (!strcmp(clang_getCString(sp), "auto")) s->type.is_auto = true;
+            clang_disposeString(sp);
+        }
+        clang_disposeTokens(cx->tu, toks, n);
+    }
+    if (s->type.is_auto) {
+        s->type.spelling = "auto";
+        s->type.dtype = DT_INVALID;
+    } else if (s->type.dtype == DT_INVALID) {
+        diag_error(loc, "variable '%s' has type '%s', which is not a Tile C element type", name,
+                   s->type.spelling);
+        return false;
+    }
+    Kids *ks = kids_of(v);
+    CXCursor init = clang_getNullCursor();
+    for (int i = 0; i < ks->n; i++)
+        if (clang_isExpression(clang_getCursorKind(ks->c[i]))) init = ks->c[i];
+    free(ks);
+    if (clang_Cursor_isNull(init)) {
+        diag_error_fix(loc, "give it a value, e.g. 'float acc = tile_zeros(float, .shape = {128});'",
+                       "variable '%s' must be initialized: a tile's shape comes from its value",
+                       name);
+        return false;
+    }
+    s->init = lower_expr(cx, init);
+    if (!s->init) return false;
+    list_push(cx, out, s);
+    return true;
+}
+
+/* Splits a for statement's children into init/cond/step/body by comparing
+ * their offsets with the two ';' of the header: libclang leaves out the
+ * parts that are missing, so their count alone is ambiguous. */
+static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
+{
+    SrcLoc loc = loc_of(cx, c);
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(cx->tu, clang_getCursorExtent(c), &toks, &n);
+    unsigned semi[2] = {0, 0}, rparen = 0;
+    int depth = 0, nsemi = 0;
+    for (unsigned i = 0; i < n; i++) {
+        CXString sp = clang_getTokenSpelling(cx->tu, toks[i]);
+        const char *s = clang_getCString(sp);
+        unsigned off;
+        clang_getExpansionLocation(clang_getTokenLocation(cx->tu, toks[i]), NULL, NULL, NULL, &off);
+        if (!strcmp(s, "(")) depth++;
+        else if (!strcmp(s, ")")) {
+            if (--depth == 0 && !rparen) rparen = off;
+        } else if (!strcmp(s, ";") && depth == 1 && nsemi < 2) {
+            semi[nsemi++] = off;
+        }
+        clang_disposeString(sp);
+        if (rparen) break;
+    }
+    clang_disposeTokens(cx->tu, toks, n);
+    if (nsemi != 2 || !rparen) {
+        diag_error(loc, "cannot understand this for statement (is its header made by a macro?)");
+        return false;
+    }
+    Stmt *s = new_stmt(cx, ST_FOR, loc);
+    Kids *ks = kids_of(c);
+    bool ok = true;
+    for (int i = 0; i < ks->n; i++) {
+        CXCursor k = ks->c[i];
+        unsigned off = start_offset(k);
+        if (off < semi[0]) {
+            StmtList l = {0};
+            if (!lower_stmt_into(cx, k, &l)) ok = false;
+            else s->init_s = block_of(cx, &l, loc_of(cx, k));
+        } else if (off < semi[1]) {
+            if (!(s->cond = lower_expr(cx, k))) ok = false;
+        } else if (off < rparen) {
+            StmtList l = {0};
+            if (!lower_stmt_into(cx, k, &l) || l.n != 1) ok = false;
+            else s->step_s = l.items[0];
+        } else {
+            if (!(s->body = lower_single(cx, k))) ok = false;
+        }
+    }
+    free(ks);
+    if (ok && !s->body) s->body = new_stmt(cx, ST_BLOCK, loc);
+    if (ok) list_push(cx, out, s);
+    return ok;
+}
+
+static bool lower_assign(Ctx *cx, CXCursor c, StmtList *out, enum CXBinaryOperatorKind bk)
+{
+    Kids *ks = kids_of(c);
+    SrcLoc loc = loc_of(cx, c);
+    if (ks->n != 2) {
+        free(ks);
+        diag_error(loc, "unsupported assignment");
+        return false;
+    }
+    CXCursor lhs = strip(ks->c[0]);
+    CXCursor rhs = ks->c[1];
+    free(ks);
+    if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr) {
+        if (clang_getCursorKind(lhs) == CXCursor_ArraySubscriptExpr ||
+            clang_getCursorKind(lhs) == CXCursor_UnaryOperator)
+            diag_error_fix(loc_of(cx, lhs), "write arrays with tile_store(array, tile, .index = {...})",
+                           "arrays can only be written through tile_store");
+        else
+            diag_error(loc_of(cx, lhs), "only variables can be assigned in tile code");
+        return false;
+    }
+    CXCursor ref = clang_getCursorReferenced(lhs);
+    char *name = str_take(cx, clang_getCursorSpelling(lhs));
+    if (clang_getCursorKind(ref) == CXCursor_ParmDecl) {
+        diag_error_fix(loc_of(cx, lhs), "copy it into a local variable first",
+                       "parameter '%s' cannot be assigned in tile code", name);
+        return false;
+    }
+    Stmt *s = new_stmt(cx, ST_ASSIGN, loc);
+    s->target = lower_expr(cx, lhs);
+    s->op = bk == CXBinaryOperator_Assign ? -1 : map_binop(bk);
+    s->value = lower_expr(cx, rhs);
+    if (!s->target || !s->value) return false;
+    list_push(cx, out, s);
+    return true;
+}
+
+static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    SrcLoc loc = loc_of(cx, c);
+    switch (k) {
+    case CXCursor_CompoundStmt: {
+        StmtList l = {0};
+        Kids *ks = kids_of(c);
+        bool ok = true;
+        for (int i = 0; i < ks->n; i++)
+            if (!lower_stmt_into(cx, ks->c[i], &l)) ok = false;
+        free(ks);
+        list_push(cx, out, block_of(cx, &l, loc));
+        return ok;
+    }
+    case CXCursor_DeclStmt: {
+        Kids *ks = kids_of(c);
+        bool ok = true;
+        for (int i = 0; i < ks->n; i++) {
+            enum CXCursorKind dk = clang_getCursorKind(ks->c[i]);
+            if (dk == CXCursor_VarDecl) {
+                if (!lower_var_decl(cx, ks->c[i], out)) ok = false;
+            } else if (dk == CXCursor_TypedefDecl || dk == CXCursor_StructDecl ||
+                       dk == CXCursor_EnumDecl || dk == CXCursor_UnionDecl) {
+                diag_error(loc_of(cx, ks->c[i]), "type declarations are not allowed inside tile code");
+                ok = false;
+            } else {
+                diag_error(loc_of(cx, ks->c[i]), "unsupported declaration in tile code");
+                ok = false;
+            }
+        }
+        free(ks);
+        return ok;
+    }
+    case CXCursor_NullStmt:
+        return true;
+    case CXCursor_IfStmt: {
+        Kids *ks = kids_of(c);
+        bool ok = ks->n >= 2;
+        Stmt *s = new_stmt(cx, ST_IF, loc);
+        if (ok) {
+            s->cond = lower_expr(cx, ks->c[0]);
+            s->then_s = lower_single(cx, ks->c[1]);
+            if (ks->n > 2) s->else_s = lower_single(cx, ks->c[2]);
+            ok = s->cond && s->then_s && (ks->n < 3 || s->else_s);
+        }
+        free(ks);
+        if (ok) list_push(cx, out, s);
+        return ok;
+    }
+    case CXCursor_WhileStmt: {
+        Kids *ks = kids_of(c);
+        bool ok = ks->n == 2;
+        Stmt *s = new_stmt(cx, ST_WHILE, loc);
+        if (ok) {
+            s->cond = lower_expr(cx, ks->c[0]);
+            s->body = lower_single(cx, ks->c[1]);
+            ok = s->cond && s->body;
+        } else {
+            diag_error(loc, "declarations in a while condition are not supported");
+        }
+        free(ks);
+        if (ok) list_push(cx, out, s);
+        return ok;
+    }
+    case CXCursor_ForStmt:
+        return lower_for(cx, c, out);
+    case CXCursor_DoStmt:
+        diag_error_fix(loc, "write it as a while loop", "do-while loops are not supported in tile code");
+        return false;
+    case CXCursor_SwitchStmt:
+        diag_error_fix(loc, "write it as if/else", "switch is not supported in tile code");
+        return false;
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+        diag_error_fix(loc, "use loops, break and continue", "goto is not allowed in tile code");
+        return false;
+    case CXCursor_LabelStmt:
+        diag_error(loc, "labels are not allowed in tile code");
+        return false;
+    case CXCursor_ReturnStmt: {
+        Stmt *s = new_stmt(cx, ST_RETURN, loc);
+        Kids *ks = kids_of(c);
+        bool ok = true;
+        if (ks->n > 0) ok = (s->value = lower_expr(cx, ks->c[0])) != NULL;
+        free(ks);
+        if (ok) list_push(cx, out, s);
+        return ok;
+    }
+    case CXCursor_BreakStmt:
+        list_push(cx, out, new_stmt(cx, ST_BREAK, loc));
+        return true;
+    case CXCursor_ContinueStmt:
+        list_push(cx, out, new_stmt(cx, ST_CONTINUE, loc));
+        return true;
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator: {
+        enum CXBinaryOperatorKind bk = clang_getCursorBinaryOperatorKind(c);
+        if (is_assign_op(bk)) return lower_assign(cx, c, out, bk);
+        break;
+    }
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind uk = clang_getCursorUnaryOperatorKind(c);
+        if (uk >= CXUnaryOperator_PostInc && uk <= CXUnaryOperator_PreDec) {
+            Kids *ks = kids_of(c);
+            CXCursor arg = ks->n ? strip(ks->c[0]) : clang_getNullCursor();
+            free(ks);
+            if (clang_Cursor_isNull(arg) || clang_getCursorKind(arg) != CXCursor_DeclRefExpr ||
+                clang_getCursorKind(clang_getCursorReferenced(arg)) != CXCursor_VarDecl) {
+                diag_error(loc, "'++' and '--' apply only to local variables in tile code");
+                return false;
+            }
+            Stmt *s = new_stmt(cx, ST_ASSIGN, loc);
+            s->target = lower_expr(cx, arg);
+            s->op = (uk == CXUnaryOperator_PostInc || uk == CXUnaryOperator_PreInc) ? BOP_ADD : BOP_SUB;
+            s->value = new_expr(cx, EX_INT, loc);
+            s->value->ival = 1;
+            s->value->uval = 1;
+            if (!s->target) return false;
+            list_push(cx, out, s);
+            return true;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    if (clang_isExpression(k)) {
+        Stmt *s = new_stmt(cx, ST_EXPR, loc);
+        s->value = lower_expr(cx, c);
+        if (!s->value) return false;
+        list_push(cx, out, s);
+        return true;
+    }
+    char *kind = str_take(cx, clang_getCursorKindSpelling(k));
+    diag_error(loc, "unsupported statement in tile code (%s)", kind);
+    return false;
+}
+
+/* ---- functions ---------------------------------------------------------- */
+
+static char *clean_comment(Ctx *cx, const char *raw)
+{
+    if (!raw || !*raw) return NULL;
+    size_t n = strlen(raw);
+    char *out = arena_alloc(cx->arena, n + 1);
+    size_t o = 0;
+    const char *p = raw;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        const char *s = p, *e = p + len;
+        while (s < e && (*s == ' ' || *s == '\t')) s++;
+        if (e - s >= 3 && !strncmp(s, "/**", 3)) s += 3;
+        else if (e - s >= 3 && !strncmp(s, "///", 3)) s += 3;
+        else if (e - s >= 2 && (!strncmp(s, "/*", 2) || !strncmp(s, "//", 2))) s += 2;
+        else if (s < e && *s == '*' && !(e - s >= 2 && s[1] == '/')) s++;
+        if (e - s >= 2 && !strncmp(e - 2, "*/", 2)) e -= 2;
+        while (s < e && (*s == ' ' || *s == '\t')) s++;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) e--;
+        if (e > s || o > 0) {
+            memcpy(out + o, s, (size_t)(e - s));
+            o += (size_t)(e - s);
+            out[o++] = '\n';
+        }
+        if (!eol) break;
+        p = eol + 1;
+    }
+    while (o > 0 && out[o - 1] == '\n') o--;
+    out[o] = '\0';
+    return o ? out : NULL;
+}
+
+static bool parse_specs(Ctx *cx, Param *p, const char *list)
+{
+    int cap = 1;
+    for (const char *q = list; *q; q++) cap += *q == ',';
+    p->specs = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)cap);
+    const char *q = list;
+    while (*q) {
+        while (*q == ' ' || *q == ',') q++;
+        if (!*q) break;
+        char *end;
+        errno = 0;
+        long long v = strtoll(q, &end, 0);
+        while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
+        if (end == q || errno || (*end && *end != ',' && *end != ' ')) {
+            diag_error_fix(p->loc, "list integer literals, e.g. TILE_CONST(int, 128, 256)",
+                           "constant parameter '%s': '%s' is not an integer literal", p->name, q);
+            return false;
+        }
+        p->specs[p->nspecs++] = v;
+        q = end;
+    }
+    if (p->nspecs == 0) {
+        diag_error_fix(p->loc, "list the values to compile for, e.g. TILE_CONST(int, 128, 256)",
+                       "constant parameter '%s' lists no values", p->name);
+        return false;
+    }
+    return true;
+}
+
+static bool lower_param(Ctx *cx, CXCursor c, Param *p)
+{
+    p->name = str_take(cx, clang_getCursorSpelling(c));
+    p->loc = loc_of(cx, c);
+    CXType t = clang_getCursorType(c);
+    const char *val;
+    if (annotation(c, "tilec.array:", &val, cx)) {
+        p->kind = PARAM_ARRAY;
+        p->rank = atoi(val);
+        CXType pt = clang_getPointeeType(t);
+        p->type = type_ref(cx, pt);
+        p->readonly = clang_isConstQualifiedType(pt);
+        if (p->rank < 1 || p->rank > TILE_MAX_RANK) {
+            diag_error(p->loc, "array parameter '%s' has rank %s; ranks 1 to %d are supported",
+                       p->name, val, TILE_MAX_RANK);
+            return false;
+        }
+        if (p->type.dtype == DT_INVALID) {
+            diag_error(p->loc, "array parameter '%s' has element type '%s', which is not a Tile C element type",
+                       p->name, p->type.spelling);
+            return false;
+        }
+        return true;
+    }
+    if (annotation(c, "tilec.const:", &val, cx)) {
+        p->kind = PARAM_CONST;
+        p->type = type_ref(cx, t);
+        if (!dtype_is_int(p->type.dtype) && p->type.dtype != DT_BOOL) {
+            diag_error(p->loc, "constant parameter '%s' must have an integer type, not '%s'",
+                       p->name, p->type.spelling);
+            return false;
+        }
+        return parse_specs(cx, p, val);
+    }
+    p->kind = PARAM_SCALAR;
+    if (t.kind == CXType_Pointer || t.kind == CXType_ConstantArray ||
+        t.kind == CXType_IncompleteArray) {
+        diag_error_fix(p->loc, "declare it as TILE_ARRAY(T, rank)",
+                       "pointer parameter '%s' is not allowed in tile code", p->name);
+        return false;
+    }
+    p->type = type_ref(cx, t);
+    if (p->type.dtype == DT_INVALID) {
+        diag_error(p->loc, "parameter '%s' has type '%s', which is not a Tile C element type",
+                   p->name, p->type.spelling);
+        return false;
+    }
+    return true;
+}
+
+static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
+{
+    Func *f = arena_alloc(cx->arena, sizeof *f);
+    f->name = str_take(cx, clang_getCursorSpelling(c));
+    f->loc = loc_of(cx, c);
+    f->is_kernel = kernel;
+    CXType rt = clang_getResultType(clang_getCursorType(c));
+    bool ok = true;
+    if (rt.kind == CXType_Void) {
+        f->ret.spelling = "void";
+    } else {
+        f->ret = type_ref(cx, rt);
+        if (kernel) {
+            diag_error_fix(f->loc, "kernels write results with tile_store; declare it 'void'",
+                           "kernel '%s' must return void", f->name);
+            ok = false;
+        } else if (f->ret.dtype == DT_INVALID) {
+            diag_error(f->loc, "tile function '%s' returns '%s', which is not a Tile C element type",
+                       f->name, f->ret.spelling);
+            ok = false;
+        }
+    }
+    if (clang_Cursor_isVariadic(c)) {
+        diag_error(f->loc, "tile function '%s' cannot be variadic", f->name);
+        ok = false;
+    }
+    int np = clang_Cursor_getNumArguments(c);
+    f->params = arena_alloc(cx->arena, sizeof(Param) * (size_t)(np + 1));
+    for (int i = 0; i < np; i++) {
+        Param *p = &f->params[f->nparams++];
+        if (!lower_param(cx, clang_Cursor_getArgument(c, (unsigned)i), p)) ok = false;
+        else if (!kernel && p->kind == PARAM_CONST) {
+            diag_error(p->loc, "TILE_CONST parameters belong to kernels, not tile functions");
+            ok = false;
+        }
+    }
+    CXString raw = clang_Cursor_getRawCommentText(c);
+    f->doc = clean_comment(cx, clang_getCString(raw));
+    clang_disposeString(raw);
+    Kids *ks = kids_of(c);
+    for (int i = 0; i < ks->n; i++)
+        if (clang_getCursorKind(ks->c[i]) == CXCursor_CompoundStmt) {
+            StmtList l = {0};
+            if (!lower_stmt_into(cx, ks->c[i], &l)) ok = false;
+            else f->body = l.items[0];
+        }
+    free(ks);
+    if (!ok) return false;
+    Program *p = cx->prog;
+    Func **nf = arena_alloc(cx->arena, sizeof(Func *) * (size_t)(p->nfuncs + 1));
+    if (p->nfuncs) memcpy(nf, p->funcs, sizeof(Func *) * (size_t)p->nfuncs);
+    nf[p->nfuncs++] = f;
+    p->funcs = nf;
+    return true;
+}
+
+static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    Ctx *cx = d;
+    if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !in_main_or_user_file(c))
+        return CXChildVisit_Continue;
+    bool kernel = annotation(c, "tilec.kernel", NULL, cx);
+    bool func = !kernel && annotation(c, "tilec.func", NULL, cx);
+    if (!kernel && !func) return CXChildVisit_Continue;
+    if (!clang_isCursorDefinition(c)) return CXChildVisit_Continue;
+    lower_func(cx, c, kernel);
+    return CXChildVisit_Continue;
+}
+
+/* ---- dependencies ----------------------------------------------------- */
+
+static void visit_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData d)
+{
+    Ctx *cx = d;
+    if (depth == 0) return; /* the main file itself */
+    (void)stack;
+    const char *name = file_name(cx, f);
+    Program *p = cx->prog;
+    for (int i = 0; i < p->ndeps; i++)
+        if (!strcmp(p->deps[i], name)) return;
+    const char **nd = arena_alloc(cx->arena, sizeof(char *) * (size_t)(p->ndeps + 1));
+    bool *ns = arena_alloc(cx->arena, sizeof(bool) * (size_t)(p->ndeps + 1));
+    if (p->ndeps) {
+        memcpy(nd, p->deps, sizeof(char *) * (size_t)p->ndeps);
+        memcpy(ns, p->dep_system, sizeof(bool) * (size_t)p->ndeps);
+    }
+    ns[p->ndeps] = clang_Location_isInSystemHeader(clang_getLocationForOffset(cx->tu, f, 0)) != 0;
+    nd[p->ndeps++] = name;
+    p->deps = nd;
+    p->dep_system = ns;
+}
+
+/* ---- driver ----------------------------------------------------------- */
+
+static void report_clang_diags(Ctx *cx)
+{
+    unsigned n = clang_getNumDiagnostics(cx->tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(cx->tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        CXSourceLocation l = clang_getDiagnosticLocation(d);
+        CXFile f;
+        unsigned line, col;
+        clang_getExpansionLocation(l, &f, &line, &col, NULL);
+        SrcLoc loc = {.file = f ? file_name(cx, f) : cx->main_file, .line = (int)line, .col = (int)col};
+        char *msg = str_take(cx, clang_getDiagnosticSpelling(d));
+        if (sev >= CXDiagnostic_Error) diag_error(loc, "%s", msg);
+        else if (sev == CXDiagnostic_Warning) diag_warning(loc, "%s", msg);
+        clang_disposeDiagnostic(d);
+    }
+}
+
+Program *frontend_parse(const char *path, const FrontendOptions *o)
+{
+    Arena *arena = arena_new();
+    Program *prog = arena_alloc(arena, sizeof *prog);
+    prog->arena = arena;
+    prog->main_file = arena_strdup(arena, path);
+    Ctx cx = {.arena = arena, .prog = prog, .main_file = prog->main_file,
+              .errors_at_start = diag_error_count()};
+
+    int nargs = 0, cap = 16 + 2 * (o->ninclude_dirs + o->ndefines + o->nundefines);
+    const char **args = arena_alloc(arena, sizeof(char *) * (size_t)cap);
+    args[nargs++] = "-xc";
+    args[nargs++] = "-std=c2x";
+    args[nargs++] = "-fparse-all-comments";
+    args[nargs++] = "-ferror-limit=50";
+    args[nargs++] = "-D__TILEC__=1";
+    for (int i = 0; i < o->nundefines; i++) args[nargs++] = arena_printf(arena, "-U%s", o->undefines[i]);
+    for (int i = 0; i < o->ndefines; i++) args[nargs++] = arena_printf(arena, "-D%s", o->defines[i]);
+    for (int i = 0; i < o->ninclude_dirs; i++) args[nargs++] = arena_printf(arena, "-I%s", o->include_dirs[i]);
+    if (o->tilec_include_dir) args[nargs++] = arena_printf(arena, "-isystem%s", o->tilec_include_dir);
+
+    CXIndex index = clang_createIndex(0, 0);
+    enum CXErrorCode err = clang_parseTranslationUnit2(
+        index, path, args, nargs, NULL, 0,
+        CXTranslationUnit_SkipFunctionBodies * 0 | CXTranslationUnit_KeepGoing, &cx.tu);
+    if (err != CXError_Success || !cx.tu) {
+        diag_error((SrcLoc){.file = path}, "libclang could not parse this file (error %d)", (int)err);
+        clang_disposeIndex(index);
+        arena_free(arena);
+        return NULL;
+    }
+    report_clang_diags(&cx);
+    if (diag_error_count() == cx.errors_at_start) {
+        clang_getInclusions(cx.tu, visit_inclusion, &cx);
+        clang_visitChildren(clang_getTranslationUnitCursor(cx.tu), visit_top, &cx);
+        if (diag_error_count() == cx.errors_at_start && prog->nfuncs == 0)
+            diag_warning((SrcLoc){.file = path}, "no TILE_KERNEL or TILE_FUNC definitions in this file");
+    }
+    clang_disposeTranslationUnit(cx.tu);
+    clang_disposeIndex(index);
+    if (diag_error_count() != cx.errors_at_start) {
+        arena_free(arena);
+        return NULL;
+    }
+    return prog;
+}

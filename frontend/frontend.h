@@ -1,0 +1,20 @@
+/* frontend.h: parse a Tile C source with libclang and lower its annotated
+ * kernels and tile functions into the tilec AST (frontend/ast.h). */
+#ifndef TILEC_FRONTEND_H
+#define TILEC_FRONTEND_H
+#include "frontend/ast.h"
+
+typedef struct FrontendOptions {
+    const char *tilec_include_dir; /* where tilec.h lives */
+    const char **include_dirs;     /* -I */
+    int ninclude_dirs;
+    const char **defines;          /* -D NAME[=VAL] */
+    int ndefines;
+    const char **undefines;        /* -U NAME */
+    int nundefines;
+} FrontendOptions;
+
+/* Parses path and lowers it.  Returns NULL when the source has errors (they
+ * have been reported through diag) or cannot be read. */
+Program *frontend_parse(const char *path, const FrontendOptions *opts);
+#endif

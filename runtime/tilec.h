@@ -1,0 +1,151 @@
+/* tilec.h: the Tile C language header.  Kernel sources include it; it makes
+ * them valid C23 (clang -std=c2x) so that libclang can parse them, and tilec
+ * recognises the annotations and the __tilec_* builtins it declares.  Nothing
+ * here is ever executed: the declarations only give the builtins a C type.
+ * The language is specified in docs/language.md. */
+#ifndef TILEC_H
+#define TILEC_H
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Element types that C has no name for.  tf32 values live in float
+ * containers; float8 values in bytes.  The typedef names are what tilec
+ * recognises, so always spell these types through them. */
+typedef float tilec_tf32;
+typedef unsigned char tilec_fp8_e4m3;
+typedef unsigned char tilec_fp8_e5m2;
+
+/* Annotations. */
+#define TILE_KERNEL __attribute__((annotate("tilec.kernel")))
+#define TILE_FUNC __attribute__((annotate("tilec.func"))) static inline
+/* A global array parameter: element type T (const T for read-only), rank N. */
+#define TILE_ARRAY(T, N) __attribute__((annotate("tilec.array:" #N))) T *
+/* A compile-time constant parameter, compiled once for each listed value;
+ * the launcher dispatches on the run-time value. */
+#define TILE_CONST(T, ...) __attribute__((annotate("tilec.const:" #__VA_ARGS__))) const T
+
+/* Option values. */
+enum tilec_padding {
+    TILE_PAD_UNDETERMINED = 0, TILE_PAD_ZERO, TILE_PAD_NEG_ZERO, TILE_PAD_NAN,
+    TILE_PAD_POS_INF, TILE_PAD_NEG_INF
+};
+enum tilec_rounding {
+    TILE_RN = 1, TILE_RZ, TILE_RM, TILE_RP, TILE_FULL, TILE_APPROX, TILE_RZI
+};
+/* order: a permutation of the dimensions, fastest-varying last ('C' order is
+ * the identity); TILE_ORDER_F spells Fortran order for any rank. */
+#define TILE_ORDER_C {-2}
+#define TILE_ORDER_F {-1}
+
+/* Options, written as designated initializers after the positional
+ * arguments: tile_load(a, .index = {i, j}, .shape = {16, 16}). */
+struct tilec_mem_opts {
+    int64_t index[8];
+    int64_t shape[8];
+    int order[8];
+    int padding;
+    int latency;
+};
+struct tilec_shape_opts { int64_t shape[8]; };
+struct tilec_cast_opts { int rounding; bool saturate; };
+struct tilec_math_opts { int rounding; bool approx; bool ftz; };
+struct tilec_reduce_opts { int axis[8]; bool keepdims; };
+struct tilec_scan_opts { int axis; bool exclusive; bool reverse; };
+
+/* The builtins.  Values are typed double here so that any element type
+ * converts; tilec types them again with Tile C's rules. */
+double __tilec_bid(int axis);
+double __tilec_num_blocks(int axis);
+double __tilec_dim(const void *array, int axis);
+double __tilec_load(const void *array, struct tilec_mem_opts o);
+void __tilec_store(void *array, double tile, struct tilec_mem_opts o);
+double __tilec_zeros(double dtype, struct tilec_shape_opts o);
+double __tilec_ones(double dtype, struct tilec_shape_opts o);
+double __tilec_full(double dtype, double value, struct tilec_shape_opts o);
+double __tilec_arange(double dtype, struct tilec_shape_opts o);
+double __tilec_cast(double x, double dtype, struct tilec_cast_opts o);
+double __tilec_exp(double x, struct tilec_math_opts o);
+double __tilec_exp2(double x, struct tilec_math_opts o);
+double __tilec_log(double x, struct tilec_math_opts o);
+double __tilec_log2(double x, struct tilec_math_opts o);
+double __tilec_sqrt(double x, struct tilec_math_opts o);
+double __tilec_rsqrt(double x, struct tilec_math_opts o);
+double __tilec_sin(double x, struct tilec_math_opts o);
+double __tilec_cos(double x, struct tilec_math_opts o);
+double __tilec_tanh(double x, struct tilec_math_opts o);
+double __tilec_abs(double x, struct tilec_math_opts o);
+double __tilec_floor(double x, struct tilec_math_opts o);
+double __tilec_ceil(double x, struct tilec_math_opts o);
+double __tilec_pow(double x, double y, struct tilec_math_opts o);
+double __tilec_fma(double x, double y, double z, struct tilec_math_opts o);
+double __tilec_minimum(double x, double y, struct tilec_math_opts o);
+double __tilec_maximum(double x, double y, struct tilec_math_opts o);
+double __tilec_truediv(double x, double y, struct tilec_math_opts o);
+double __tilec_where(double cond, double x, double y);
+double __tilec_sum(double x, struct tilec_reduce_opts o);
+double __tilec_prod(double x, struct tilec_reduce_opts o);
+double __tilec_max(double x, struct tilec_reduce_opts o);
+double __tilec_min(double x, struct tilec_reduce_opts o);
+double __tilec_argmax(double x, struct tilec_reduce_opts o);
+double __tilec_argmin(double x, struct tilec_reduce_opts o);
+double __tilec_any(double x, struct tilec_reduce_opts o);
+double __tilec_all(double x, struct tilec_reduce_opts o);
+double __tilec_cumsum(double x, struct tilec_scan_opts o);
+double __tilec_cumprod(double x, struct tilec_scan_opts o);
+double __tilec_reshape(double x, struct tilec_shape_opts o);
+double __tilec_broadcast_to(double x, struct tilec_shape_opts o);
+double __tilec_permute(double x, struct tilec_reduce_opts o);
+double __tilec_transpose(double x);
+double __tilec_expand_dims(double x, struct tilec_reduce_opts o);
+double __tilec_squeeze(double x, struct tilec_reduce_opts o);
+double __tilec_mma(double a, double b, double acc);
+double __tilec_matmul(double a, double b);
+
+/* The spellings kernels use. */
+#define tile_bid(axis) __tilec_bid(axis)
+#define tile_num_blocks(axis) __tilec_num_blocks(axis)
+#define tile_dim(array, axis) __tilec_dim(array, axis)
+#define tile_load(array, ...) __tilec_load(array, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_store(array, tile, ...) __tilec_store(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_zeros(T, ...) __tilec_zeros((T)0, (struct tilec_shape_opts){__VA_ARGS__})
+#define tile_ones(T, ...) __tilec_ones((T)0, (struct tilec_shape_opts){__VA_ARGS__})
+#define tile_full(T, value, ...) __tilec_full((T)0, value, (struct tilec_shape_opts){__VA_ARGS__})
+#define tile_arange(T, ...) __tilec_arange((T)0, (struct tilec_shape_opts){__VA_ARGS__})
+#define tile_cast(x, T, ...) __tilec_cast(x, (T)0, (struct tilec_cast_opts){__VA_ARGS__})
+#define tile_exp(x, ...) __tilec_exp(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_exp2(x, ...) __tilec_exp2(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_log(x, ...) __tilec_log(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_log2(x, ...) __tilec_log2(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_sqrt(x, ...) __tilec_sqrt(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_rsqrt(x, ...) __tilec_rsqrt(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_sin(x, ...) __tilec_sin(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_cos(x, ...) __tilec_cos(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_tanh(x, ...) __tilec_tanh(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_abs(x, ...) __tilec_abs(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_floor(x, ...) __tilec_floor(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_ceil(x, ...) __tilec_ceil(x, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_pow(x, y, ...) __tilec_pow(x, y, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_fma(x, y, z, ...) __tilec_fma(x, y, z, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_minimum(x, y, ...) __tilec_minimum(x, y, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_maximum(x, y, ...) __tilec_maximum(x, y, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_truediv(x, y, ...) __tilec_truediv(x, y, (struct tilec_math_opts){__VA_ARGS__})
+#define tile_where(cond, x, y) __tilec_where(cond, x, y)
+#define tile_sum(x, ...) __tilec_sum(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_prod(x, ...) __tilec_prod(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_max(x, ...) __tilec_max(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_min(x, ...) __tilec_min(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_argmax(x, ...) __tilec_argmax(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_argmin(x, ...) __tilec_argmin(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_any(x, ...) __tilec_any(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_all(x, ...) __tilec_all(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_cumsum(x, ...) __tilec_cumsum(x, (struct tilec_scan_opts){__VA_ARGS__})
+#define tile_cumprod(x, ...) __tilec_cumprod(x, (struct tilec_scan_opts){__VA_ARGS__})
+#define tile_reshape(x, ...) __tilec_reshape(x, (struct tilec_shape_opts){__VA_ARGS__})
+#define tile_broadcast_to(x, ...) __tilec_broadcast_to(x, (struct tilec_shape_opts){__VA_ARGS__})
+#define tile_permute(x, ...) __tilec_permute(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_transpose(x) __tilec_transpose(x)
+#define tile_expand_dims(x, ...) __tilec_expand_dims(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_squeeze(x, ...) __tilec_squeeze(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_mma(a, b, acc) __tilec_mma(a, b, acc)
+#define tile_matmul(a, b) __tilec_matmul(a, b)
+#endif

@@ -1,0 +1,1269 @@
+/* sema.c: names, dtypes, shapes and constants of a kernel specialization.
+ *
+ * One walk over the statements with a scope chain.  Each expression gets its
+ * dtype from dtype_promote (cuTile's rules, sema/dtype.c) and its shape from
+ * shape_broadcast (sema/shape.c).  Integer expressions over literals, enum
+ * values and TILE_CONST parameters fold to constants, because shapes, axes
+ * and options must be known at compile time.  Tile-function calls are
+ * inlined: the callee body is copied per call and typed with the argument
+ * shapes, so one helper serves tiles of any shape.  The first error of a
+ * root cause is reported; expressions that fail get DT_INVALID and their
+ * parents stay silent (no cascades). */
+#include "sema/sema.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/diag.h"
+
+typedef struct Scope {
+    Symbol *sym;
+    struct Scope *next;
+    int depth;
+} Scope;
+
+typedef struct Sema {
+    Program *prog;
+    Func *func;          /* the kernel being typed */
+    const int64_t *consts;
+    Scope *scope;
+    int depth;
+    int loop_depth;
+    int next_sym;
+    int next_expr;
+    Func *stack[32];     /* tile functions being inlined, for recursion checks */
+    int nstack;
+    Func *cur_func;      /* the function whose body is being typed */
+    Inline *cur_inline;  /* non-NULL inside an inlined body */
+    const char **assigned; /* names assigned anywhere in the current body */
+    int nassigned;
+} Sema;
+
+static bool type_expr(Sema *s, Expr *e);
+static bool check_stmt(Sema *s, Stmt *st);
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static const Shape scalar_shape = {0};
+
+static void set_const_int(Expr *e, int64_t v)
+{
+    e->is_const = true;
+    e->cval = (ConstValue){.i = v, .u = (uint64_t)v};
+}
+
+static bool expect_const_int(Sema *s, Expr *e, const char *what, int64_t *out)
+{
+    (void)s;
+    if (e->dtype == DT_INVALID) return false;
+    if (!e->is_const || e->cval.is_float || e->shape.rank != 0) {
+        diag_error_fix(e->loc, "use a literal, a #define, an enum value or a TILE_CONST parameter",
+                       "%s must be a compile-time integer constant", what);
+        return false;
+    }
+    *out = e->cval.i;
+    return true;
+}
+
+static Symbol *lookup(Sema *s, const char *name)
+{
+    for (Scope *sc = s->scope; sc; sc = sc->next)
+        if (!strcmp(sc->sym->name, name)) return sc->sym;
+    return NULL;
+}
+
+static Symbol *declare(Sema *s, const char *name, SrcLoc loc)
+{
+    Symbol *sym = arena_alloc(s->prog->arena, sizeof *sym);
+    sym->name = name;
+    sym->loc = loc;
+    sym->id = s->next_sym++;
+    Scope *sc = arena_alloc(s->prog->arena, sizeof *sc);
+    sc->sym = sym;
+    sc->next = s->scope;
+    sc->depth = s->depth;
+    s->scope = sc;
+    return sym;
+}
+
+static void pop_scope(Sema *s)
+{
+    while (s->scope && s->scope->depth >= s->depth) s->scope = s->scope->next;
+    s->depth--;
+}
+
+static bool is_assigned(Sema *s, const char *name)
+{
+    for (int i = 0; i < s->nassigned; i++)
+        if (!strcmp(s->assigned[i], name)) return true;
+    return false;
+}
+
+static void collect_assigned(Sema *s, const Stmt *st)
+{
+    if (!st) return;
+    if (st->kind == ST_ASSIGN && st->target) {
+        const char **n = arena_alloc(s->prog->arena, sizeof(char *) * (size_t)(s->nassigned + 1));
+        if (s->nassigned) memcpy(n, s->assigned, sizeof(char *) * (size_t)s->nassigned);
+        n[s->nassigned++] = st->target->name;
+        s->assigned = n;
+    }
+    collect_assigned(s, st->then_s);
+    collect_assigned(s, st->else_s);
+    collect_assigned(s, st->init_s);
+    collect_assigned(s, st->step_s);
+    collect_assigned(s, st->body);
+    for (int i = 0; i < st->nitems; i++) collect_assigned(s, st->items[i]);
+}
+
+static char *fmt_shape(const Shape *sh, char *buf, size_t n)
+{
+    shape_format(sh, buf, n);
+    return buf;
+}
+
+/* ---- constant folding --------------------------------------------------- */
+
+static bool fold_binary(Expr *e, const Expr *a, const Expr *b)
+{
+    if (!a->is_const || !b->is_const) return true;
+    bool fl = a->cval.is_float || b->cval.is_float;
+    if (fl) {
+        double x = a->cval.is_float ? a->cval.f : (double)a->cval.i;
+        double y = b->cval.is_float ? b->cval.f : (double)b->cval.i;
+        double r;
+        switch ((BinaryOp)e->op) {
+        case BOP_ADD: r = x + y; break;
+        case BOP_SUB: r = x - y; break;
+        case BOP_MUL: r = x * y; break;
+        case BOP_DIV: r = x / y; break;
+        case BOP_LT: set_const_int(e, x < y); return true;
+        case BOP_GT: set_const_int(e, x > y); return true;
+        case BOP_LE: set_const_int(e, x <= y); return true;
+        case BOP_GE: set_const_int(e, x >= y); return true;
+        case BOP_EQ: set_const_int(e, x == y); return true;
+        case BOP_NE: set_const_int(e, x != y); return true;
+        default: return true; /* left to run time */
+        }
+        if (dtype_is_float(e->dtype) || e->dtype == DT_FLOAT_CONST) {
+            e->is_const = true;
+            e->cval = (ConstValue){.is_float = true, .f = r};
+        }
+        return true;
+    }
+    /* Integer folding in 64-bit two's complement, without C's undefined
+     * overflow: arithmetic goes through uint64_t. */
+    uint64_t x = (uint64_t)a->cval.i, y = (uint64_t)b->cval.i;
+    int64_t xi = a->cval.i, yi = b->cval.i;
+    int64_t r;
+    switch ((BinaryOp)e->op) {
+    case BOP_ADD: r = (int64_t)(x + y); break;
+    case BOP_SUB: r = (int64_t)(x - y); break;
+    case BOP_MUL: r = (int64_t)(x * y); break;
+    case BOP_DIV:
+    case BOP_MOD:
+        if (yi == 0) {
+            diag_error(e->loc, "division by zero in a constant expression");
+            e->dtype = DT_INVALID;
+            return false;
+        }
+        if (xi == INT64_MIN && yi == -1) r = e->op == BOP_DIV ? INT64_MIN : 0;
+        else r = e->op == BOP_DIV ? xi / yi : xi % yi;
+        break;
+    case BOP_SHL: r = (yi < 0 || yi > 63) ? 0 : (int64_t)(x << y); break;
+    case BOP_SHR: r = (yi < 0 || yi > 63) ? (xi < 0 ? -1 : 0) : (xi >> yi); break;
+    case BOP_LT: r = xi < yi; break;
+    case BOP_GT: r = xi > yi; break;
+    case BOP_LE: r = xi <= yi; break;
+    case BOP_GE: r = xi >= yi; break;
+    case BOP_EQ: r = xi == yi; break;
+    case BOP_NE: r = xi != yi; break;
+    case BOP_AND: r = (int64_t)(x & y); break;
+    case BOP_XOR: r = (int64_t)(x ^ y); break;
+    case BOP_OR: r = (int64_t)(x | y); break;
+    case BOP_LAND: r = xi && yi; break;
+    case BOP_LOR: r = xi || yi; break;
+    default: return true;
+    }
+    set_const_int(e, r);
+    return true;
+}
+
+static PromoteOp promote_class(BinaryOp op)
+{
+    switch (op) {
+    case BOP_ADD: case BOP_SUB: case BOP_MUL: return PROMOTE_ARITH;
+    case BOP_DIV: return PROMOTE_DIV;
+    case BOP_MOD: return PROMOTE_MOD;
+    case BOP_SHL: case BOP_SHR: return PROMOTE_SHIFT;
+    case BOP_LT: case BOP_GT: case BOP_LE: case BOP_GE: case BOP_EQ: case BOP_NE:
+        return PROMOTE_COMPARE;
+    case BOP_AND: case BOP_XOR: case BOP_OR: return PROMOTE_BITWISE;
+    case BOP_LAND: case BOP_LOR: return PROMOTE_LOGICAL;
+    default: return PROMOTE_ARITH;
+    }
+}
+
+/* Promotes two typed operands; on error reports at loc. */
+static bool promote2(SrcLoc loc, PromoteOp op, const Expr *a, const Expr *b, Promotion *out)
+{
+    char err[256];
+    if (!dtype_promote(op, a->dtype, a->is_const ? &a->cval : NULL, b->dtype,
+                       b->is_const ? &b->cval : NULL, out, err, sizeof err)) {
+        diag_error(loc, "%s", err);
+        return false;
+    }
+    return true;
+}
+
+static bool broadcast2(SrcLoc loc, const Shape *a, const Shape *b, Shape *out)
+{
+    char err[256];
+    if (!shape_broadcast(a, b, out, err, sizeof err)) {
+        diag_error(loc, "%s", err);
+        return false;
+    }
+    return true;
+}
+
+/* ---- builtins ----------------------------------------------------------- */
+
+static Option *find_opt(Expr *e, const char *name)
+{
+    for (int i = 0; i < e->nopts; i++)
+        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
+    return NULL;
+}
+
+static bool check_opts(Expr *e, const char *const *allowed)
+{
+    bool ok = true;
+    for (int i = 0; i < e->nopts; i++) {
+        bool found = false;
+        for (const char *const *a = allowed; *a; a++)
+            if (!strcmp(*a, e->opts[i].name)) found = true;
+        if (!found) {
+            char list[256] = "";
+            for (const char *const *a = allowed; *a; a++) {
+                strncat(list, a == allowed ? "" : ", ", sizeof list - strlen(list) - 1);
+                strncat(list, *a, sizeof list - strlen(list) - 1);
+            }
+            if (allowed[0])
+                diag_error(e->opts[i].loc, "tile_%s has no option '.%s' (options: %s)", e->name,
+                           e->opts[i].name, list);
+            else
+                diag_error(e->opts[i].loc, "tile_%s takes no options", e->name);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* A brace list of compile-time integers: .shape = {16, 8}. */
+static bool const_list(Sema *s, Expr *v, const char *what, int64_t *out, int *n)
+{
+    if (!type_expr(s, v)) return false;
+    if (v->kind != EX_LIST) {
+        int64_t x;
+        if (!expect_const_int(s, v, what, &x)) return false;
+        out[0] = x;
+        *n = 1;
+        return true;
+    }
+    if (v->nargs > TILE_MAX_RANK) {
+        diag_error(v->loc, "%s has %d entries; at most %d are supported", what, v->nargs, TILE_MAX_RANK);
+        return false;
+    }
+    for (int i = 0; i < v->nargs; i++)
+        if (!expect_const_int(s, v->args[i], what, &out[i])) return false;
+    *n = v->nargs;
+    return true;
+}
+
+static bool shape_option(Sema *s, Expr *e, Option *o, Shape *sh)
+{
+    int64_t d[TILE_MAX_RANK];
+    int n;
+    if (!const_list(s, o->value, "a tile shape", d, &n)) return false;
+    sh->rank = n;
+    for (int i = 0; i < n; i++) {
+        sh->dim[i] = d[i];
+        if (d[i] <= 0 || (d[i] & (d[i] - 1))) {
+            Expr *at = o->value->kind == EX_LIST ? o->value->args[i] : o->value;
+            diag_error_fix(at->loc, "round it up to a power of two and let padding or masking handle the rest",
+                           "tile dimension %" PRId64 " is not a power of two (tile_%s, .shape entry %d)",
+                           d[i], e->name, i);
+            return false;
+        }
+    }
+    int64_t numel = 1;
+    for (int i = 0; i < n; i++) numel *= sh->dim[i];
+    if (numel > (1 << 20)) {
+        diag_error(o->loc, "tile of %" PRId64 " elements is too large (at most 2^20)", numel);
+        return false;
+    }
+    return true;
+}
+
+static Param *array_arg(Sema *s, Expr *e, Expr *a)
+{
+    if (a->kind != EX_NAME) {
+        diag_error(a->loc, "the first argument of tile_%s must be an array parameter", e->name);
+        return NULL;
+    }
+    Symbol *sym = lookup(s, a->name);
+    if (!sym || sym->kind != SYM_PARAM || sym->param->kind != PARAM_ARRAY) {
+        diag_error(a->loc, "'%s' is not an array parameter (declare it TILE_ARRAY(T, rank))", a->name);
+        return NULL;
+    }
+    a->sym = sym;
+    a->dtype = sym->param->type.dtype;
+    a->shape = scalar_shape;
+    return sym->param;
+}
+
+static bool index_option(Sema *s, Expr *e, Option *o, int rank)
+{
+    Expr *v = o->value;
+    if (!type_expr(s, v)) return false;
+    int n = v->kind == EX_LIST ? v->nargs : 1;
+    if (n != rank) {
+        diag_error(o->loc, ".index has %d entries but the array has rank %d", n, rank);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        Expr *x = v->kind == EX_LIST ? v->args[i] : v;
+        if (x->shape.rank != 0) {
+            diag_error(x->loc, "a tile index must be a scalar, not a tile of shape %s",
+                       fmt_shape(&x->shape, (char[SHAPE_FMT_MAX]){0}, SHAPE_FMT_MAX));
+            return false;
+        }
+        if (!dtype_is_int(x->dtype) && x->dtype != DT_INT_CONST) {
+            diag_error_fix(x->loc, "cast it to an integer type", "a tile index must be an integer, not %s",
+                           dtype_name(x->dtype));
+            return false;
+        }
+    }
+    (void)e;
+    return true;
+}
+
+static bool order_option(Sema *s, Option *o, int rank)
+{
+    int64_t v[TILE_MAX_RANK];
+    int n;
+    if (!const_list(s, o->value, ".order", v, &n)) return false;
+    if (n == 1 && (v[0] == -1 || v[0] == -2)) return true; /* TILE_ORDER_F / _C */
+    if (n != rank) {
+        diag_error(o->loc, ".order has %d entries but the array has rank %d", n, rank);
+        return false;
+    }
+    bool seen[TILE_MAX_RANK] = {0};
+    for (int i = 0; i < n; i++) {
+        if (v[i] < 0 || v[i] >= rank || seen[v[i]]) {
+            diag_error(o->loc, ".order must be a permutation of 0..%d", rank - 1);
+            return false;
+        }
+        seen[v[i]] = true;
+    }
+    return true;
+}
+
+static bool builtin_mem(Sema *s, Expr *e, bool store)
+{
+    static const char *const load_opts[] = {"index", "shape", "order", "padding", "latency", NULL};
+    if (!check_opts(e, load_opts)) return false;
+    Param *arr = array_arg(s, e, e->args[0]);
+    if (!arr) return false;
+    Option *idx = find_opt(e, "index");
+    Option *shp = find_opt(e, "shape");
+    Option *ord = find_opt(e, "order");
+    Option *pad = find_opt(e, "padding");
+    Option *lat = find_opt(e, "latency");
+    if (!idx) {
+        diag_error_fix(e->loc, "add '.index = {...}' with one tile coordinate per dimension",
+                       "tile_%s needs an .index", e->name);
+        return false;
+    }
+    if (!index_option(s, e, idx, arr->rank)) return false;
+    if (ord && !order_option(s, ord, arr->rank)) return false;
+    if (lat) {
+        int64_t v;
+        if (!type_expr(s, lat->value) || !expect_const_int(s, lat->value, ".latency", &v)) return false;
+    }
+    if (pad) {
+        int64_t v;
+        if (store) {
+            diag_error(pad->loc, "tile_store takes no .padding (stores are masked)");
+            return false;
+        }
+        if (!type_expr(s, pad->value) || !expect_const_int(s, pad->value, ".padding", &v)) return false;
+        if (v < 0 || v > 5) {
+            diag_error(pad->loc, ".padding must be one of TILE_PAD_*");
+            return false;
+        }
+    }
+    Shape sh = {0};
+    if (shp && !shape_option(s, e, shp, &sh)) return false;
+    if (!store) {
+        if (!shp) {
+            diag_error_fix(e->loc, "add '.shape = {...}'", "tile_load needs a .shape");
+            return false;
+        }
+        if (sh.rank != arr->rank) {
+            diag_error(shp->loc, "tile shape has rank %d but array '%s' has rank %d", sh.rank, arr->name,
+                       arr->rank);
+            return false;
+        }
+        e->dtype = arr->type.dtype;
+        e->shape = sh;
+        return true;
+    }
+    if (arr->readonly) {
+        diag_error_fix(e->args[0]->loc, "drop 'const' from its TILE_ARRAY declaration",
+                       "array '%s' is read-only (declared with a const element type)", arr->name);
+        return false;
+    }
+    Expr *val = e->args[1];
+    if (!type_expr(s, val)) return false;
+    if (!shp) sh = val->shape;
+    char err[256];
+    if (!shape_broadcast_to(&val->shape, &sh, err, sizeof err)) {
+        diag_error(val->loc, "stored tile does not fit the store's shape: %s", err);
+        return false;
+    }
+    if (sh.rank != arr->rank) {
+        char b[SHAPE_FMT_MAX];
+        diag_error_fix(val->loc, "give .shape with one entry per array dimension",
+                       "storing a tile of shape %s into array '%s' of rank %d", fmt_shape(&sh, b, sizeof b),
+                       arr->name, arr->rank);
+        return false;
+    }
+    if (!dtype_implicitly_converts(val->dtype, val->is_const ? &val->cval : NULL, arr->type.dtype)) {
+        char fix[128];
+        snprintf(fix, sizeof fix, "convert explicitly: tile_cast(value, %s)", arr->type.spelling);
+        diag_error_fix(val->loc, fix, "cannot store a %s tile into %s array '%s' implicitly",
+                       dtype_name(val->dtype), dtype_name(arr->type.dtype), arr->name);
+        return false;
+    }
+    e->dtype = DT_INVALID; /* a statement, no value */
+    e->shape = sh;         /* the stored tile's shape, for codegen */
+    return true;
+}
+
+static bool builtin_factory(Sema *s, Expr *e)
+{
+    static const char *const opts[] = {"shape", NULL};
+    if (!check_opts(e, opts)) return false;
+    Option *shp = find_opt(e, "shape");
+    if (!shp) {
+        diag_error_fix(e->loc, "add '.shape = {...}'", "tile_%s needs a .shape", e->name);
+        return false;
+    }
+    Shape sh;
+    if (!shape_option(s, e, shp, &sh)) return false;
+    Dtype t = e->args[0]->type.dtype;
+    e->args[0]->dtype = t;
+    if (!strcmp(e->name, "full")) {
+        Expr *v = e->args[1];
+        if (!type_expr(s, v)) return false;
+        if (v->shape.rank != 0) {
+            diag_error(v->loc, "the value of tile_full must be a scalar");
+            return false;
+        }
+        if (!dtype_implicitly_converts(v->dtype, v->is_const ? &v->cval : NULL, t)) {
+            diag_error_fix(v->loc, "cast the value", "cannot convert %s to %s implicitly in tile_full",
+                           dtype_name(v->dtype), dtype_name(t));
+            return false;
+        }
+    }
+    if (!strcmp(e->name, "arange")) {
+        if (sh.rank != 1) {
+            diag_error(shp->loc, "tile_arange makes 1-d tiles; give one .shape entry");
+            return false;
+        }
+        if (t == DT_BOOL || t == DT_TFLOAT32 || t == DT_FLOAT8_E4M3FN || t == DT_FLOAT8_E5M2) {
+            diag_error(e->args[0]->loc, "tile_arange does not make %s tiles", dtype_name(t));
+            return false;
+        }
+    }
+    e->dtype = t;
+    e->shape = sh;
+    return true;
+}
+
+static bool rounding_option(Sema *s, Expr *e, Option *o, int64_t *mode)
+{
+    if (!type_expr(s, o->value) || !expect_const_int(s, o->value, ".rounding", mode)) return false;
+    if (*mode < 1 || *mode > 7) {
+        diag_error(o->loc, ".rounding must be one of TILE_RN, TILE_RZ, TILE_RM, TILE_RP, TILE_FULL, TILE_APPROX, TILE_RZI");
+        return false;
+    }
+    (void)e;
+    return true;
+}
+
+static bool builtin_cast(Sema *s, Expr *e)
+{
+    static const char *const opts[] = {"rounding", "saturate", NULL};
+    if (!check_opts(e, opts)) return false;
+    Expr *x = e->args[0];
+    if (!type_expr(s, x)) return false;
+    Dtype to = e->args[1]->type.dtype;
+    e->args[1]->dtype = to;
+    Option *r = find_opt(e, "rounding");
+    if (r) {
+        int64_t mode;
+        if (!rounding_option(s, e, r, &mode)) return false;
+        Dtype from = dtype_concretize(x->dtype, &x->cval);
+        bool ff = dtype_is_float(from), tf = dtype_is_float(to);
+        if (mode == 7 && !(ff && (dtype_is_int(to) || to == DT_BOOL || tf))) {
+            diag_error(r->loc, "TILE_RZI rounds a float to an integral value; this cast is %s to %s",
+                       dtype_name(from), dtype_name(to));
+            return false;
+        }
+        if ((mode == 5 || mode == 6)) {
+            diag_error(r->loc, "TILE_FULL and TILE_APPROX apply to math functions, not casts");
+            return false;
+        }
+        if (!ff && !tf) {
+            diag_error(r->loc, "a rounding mode applies only to casts from or to a floating-point type");
+            return false;
+        }
+    }
+    Option *sat = find_opt(e, "saturate");
+    if (sat) {
+        int64_t v;
+        if (!type_expr(s, sat->value) || !expect_const_int(s, sat->value, ".saturate", &v)) return false;
+    }
+    e->dtype = to;
+    e->shape = x->shape;
+    /* Constant casts between integer types fold, so (int64_t)4 stays constant. */
+    if (x->is_const && !x->cval.is_float && dtype_is_int(to)) {
+        int bits = dtype_bits(to);
+        uint64_t v = (uint64_t)x->cval.i;
+        if (bits < 64) {
+            v &= (UINT64_C(1) << bits) - 1;
+            if (dtype_is_signed(to) && (v >> (bits - 1))) v |= ~((UINT64_C(1) << bits) - 1);
+        }
+        set_const_int(e, (int64_t)v);
+    }
+    return true;
+}
+
+bool sema_is_math1(const char *n)
+{
+    static const char *const names[] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos",
+                                        "tanh", "abs", "floor", "ceil", NULL};
+    for (const char *const *p = names; *p; p++)
+        if (!strcmp(*p, n)) return true;
+    return false;
+}
+
+static bool builtin_math(Sema *s, Expr *e)
+{
+    static const char *const opts[] = {"rounding", "approx", "ftz", NULL};
+    if (!check_opts(e, opts)) return false;
+    for (int i = 0; i < e->nargs; i++)
+        if (!type_expr(s, e->args[i])) return false;
+    Option *r = find_opt(e, "rounding");
+    if (r) {
+        int64_t mode;
+        if (!rounding_option(s, e, r, &mode)) return false;
+        if (mode == 7) {
+            diag_error(r->loc, "TILE_RZI applies to casts only");
+            return false;
+        }
+    }
+    for (const char *o[] = {"approx", "ftz"}, **p = o; p < o + 2; p++) {
+        Option *op = find_opt(e, *p);
+        int64_t v;
+        if (op && (!type_expr(s, op->value) || !expect_const_int(s, op->value, "this option", &v)))
+            return false;
+    }
+    Expr *a = e->args[0];
+    if (e->nargs == 1) {
+        Dtype t = a->dtype == DT_FLOAT_CONST ? DT_FLOAT32 : a->dtype;
+        if (!strcmp(e->name, "abs")) {
+            if (t == DT_INT_CONST) t = dtype_concretize(t, &a->cval);
+            if (t == DT_BOOL || t == DT_TFLOAT32 || t == DT_FLOAT8_E4M3FN || t == DT_FLOAT8_E5M2) {
+                diag_error(a->loc, "tile_abs does not take %s", dtype_name(t));
+                return false;
+            }
+        } else if (!dtype_is_float(t) || t == DT_TFLOAT32 || t == DT_FLOAT8_E4M3FN || t == DT_FLOAT8_E5M2) {
+            char fix[96];
+            snprintf(fix, sizeof fix, "cast it first: tile_%s(tile_cast(x, float))", e->name);
+            diag_error_fix(a->loc, fix, "tile_%s needs a float16, bfloat16, float32 or float64 tile, not %s",
+                           e->name, dtype_name(a->dtype));
+            return false;
+        }
+        e->dtype = t;
+        e->shape = a->shape;
+        return true;
+    }
+    PromoteOp pop = !strcmp(e->name, "truediv") ? PROMOTE_TRUEDIV : PROMOTE_ARITH;
+    Promotion pr;
+    if (!promote2(e->loc, pop, a, e->args[1], &pr)) return false;
+    Shape sh;
+    if (!broadcast2(e->loc, &a->shape, &e->args[1]->shape, &sh)) return false;
+    Dtype t = pr.result;
+    if (e->nargs == 3) {
+        Expr tmp = *e->args[1];
+        tmp.dtype = pr.result;
+        tmp.is_const = a->is_const && e->args[1]->is_const;
+        Promotion pr2;
+        if (!promote2(e->loc, PROMOTE_ARITH, &tmp, e->args[2], &pr2)) return false;
+        if (!broadcast2(e->loc, &sh, &e->args[2]->shape, &sh)) return false;
+        t = pr2.result;
+    }
+    if (t == DT_INT_CONST || t == DT_FLOAT_CONST) t = t == DT_INT_CONST ? DT_INT32 : DT_FLOAT32;
+    if ((!strcmp(e->name, "pow") || !strcmp(e->name, "fma")) && !dtype_is_float(t)) {
+        diag_error_fix(e->loc, "cast an operand to a float type", "tile_%s needs floating-point operands, not %s",
+                       e->name, dtype_name(t));
+        return false;
+    }
+    e->dtype = t;
+    e->shape = sh;
+    return true;
+}
+
+static bool builtin_where(Sema *s, Expr *e, Expr *c, Expr *a, Expr *b)
+{
+    if (!type_expr(s, c) || !type_expr(s, a) || !type_expr(s, b)) return false;
+    Promotion pr;
+    if (!promote2(e->loc, PROMOTE_SELECT, a, b, &pr)) return false;
+    Shape sh;
+    if (!broadcast2(e->loc, &c->shape, &a->shape, &sh) || !broadcast2(e->loc, &sh, &b->shape, &sh))
+        return false;
+    e->dtype = pr.result;
+    e->shape = sh;
+    if (c->is_const && a->is_const && b->is_const && sh.rank == 0) {
+        bool t = c->cval.is_float ? c->cval.f != 0 : c->cval.i != 0;
+        e->is_const = true;
+        e->cval = t ? a->cval : b->cval;
+    }
+    return true;
+}
+
+static bool type_builtin(Sema *s, Expr *e)
+{
+    const char *n = e->name;
+    if (!strcmp(n, "bid") || !strcmp(n, "num_blocks")) {
+        int64_t axis;
+        if (!type_expr(s, e->args[0]) || !expect_const_int(s, e->args[0], "the axis", &axis)) return false;
+        if (axis < 0 || axis > 2) {
+            diag_error(e->args[0]->loc, "tile_%s axis must be 0, 1 or 2", n);
+            return false;
+        }
+        e->dtype = DT_INT32;
+        e->shape = scalar_shape;
+        return true;
+    }
+    if (!strcmp(n, "dim")) {
+        Param *arr = array_arg(s, e, e->args[0]);
+        int64_t axis;
+        if (!arr || !type_expr(s, e->args[1]) || !expect_const_int(s, e->args[1], "the axis", &axis))
+            return false;
+        if (axis < 0 || axis >= arr->rank) {
+            diag_error(e->args[1]->loc, "axis %" PRId64 " is out of range for array '%s' of rank %d", axis,
+                       arr->name, arr->rank);
+            return false;
+        }
+        e->dtype = DT_INT64;
+        e->shape = scalar_shape;
+        return true;
+    }
+    if (!strcmp(n, "load")) return builtin_mem(s, e, false);
+    if (!strcmp(n, "store")) return builtin_mem(s, e, true);
+    if (!strcmp(n, "zeros") || !strcmp(n, "ones") || !strcmp(n, "full") || !strcmp(n, "arange"))
+        return builtin_factory(s, e);
+    if (!strcmp(n, "cast")) return builtin_cast(s, e);
+    if (sema_is_math1(n) || !strcmp(n, "pow") || !strcmp(n, "fma") || !strcmp(n, "minimum") ||
+        !strcmp(n, "maximum") || !strcmp(n, "truediv"))
+        return builtin_math(s, e);
+    if (!strcmp(n, "where")) return builtin_where(s, e, e->args[0], e->args[1], e->args[2]);
+    diag_error(e->loc, "tile_%s is not supported by this version of tilec yet", n);
+    return false;
+}
+
+/* ---- tile-function inlining -------------------------------------------- */
+
+static Expr *copy_expr(Arena *a, const Expr *e);
+
+static Stmt *copy_stmt(Arena *a, const Stmt *s)
+{
+    if (!s) return NULL;
+    Stmt *n = arena_alloc(a, sizeof *n);
+    *n = *s;
+    n->init = copy_expr(a, s->init);
+    n->target = copy_expr(a, s->target);
+    n->value = copy_expr(a, s->value);
+    n->cond = copy_expr(a, s->cond);
+    n->then_s = copy_stmt(a, s->then_s);
+    n->else_s = copy_stmt(a, s->else_s);
+    n->init_s = copy_stmt(a, s->init_s);
+    n->step_s = copy_stmt(a, s->step_s);
+    n->body = copy_stmt(a, s->body);
+    if (s->nitems) {
+        n->items = arena_alloc(a, sizeof(Stmt *) * (size_t)s->nitems);
+        for (int i = 0; i < s->nitems; i++) n->items[i] = copy_stmt(a, s->items[i]);
+    }
+    return n;
+}
+
+static Expr *copy_expr(Arena *a, const Expr *e)
+{
+    if (!e) return NULL;
+    Expr *n = arena_alloc(a, sizeof *n);
+    *n = *e;
+    n->a = copy_expr(a, e->a);
+    n->b = copy_expr(a, e->b);
+    n->c = copy_expr(a, e->c);
+    if (e->nargs) {
+        n->args = arena_alloc(a, sizeof(Expr *) * (size_t)e->nargs);
+        for (int i = 0; i < e->nargs; i++) n->args[i] = copy_expr(a, e->args[i]);
+    }
+    if (e->nopts) {
+        n->opts = arena_alloc(a, sizeof(Option) * (size_t)e->nopts);
+        for (int i = 0; i < e->nopts; i++) {
+            n->opts[i] = e->opts[i];
+            n->opts[i].value = copy_expr(a, e->opts[i].value);
+        }
+    }
+    n->inl = NULL;
+    return n;
+}
+
+static bool return_is_last(const Stmt *body, const Stmt **ret)
+{
+    /* A tile function may return only as its last statement, so inlining is
+     * a straight substitution with no control flow to rewrite. */
+    if (!body || body->kind != ST_BLOCK) return false;
+    for (int i = 0; i < body->nitems; i++) {
+        const Stmt *st = body->items[i];
+        if (st->kind == ST_RETURN) {
+            if (i != body->nitems - 1) return false;
+            *ret = st;
+        }
+    }
+    return true;
+}
+
+static bool has_nested_return(const Stmt *s, bool top)
+{
+    if (!s) return false;
+    if (s->kind == ST_RETURN) return !top;
+    if (s->kind == ST_BLOCK && top) {
+        for (int i = 0; i < s->nitems; i++)
+            if (s->items[i]->kind != ST_RETURN && has_nested_return(s->items[i], false)) return true;
+        return false;
+    }
+    if (has_nested_return(s->then_s, false) || has_nested_return(s->else_s, false) ||
+        has_nested_return(s->body, false))
+        return true;
+    for (int i = 0; i < s->nitems; i++)
+        if (has_nested_return(s->items[i], false)) return true;
+    return false;
+}
+
+static bool type_call(Sema *s, Expr *e)
+{
+    Func *f = ast_find_func(s->prog, e->name);
+    if (!f) {
+        diag_error(e->loc, "tile function '%s' is declared but has no definition in this file", e->name);
+        return false;
+    }
+    if (f->is_kernel) {
+        diag_error(e->loc, "kernel '%s' cannot be called from tile code; mark a helper TILE_FUNC", e->name);
+        return false;
+    }
+    for (int i = 0; i < s->nstack; i++)
+        if (s->stack[i] == f) {
+            diag_error(e->loc, "recursive call of tile function '%s': tile functions are inlined, so recursion is not allowed", e->name);
+            return false;
+        }
+    if (s->nstack == (int)(sizeof s->stack / sizeof s->stack[0])) {
+        diag_error(e->loc, "tile functions nested too deeply");
+        return false;
+    }
+    if (e->nargs != f->nparams) {
+        diag_error(e->loc, "'%s' takes %d arguments, %d given", f->name, f->nparams, e->nargs);
+        return false;
+    }
+    const Stmt *ret = NULL;
+    if (!return_is_last(f->body, &ret) || has_nested_return(f->body, true)) {
+        diag_error(f->loc, "tile function '%s' may return only as its last statement", f->name);
+        return false;
+    }
+    if (f->ret.dtype != DT_INVALID && (!ret || !ret->value)) {
+        diag_error(f->loc, "tile function '%s' must end with 'return value;'", f->name);
+        return false;
+    }
+    Symbol **syms = arena_alloc(s->prog->arena, sizeof(Symbol *) * (size_t)(f->nparams + 1));
+    for (int i = 0; i < e->nargs; i++) {
+        Expr *a = e->args[i];
+        Param *p = &f->params[i];
+        if (p->kind == PARAM_ARRAY) {
+            diag_error(p->loc, "tile functions take tiles and scalars, not arrays");
+            return false;
+        }
+        if (!type_expr(s, a)) return false;
+        if (!dtype_implicitly_converts(a->dtype, a->is_const ? &a->cval : NULL, p->type.dtype)) {
+            char fix[128];
+            snprintf(fix, sizeof fix, "convert explicitly: tile_cast(arg, %s)", p->type.spelling);
+            diag_error_fix(a->loc, fix, "argument %d of '%s' is %s; parameter '%s' is %s", i + 1, f->name,
+                           dtype_name(a->dtype), p->name, dtype_name(p->type.dtype));
+            return false;
+        }
+    }
+    Inline *in = arena_alloc(s->prog->arena, sizeof *in);
+    in->body = copy_stmt(s->prog->arena, f->body);
+    in->params = syms;
+    e->inl = in;
+    e->callee = f;
+    /* Type the copy in a fresh scope that sees only the parameters. */
+    Scope *saved_scope = s->scope;
+    Func *saved_func = s->cur_func;
+    Inline *saved_inl = s->cur_inline;
+    const char **saved_assigned = s->assigned;
+    int saved_nassigned = s->nassigned;
+    int saved_depth = s->depth;
+    int saved_loop = s->loop_depth;
+    s->scope = NULL;
+    s->depth = 1;
+    s->loop_depth = 0;
+    s->cur_func = f;
+    s->cur_inline = in;
+    s->assigned = NULL;
+    s->nassigned = 0;
+    s->stack[s->nstack++] = f;
+    collect_assigned(s, in->body);
+    for (int i = 0; i < f->nparams; i++) {
+        Symbol *sym = declare(s, f->params[i].name, f->params[i].loc);
+        sym->kind = SYM_VAR;
+        sym->dtype = f->params[i].type.dtype;
+        sym->shape = e->args[i]->shape;
+        sym->is_const = e->args[i]->is_const && !is_assigned(s, sym->name) && dtype_is_int(sym->dtype);
+        sym->cval = e->args[i]->cval;
+        syms[i] = sym;
+    }
+    bool ok = check_stmt(s, in->body);
+    s->nstack--;
+    s->scope = saved_scope;
+    s->cur_func = saved_func;
+    s->cur_inline = saved_inl;
+    s->assigned = saved_assigned;
+    s->nassigned = saved_nassigned;
+    s->depth = saved_depth;
+    s->loop_depth = saved_loop;
+    if (!ok) {
+        diag_note(e->loc, "in the call of tile function '%s' here", f->name);
+        return false;
+    }
+    if (f->ret.dtype != DT_INVALID) {
+        Expr *rv = in->body->items[in->body->nitems - 1]->value;
+        in->ret_expr = rv;
+        e->dtype = f->ret.dtype;
+        e->shape = rv->shape;
+    } else {
+        e->dtype = DT_INVALID;
+        e->shape = scalar_shape;
+    }
+    return true;
+}
+
+/* ---- expressions -------------------------------------------------------- */
+
+static bool type_expr(Sema *s, Expr *e)
+{
+    if (!e) return false;
+    e->id = s->next_expr++;
+    e->is_const = false;
+    e->shape = scalar_shape;
+    switch (e->kind) {
+    case EX_INT:
+        e->dtype = DT_INT_CONST;
+        e->is_const = true;
+        e->cval = (ConstValue){.i = e->ival, .u = e->uval,
+                               .is_unsigned = e->uval > (uint64_t)INT64_MAX && e->ival < 0};
+        return true;
+    case EX_FLOAT:
+        e->dtype = DT_FLOAT_CONST;
+        e->is_const = true;
+        e->cval = (ConstValue){.is_float = true, .f = e->fval};
+        return true;
+    case EX_TYPE:
+        e->dtype = e->type.dtype;
+        return true;
+    case EX_NAME: {
+        Symbol *sym = lookup(s, e->name);
+        if (!sym) {
+            diag_error(e->loc, "'%s' is not visible in tile code here", e->name);
+            return false;
+        }
+        e->sym = sym;
+        if (sym->kind == SYM_PARAM && sym->param->kind == PARAM_ARRAY) {
+            diag_error_fix(e->loc, "load a tile: tile_load(array, .index = {...}, .shape = {...})",
+                           "array '%s' used as a value", e->name);
+            return false;
+        }
+        e->dtype = sym->dtype;
+        e->shape = sym->shape;
+        e->is_const = sym->is_const;
+        e->cval = sym->cval;
+        return e->dtype != DT_INVALID;
+    }
+    case EX_UNARY: {
+        Expr *a = e->a;
+        if (!type_expr(s, a)) return false;
+        e->shape = a->shape;
+        switch ((UnaryOp)e->op) {
+        case UOP_NOT:
+            e->dtype = DT_BOOL;
+            if (a->is_const) set_const_int(e, a->cval.is_float ? a->cval.f == 0 : a->cval.i == 0);
+            return true;
+        case UOP_BITNOT:
+            if (!dtype_is_int(a->dtype) && a->dtype != DT_INT_CONST && a->dtype != DT_BOOL) {
+                diag_error(e->loc, "'~' needs an integer or bool operand, not %s", dtype_name(a->dtype));
+                return false;
+            }
+            e->dtype = a->dtype;
+            if (a->is_const) set_const_int(e, ~a->cval.i);
+            return true;
+        default:
+            if (a->dtype == DT_BOOL || a->dtype == DT_TFLOAT32 || a->dtype == DT_FLOAT8_E4M3FN ||
+                a->dtype == DT_FLOAT8_E5M2) {
+                diag_error(e->loc, "unary '%s' does not apply to %s", ast_unary_op_spelling((UnaryOp)e->op),
+                           dtype_name(a->dtype));
+                return false;
+            }
+            e->dtype = a->dtype;
+            if (a->is_const) {
+                e->is_const = true;
+                e->cval = a->cval;
+                if (e->op == UOP_NEG) {
+                    if (a->cval.is_float) e->cval.f = -a->cval.f;
+                    else e->cval.i = (int64_t)(0 - (uint64_t)a->cval.i);
+                    e->cval.u = (uint64_t)e->cval.i;
+                    e->cval.is_unsigned = false;
+                }
+            }
+            return true;
+        }
+    }
+    case EX_BINARY: {
+        if (!type_expr(s, e->a) || !type_expr(s, e->b)) return false;
+        Promotion pr;
+        if (!promote2(e->loc, promote_class((BinaryOp)e->op), e->a, e->b, &pr)) return false;
+        if (!broadcast2(e->loc, &e->a->shape, &e->b->shape, &e->shape)) return false;
+        e->dtype = pr.result;
+        return fold_binary(e, e->a, e->b);
+    }
+    case EX_COND:
+        return builtin_where(s, e, e->a, e->b, e->c);
+    case EX_CAST: {
+        if (!type_expr(s, e->a)) return false;
+        e->dtype = e->type.dtype;
+        e->shape = e->a->shape;
+        if (e->a->is_const && dtype_is_int(e->dtype) && !e->a->cval.is_float) {
+            e->is_const = true;
+            e->cval = e->a->cval;
+        }
+        return true;
+    }
+    case EX_CALL:
+        return type_call(s, e);
+    case EX_BUILTIN:
+        return type_builtin(s, e);
+    case EX_LIST: {
+        bool ok = true;
+        for (int i = 0; i < e->nargs; i++)
+            if (!type_expr(s, e->args[i])) ok = false;
+        e->dtype = DT_INVALID;
+        return ok;
+    }
+    }
+    return false;
+}
+
+/* ---- statements --------------------------------------------------------- */
+
+static bool check_scalar_cond(Sema *s, Expr *c, const char *what)
+{
+    if (!type_expr(s, c)) return false;
+    if (c->shape.rank != 0) {
+        char b[SHAPE_FMT_MAX];
+        diag_error_fix(c->loc, "select element-wise with tile_where(cond, a, b) or cond ? a : b",
+                       "the condition of %s must be a scalar, not a tile of shape %s", what,
+                       fmt_shape(&c->shape, b, sizeof b));
+        return false;
+    }
+    if (c->dtype == DT_INVALID) {
+        diag_error(c->loc, "the condition of %s has no value", what);
+        return false;
+    }
+    return true;
+}
+
+static bool check_block(Sema *s, Stmt *st, bool new_scope)
+{
+    if (new_scope) s->depth++;
+    bool ok = true;
+    for (int i = 0; i < st->nitems; i++)
+        if (!check_stmt(s, st->items[i])) ok = false;
+    if (new_scope) pop_scope(s);
+    return ok;
+}
+
+static bool check_decl(Sema *s, Stmt *st)
+{
+    Expr *v = st->init;
+    if (!type_expr(s, v)) {
+        Symbol *sym = declare(s, st->name, st->name_loc);
+        sym->dtype = DT_INVALID; /* silences later uses */
+        st->sym = sym;
+        return false;
+    }
+    if (v->dtype == DT_INVALID) {
+        diag_error(v->loc, "'%s' is initialized with an expression that has no value", st->name);
+        return false;
+    }
+    Dtype t = st->type.is_auto ? dtype_concretize(v->dtype, &v->cval) : st->type.dtype;
+    if (!st->type.is_auto &&
+        !dtype_implicitly_converts(v->dtype, v->is_const ? &v->cval : NULL, t)) {
+        char fix[160];
+        snprintf(fix, sizeof fix, "convert explicitly: tile_cast(value, %s), or declare it 'auto'",
+                 st->type.spelling);
+        if (v->is_const && dtype_is_loose(v->dtype))
+            diag_error(v->loc, "constant does not fit '%s' of type %s", st->name, dtype_name(t));
+        else
+            diag_error_fix(v->loc, fix, "cannot initialize %s variable '%s' with a %s value implicitly",
+                           dtype_name(t), st->name, dtype_name(v->dtype));
+        return false;
+    }
+    Symbol *sym = declare(s, st->name, st->name_loc);
+    sym->kind = SYM_VAR;
+    sym->dtype = t;
+    sym->shape = v->shape;
+    sym->is_const = v->is_const && !is_assigned(s, st->name) && (dtype_is_int(t) || t == DT_BOOL);
+    sym->cval = v->cval;
+    st->sym = sym;
+    return true;
+}
+
+static bool check_assign(Sema *s, Stmt *st)
+{
+    Expr *t = st->target;
+    if (!type_expr(s, t)) return false;
+    Symbol *sym = t->sym;
+    if (sym->kind == SYM_PARAM) {
+        diag_error(t->loc, "parameter '%s' cannot be assigned", sym->name);
+        return false;
+    }
+    if (!type_expr(s, st->value)) return false;
+    Expr *v = st->value;
+    Dtype vt = v->dtype;
+    Shape vs = v->shape;
+    if (st->op >= 0) {
+        Promotion pr;
+        if (!promote2(st->loc, promote_class((BinaryOp)st->op), t, v, &pr)) return false;
+        if (!broadcast2(st->loc, &t->shape, &v->shape, &vs)) return false;
+        vt = pr.result;
+        if (!dtype_implicitly_converts(vt, NULL, sym->dtype) && vt != sym->dtype) {
+            diag_error_fix(st->loc, "write it out with an explicit tile_cast",
+                           "compound assignment gives %s, which does not convert to %s variable '%s' implicitly",
+                           dtype_name(vt), dtype_name(sym->dtype), sym->name);
+            return false;
+        }
+    } else if (!dtype_implicitly_converts(vt, v->is_const ? &v->cval : NULL, sym->dtype)) {
+        char fix[128];
+        snprintf(fix, sizeof fix, "convert explicitly: tile_cast(value, %s)", dtype_source_type(sym->dtype));
+        diag_error_fix(v->loc, fix, "cannot assign a %s value to %s variable '%s' implicitly",
+                       dtype_name(vt), dtype_name(sym->dtype), sym->name);
+        return false;
+    }
+    char err[256];
+    if (!shape_broadcast_to(&vs, &sym->shape, err, sizeof err)) {
+        char a[SHAPE_FMT_MAX], b[SHAPE_FMT_MAX];
+        diag_error(v->loc, "assignment would change the shape of '%s' from %s to %s; a variable keeps one shape",
+                   sym->name, fmt_shape(&sym->shape, a, sizeof a), fmt_shape(&vs, b, sizeof b));
+        return false;
+    }
+    return true;
+}
+
+static bool check_stmt(Sema *s, Stmt *st)
+{
+    switch (st->kind) {
+    case ST_DECL:
+        return check_decl(s, st);
+    case ST_ASSIGN:
+        return check_assign(s, st);
+    case ST_EXPR: {
+        Expr *v = st->value;
+        if (!type_expr(s, v)) return false;
+        bool effect = (v->kind == EX_BUILTIN && !strcmp(v->name, "store")) || v->kind == EX_CALL;
+        if (!effect) diag_warning(v->loc, "expression result unused");
+        return true;
+    }
+    case ST_IF: {
+        bool ok = check_scalar_cond(s, st->cond, "an if statement");
+        s->depth++;
+        if (!check_stmt(s, st->then_s)) ok = false;
+        pop_scope(s);
+        if (st->else_s) {
+            s->depth++;
+            if (!check_stmt(s, st->else_s)) ok = false;
+            pop_scope(s);
+        }
+        return ok;
+    }
+    case ST_FOR: {
+        s->depth++;
+        bool ok = true;
+        if (st->init_s && !check_block(s, st->init_s, false)) ok = false;
+        if (ok && st->cond && !check_scalar_cond(s, st->cond, "a for loop")) ok = false;
+        if (ok && st->step_s && !check_stmt(s, st->step_s)) ok = false;
+        s->loop_depth++;
+        if (ok && !check_stmt(s, st->body)) ok = false;
+        s->loop_depth--;
+        pop_scope(s);
+        return ok;
+    }
+    case ST_WHILE: {
+        bool ok = check_scalar_cond(s, st->cond, "a while loop");
+        s->loop_depth++;
+        s->depth++;
+        if (ok && !check_stmt(s, st->body)) ok = false;
+        pop_scope(s);
+        s->loop_depth--;
+        return ok;
+    }
+    case ST_RETURN:
+        if (s->cur_inline) {
+            Func *f = s->cur_func;
+            if (!st->value) return true;
+            if (!type_expr(s, st->value)) return false;
+            if (f->ret.dtype == DT_INVALID) {
+                diag_error(st->loc, "void tile function '%s' returns a value", f->name);
+                return false;
+            }
+            if (!dtype_implicitly_converts(st->value->dtype, st->value->is_const ? &st->value->cval : NULL,
+                                           f->ret.dtype)) {
+                char fix[128];
+                snprintf(fix, sizeof fix, "convert explicitly: tile_cast(value, %s)", f->ret.spelling);
+                diag_error_fix(st->value->loc, fix, "'%s' returns %s but the value is %s", f->name,
+                               dtype_name(f->ret.dtype), dtype_name(st->value->dtype));
+                return false;
+            }
+            return true;
+        }
+        if (st->value) {
+            diag_error(st->loc, "kernels return nothing; store results with tile_store");
+            return false;
+        }
+        return true;
+    case ST_BLOCK:
+        return check_block(s, st, true);
+    case ST_BREAK:
+    case ST_CONTINUE:
+        if (s->loop_depth == 0) {
+            diag_error(st->loc, "'%s' outside a loop", st->kind == ST_BREAK ? "break" : "continue");
+            return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* ---- entry points ------------------------------------------------------- */
+
+bool sema_kernel(Program *p, Func *f, const int64_t *consts)
+{
+    Sema s = {.prog = p, .func = f, .consts = consts, .cur_func = f, .depth = 0};
+    int ci = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        Param *pa = &f->params[i];
+        Symbol *sym = declare(&s, pa->name, pa->loc);
+        sym->kind = SYM_PARAM;
+        sym->param = pa;
+        sym->dtype = pa->type.dtype;
+        pa->sym = sym;
+        if (pa->kind == PARAM_CONST) {
+            /* A constant parameter acts like a literal of its value. */
+            sym->dtype = DT_INT_CONST;
+            sym->is_const = true;
+            int64_t v = consts ? consts[ci] : pa->specs[0];
+            sym->cval = (ConstValue){.i = v, .u = (uint64_t)v};
+            ci++;
+        }
+    }
+    collect_assigned(&s, f->body);
+    s.depth = 1;
+    bool ok = f->body ? check_stmt(&s, f->body) : true;
+    f->nsyms = s.next_sym;
+    return ok;
+}
+
+Inline *sema_inline_of(const Expr *call)
+{
+    return call->inl;
+}
+
+bool sema_program(Program *p)
+{
+    bool ok = true;
+    for (int i = 0; i < p->nfuncs; i++) {
+        Func *f = p->funcs[i];
+        if (!f->is_kernel) continue;
+        /* Every specialization, so that a shape that only breaks for one
+         * listed value is reported too. */
+        int nconst = 0;
+        for (int j = 0; j < f->nparams; j++) nconst += f->params[j].kind == PARAM_CONST;
+        int64_t vals[16];
+        int idx[16] = {0};
+        if (nconst > 16) {
+            diag_error(f->loc, "kernel '%s' has more than 16 constant parameters", f->name);
+            ok = false;
+            continue;
+        }
+        for (;;) {
+            int k = 0;
+            for (int j = 0; j < f->nparams; j++)
+                if (f->params[j].kind == PARAM_CONST) {
+                    vals[k] = f->params[j].specs[idx[k]];
+                    k++;
+                }
+            int before = diag_error_count();
+            if (!sema_kernel(p, f, nconst ? vals : NULL)) {
+                ok = false;
+                if (nconst && diag_error_count() > before) {
+                    char buf[256] = "";
+                    int m = 0;
+                    for (int j = 0; j < f->nparams; j++)
+                        if (f->params[j].kind == PARAM_CONST) {
+                            size_t len = strlen(buf);
+                            snprintf(buf + len, sizeof buf - len, "%s%s=%" PRId64, m ? ", " : "",
+                                     f->params[j].name, vals[m]);
+                            m++;
+                        }
+                    diag_note(f->loc, "in kernel '%s' compiled for %s", f->name, buf);
+                }
+                break;
+            }
+            /* next combination */
+            int j = 0;
+            for (; j < nconst; j++) {
+                int pj = -1, c = 0;
+                for (int q = 0; q < f->nparams; q++)
+                    if (f->params[q].kind == PARAM_CONST && c++ == j) pj = q;
+                if (++idx[j] < f->params[pj].nspecs) break;
+                idx[j] = 0;
+            }
+            if (j == nconst) break;
+        }
+    }
+    return ok;
+}
