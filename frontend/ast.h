@@ -141,7 +141,8 @@ typedef struct Func {
     int nparams;
     Stmt *body;
     const char *doc;  /* the comment before the definition, cleaned; or NULL */
-    int nsyms;        /* symbols created by sema */
+    int nsyms;        /* symbols created by sema (ids 0..nsyms-1) */
+    int nexprs;       /* expressions numbered by sema (ids 0..nexprs-1) */
 } Func;
 
 /* What a name refers to, created by sema's scope resolution. */

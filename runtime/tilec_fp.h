@@ -17,6 +17,14 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Every function is usable on the GPU too when the header is compiled by
+ * nvcc, so the host backend and device code share one implementation. */
+#if defined(__CUDACC__)
+#define TILEC_FP_INLINE static __host__ __device__ inline
+#else
+#define TILEC_FP_INLINE static inline
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -45,35 +53,35 @@ enum { TILEC_FP_ZERO_ = 0, TILEC_FP_FINITE_, TILEC_FP_INF_, TILEC_FP_NAN_ };
 enum { TILEC_FMT_F16_ = 0, TILEC_FMT_BF16_, TILEC_FMT_E4M3_, TILEC_FMT_E5M2_,
        TILEC_FMT_TF32_, TILEC_FMT_F32_, TILEC_FMT_F64_ };
 
-static inline uint64_t tilec_fp_dbits_(double x)
+TILEC_FP_INLINE uint64_t tilec_fp_dbits_(double x)
 {
     uint64_t b;
     memcpy(&b, &x, sizeof b);
     return b;
 }
 
-static inline double tilec_fp_bitsd_(uint64_t b)
+TILEC_FP_INLINE double tilec_fp_bitsd_(uint64_t b)
 {
     double x;
     memcpy(&x, &b, sizeof x);
     return x;
 }
 
-static inline uint32_t tilec_fp_fbits_(float x)
+TILEC_FP_INLINE uint32_t tilec_fp_fbits_(float x)
 {
     uint32_t b;
     memcpy(&b, &x, sizeof b);
     return b;
 }
 
-static inline float tilec_fp_bitsf_(uint32_t b)
+TILEC_FP_INLINE float tilec_fp_bitsf_(uint32_t b)
 {
     float x;
     memcpy(&x, &b, sizeof x);
     return x;
 }
 
-static inline int tilec_fp_clz64_(uint64_t m) /* m != 0 */
+TILEC_FP_INLINE int tilec_fp_clz64_(uint64_t m) /* m != 0 */
 {
 #if defined(__GNUC__) || defined(__clang__)
     return __builtin_clzll(m);
@@ -85,7 +93,7 @@ static inline int tilec_fp_clz64_(uint64_t m) /* m != 0 */
 }
 
 /* Splits x into class, sign and (for finite nonzero x) x = m * 2^e exactly. */
-static inline int tilec_fp_split_(double x, int *neg, uint64_t *m, int *e)
+TILEC_FP_INLINE int tilec_fp_split_(double x, int *neg, uint64_t *m, int *e)
 {
     uint64_t b = tilec_fp_dbits_(x);
     int ex = (int)((b >> 52) & 0x7FF);
@@ -113,7 +121,7 @@ static inline int tilec_fp_split_(double x, int *neg, uint64_t *m, int *e)
  * exceeds maxbits, the largest finite pattern.  The uniform encoding
  * ((E - emin) << mbits) + q works for normals and subnormals alike, and a
  * rounding carry moves into the exponent field by itself. */
-static inline uint64_t tilec_fp_round_(int neg, uint64_t m, int e, int mode, int mbits,
+TILEC_FP_INLINE uint64_t tilec_fp_round_(int neg, uint64_t m, int e, int mode, int mbits,
                                        int emin, int emax, uint64_t maxbits, int *overflow)
 {
     int lz = tilec_fp_clz64_(m);
@@ -164,7 +172,7 @@ static inline uint64_t tilec_fp_round_(int neg, uint64_t m, int e, int mode, int
  * and gives NaN (0x7F with the sign, as CUDA's __NV_NOSAT does).  cls must
  * not be NaN: NaN results depend on the source type and are made by the
  * callers. */
-static inline uint64_t tilec_fp_encode_(int fmt, int cls, int neg, uint64_t m, int e, int mode,
+TILEC_FP_INLINE uint64_t tilec_fp_encode_(int fmt, int cls, int neg, uint64_t m, int e, int mode,
                                         int sat)
 {
     int mbits, emin, emax, width, pad = 0, ovf = 0;
@@ -211,7 +219,7 @@ static inline uint64_t tilec_fp_encode_(int fmt, int cls, int neg, uint64_t m, i
 }
 
 /* A float64 source: NaN keeps sign and top payload bits, as the GPU does. */
-static inline uint64_t tilec_fp_from_double_(int fmt, double x, int mode, int sat)
+TILEC_FP_INLINE uint64_t tilec_fp_from_double_(int fmt, double x, int mode, int sat)
 {
     int neg, e;
     uint64_t m;
@@ -231,25 +239,25 @@ static inline uint64_t tilec_fp_from_double_(int fmt, double x, int mode, int sa
 }
 
 /* A float32 source: NaN gives the format's canonical NaN. */
-static inline uint64_t tilec_fp_from_float_(int fmt, float x, int mode, int sat, uint64_t nan)
+TILEC_FP_INLINE uint64_t tilec_fp_from_float_(int fmt, float x, int mode, int sat, uint64_t nan)
 {
     return x != x ? nan : tilec_fp_from_double_(fmt, (double)x, mode, sat);
 }
 
-static inline uint64_t tilec_fp_from_i64_(int fmt, int64_t v, int mode, int sat)
+TILEC_FP_INLINE uint64_t tilec_fp_from_i64_(int fmt, int64_t v, int mode, int sat)
 {
     /* 0 - (uint64_t)v is |v| even for INT64_MIN */
     uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     return tilec_fp_encode_(fmt, m ? TILEC_FP_FINITE_ : TILEC_FP_ZERO_, v < 0, m, 0, mode, sat);
 }
 
-static inline uint64_t tilec_fp_from_u64_(int fmt, uint64_t v, int mode, int sat)
+TILEC_FP_INLINE uint64_t tilec_fp_from_u64_(int fmt, uint64_t v, int mode, int sat)
 {
     return tilec_fp_encode_(fmt, v ? TILEC_FP_FINITE_ : TILEC_FP_ZERO_, 0, v, 0, mode, sat);
 }
 
 /* 2^k as a double, for k in the normal range [-1022, 1023]. */
-static inline double tilec_fp_pow2_(int k)
+TILEC_FP_INLINE double tilec_fp_pow2_(int k)
 {
     return tilec_fp_bitsd_((uint64_t)(k + 1023) << 52);
 }
@@ -259,7 +267,7 @@ static inline double tilec_fp_pow2_(int k)
  * Every value of these formats is a double, and sig * 2^k is exact.  A NaN
  * widens as IEEE 754 and the GPU do it: sign and payload kept, quiet bit
  * set. */
-static inline double tilec_fp_decode_(uint32_t bits, int ebits, int mbits, int bias, int fn)
+TILEC_FP_INLINE double tilec_fp_decode_(uint32_t bits, int ebits, int mbits, int bias, int fn)
 {
     int width = 1 + ebits + mbits;
     uint64_t sign = (bits >> (width - 1)) & 1u;
@@ -278,20 +286,20 @@ static inline double tilec_fp_decode_(uint32_t bits, int ebits, int mbits, int b
 
 /* ---- float16 (IEEE binary16) -------------------------------------------- */
 
-static inline uint16_t tilec_f16_from_double(double x, int mode)
+TILEC_FP_INLINE uint16_t tilec_f16_from_double(double x, int mode)
 {
     return (uint16_t)tilec_fp_from_double_(TILEC_FMT_F16_, x, mode, 0);
 }
-static inline uint16_t tilec_f16_from_float(float x, int mode)
+TILEC_FP_INLINE uint16_t tilec_f16_from_float(float x, int mode)
 {
     return (uint16_t)tilec_fp_from_float_(TILEC_FMT_F16_, x, mode, 0, TILEC_F16_NAN);
 }
-static inline double tilec_f16_to_double(uint16_t h)
+TILEC_FP_INLINE double tilec_f16_to_double(uint16_t h)
 {
     return tilec_fp_decode_(h, 5, 10, 15, 0);
 }
 /* cvt.f32.f16 gives the canonical NaN 0x7FFFFFFF for every NaN. */
-static inline float tilec_f16_to_float(uint16_t h)
+TILEC_FP_INLINE float tilec_f16_to_float(uint16_t h)
 {
     if ((h & 0x7FFFu) > 0x7C00u) return tilec_fp_bitsf_(0x7FFFFFFFu);
     return (float)tilec_f16_to_double(h); /* exact */
@@ -299,21 +307,21 @@ static inline float tilec_f16_to_float(uint16_t h)
 
 /* ---- bfloat16 ----------------------------------------------------------- */
 
-static inline uint16_t tilec_bf16_from_double(double x, int mode)
+TILEC_FP_INLINE uint16_t tilec_bf16_from_double(double x, int mode)
 {
     return (uint16_t)tilec_fp_from_double_(TILEC_FMT_BF16_, x, mode, 0);
 }
-static inline uint16_t tilec_bf16_from_float(float x, int mode)
+TILEC_FP_INLINE uint16_t tilec_bf16_from_float(float x, int mode)
 {
     return (uint16_t)tilec_fp_from_float_(TILEC_FMT_BF16_, x, mode, 0, TILEC_BF16_NAN);
 }
-static inline double tilec_bf16_to_double(uint16_t h)
+TILEC_FP_INLINE double tilec_bf16_to_double(uint16_t h)
 {
     return tilec_fp_decode_(h, 8, 7, 127, 0);
 }
 /* bfloat16 is the top half of a float32; cvt.f32.bf16 keeps NaN payloads
  * as they are (signalling ones too). */
-static inline float tilec_bf16_to_float(uint16_t h)
+TILEC_FP_INLINE float tilec_bf16_to_float(uint16_t h)
 {
     return tilec_fp_bitsf_((uint32_t)h << 16);
 }
@@ -324,40 +332,40 @@ static inline float tilec_bf16_to_float(uint16_t h)
  * __nv_fp8_e5m2 constructors): overflow and infinities clamp to the largest
  * finite value; 0 is __NV_NOSAT.  CUDA itself offers round-to-nearest only;
  * the other modes follow the same rules. */
-static inline uint8_t tilec_e4m3_from_double(double x, int mode, int saturate)
+TILEC_FP_INLINE uint8_t tilec_e4m3_from_double(double x, int mode, int saturate)
 {
     return (uint8_t)tilec_fp_from_double_(TILEC_FMT_E4M3_, x, mode, saturate);
 }
-static inline uint8_t tilec_e4m3_from_float(float x, int mode, int saturate)
+TILEC_FP_INLINE uint8_t tilec_e4m3_from_float(float x, int mode, int saturate)
 {
     return (uint8_t)tilec_fp_from_float_(TILEC_FMT_E4M3_, x, mode, saturate, TILEC_E4M3_NAN);
 }
-static inline double tilec_e4m3_to_double(uint8_t v)
+TILEC_FP_INLINE double tilec_e4m3_to_double(uint8_t v)
 {
     return tilec_fp_decode_(v, 4, 3, 7, 1);
 }
 /* CUDA widens float8 through float16 (cvt.rn.f16x2.e4m3x2, then
  * cvt.f32.f16), so every NaN becomes 0x7FFFFFFF. */
-static inline float tilec_e4m3_to_float(uint8_t v)
+TILEC_FP_INLINE float tilec_e4m3_to_float(uint8_t v)
 {
     double d = tilec_e4m3_to_double(v);
     return d != d ? tilec_fp_bitsf_(0x7FFFFFFFu) : (float)d; /* exact */
 }
-static inline uint8_t tilec_e5m2_from_double(double x, int mode, int saturate)
+TILEC_FP_INLINE uint8_t tilec_e5m2_from_double(double x, int mode, int saturate)
 {
     return (uint8_t)tilec_fp_from_double_(TILEC_FMT_E5M2_, x, mode, saturate);
 }
-static inline uint8_t tilec_e5m2_from_float(float x, int mode, int saturate)
+TILEC_FP_INLINE uint8_t tilec_e5m2_from_float(float x, int mode, int saturate)
 {
     return (uint8_t)tilec_fp_from_float_(TILEC_FMT_E5M2_, x, mode, saturate, TILEC_E5M2_NAN);
 }
-static inline double tilec_e5m2_to_double(uint8_t v)
+TILEC_FP_INLINE double tilec_e5m2_to_double(uint8_t v)
 {
     return tilec_fp_decode_(v, 5, 2, 15, 0);
 }
 /* CUDA widens float8 through float16 (cvt.rn.f16x2.e5m2x2, then
  * cvt.f32.f16), so every NaN becomes 0x7FFFFFFF. */
-static inline float tilec_e5m2_to_float(uint8_t v)
+TILEC_FP_INLINE float tilec_e5m2_to_float(uint8_t v)
 {
     double d = tilec_e5m2_to_double(v);
     return d != d ? tilec_fp_bitsf_(0x7FFFFFFFu) : (float)d; /* exact */
@@ -370,25 +378,25 @@ static inline float tilec_e5m2_to_float(uint8_t v)
  * largest float gives infinity.  A NaN has its low 13 bits cleared, exactly
  * as the GPU does (so a signalling NaN whose payload lies only there
  * becomes an infinity, as on the GPU). */
-static inline float tilec_tf32_from_float(float x, int mode)
+TILEC_FP_INLINE float tilec_tf32_from_float(float x, int mode)
 {
     if (x != x) return tilec_fp_bitsf_(tilec_fp_fbits_(x) & 0xFFFFE000u);
     return tilec_fp_bitsf_((uint32_t)tilec_fp_from_double_(TILEC_FMT_TF32_, (double)x, mode, 0));
 }
 /* cvt.rna.tf32.f32: nearest, ties away from zero. */
-static inline float tilec_tf32_round(float x)
+TILEC_FP_INLINE float tilec_tf32_round(float x)
 {
     return tilec_tf32_from_float(x, TILEC_RNA);
 }
 /* float64 -> float32 in mode (cvt.{rn,rz,rm,rp}.f32.f64), by exact integer
  * rounding rather than fesetround, so the result never depends on the
  * caller's floating-point environment. */
-static inline float tilec_f32_from_double(double x, int mode)
+TILEC_FP_INLINE float tilec_f32_from_double(double x, int mode)
 {
     return tilec_fp_bitsf_((uint32_t)tilec_fp_from_double_(TILEC_FMT_F32_, x, mode, 0));
 }
 /* float32 -> float32 in any mode is the identity (NaN stays as it is). */
-static inline float tilec_f32_from_float(float x, int mode)
+TILEC_FP_INLINE float tilec_f32_from_float(float x, int mode)
 {
     (void)mode;
     return x;
@@ -398,43 +406,43 @@ static inline float tilec_f32_from_float(float x, int mode)
  * (cvt.{rn,rz,rm,rp}.fN.{s,u}64; no detour through double or long double,
  * which would round twice for large int64 values). */
 
-static inline float tilec_f32_from_i64(int64_t v, int mode)
+TILEC_FP_INLINE float tilec_f32_from_i64(int64_t v, int mode)
 {
     return tilec_fp_bitsf_((uint32_t)tilec_fp_from_i64_(TILEC_FMT_F32_, v, mode, 0));
 }
-static inline float tilec_f32_from_u64(uint64_t v, int mode)
+TILEC_FP_INLINE float tilec_f32_from_u64(uint64_t v, int mode)
 {
     return tilec_fp_bitsf_((uint32_t)tilec_fp_from_u64_(TILEC_FMT_F32_, v, mode, 0));
 }
-static inline double tilec_f64_from_i64(int64_t v, int mode)
+TILEC_FP_INLINE double tilec_f64_from_i64(int64_t v, int mode)
 {
     return tilec_fp_bitsd_(tilec_fp_from_i64_(TILEC_FMT_F64_, v, mode, 0));
 }
-static inline double tilec_f64_from_u64(uint64_t v, int mode)
+TILEC_FP_INLINE double tilec_f64_from_u64(uint64_t v, int mode)
 {
     return tilec_fp_bitsd_(tilec_fp_from_u64_(TILEC_FMT_F64_, v, mode, 0));
 }
-static inline uint16_t tilec_f16_from_i64(int64_t v, int mode)
+TILEC_FP_INLINE uint16_t tilec_f16_from_i64(int64_t v, int mode)
 {
     return (uint16_t)tilec_fp_from_i64_(TILEC_FMT_F16_, v, mode, 0);
 }
-static inline uint16_t tilec_f16_from_u64(uint64_t v, int mode)
+TILEC_FP_INLINE uint16_t tilec_f16_from_u64(uint64_t v, int mode)
 {
     return (uint16_t)tilec_fp_from_u64_(TILEC_FMT_F16_, v, mode, 0);
 }
-static inline uint16_t tilec_bf16_from_i64(int64_t v, int mode)
+TILEC_FP_INLINE uint16_t tilec_bf16_from_i64(int64_t v, int mode)
 {
     return (uint16_t)tilec_fp_from_i64_(TILEC_FMT_BF16_, v, mode, 0);
 }
-static inline uint16_t tilec_bf16_from_u64(uint64_t v, int mode)
+TILEC_FP_INLINE uint16_t tilec_bf16_from_u64(uint64_t v, int mode)
 {
     return (uint16_t)tilec_fp_from_u64_(TILEC_FMT_BF16_, v, mode, 0);
 }
-static inline uint8_t tilec_e4m3_from_i64(int64_t v, int mode, int saturate)
+TILEC_FP_INLINE uint8_t tilec_e4m3_from_i64(int64_t v, int mode, int saturate)
 {
     return (uint8_t)tilec_fp_from_i64_(TILEC_FMT_E4M3_, v, mode, saturate);
 }
-static inline uint8_t tilec_e5m2_from_i64(int64_t v, int mode, int saturate)
+TILEC_FP_INLINE uint8_t tilec_e5m2_from_i64(int64_t v, int mode, int saturate)
 {
     return (uint8_t)tilec_fp_from_i64_(TILEC_FMT_E5M2_, v, mode, saturate);
 }
@@ -450,7 +458,7 @@ static inline uint8_t tilec_e5m2_from_i64(int64_t v, int mode, int saturate)
  * float64, INT32_MIN for int32, 0x80 for uint8 and so on). */
 
 /* Rounds x (not NaN) to an integer-valued double in mode, without libm. */
-static inline double tilec_fp_rint_(double x, int mode)
+TILEC_FP_INLINE double tilec_fp_rint_(double x, int mode)
 {
     int64_t t;
     double td, fr, afr;
@@ -470,12 +478,12 @@ static inline double tilec_fp_rint_(double x, int mode)
     return away ? (fr < 0 ? td - 1.0 : td + 1.0) : td;
 }
 
-static inline uint64_t tilec_fp_int_nan_(int bits, int src_bits)
+TILEC_FP_INLINE uint64_t tilec_fp_int_nan_(int bits, int src_bits)
 {
     return (src_bits <= 32 && bits <= 32) ? 0 : 1ull << (bits - 1);
 }
 
-static inline int64_t tilec_cvt_float_to_int(double x, int mode, int bits, int src_bits)
+TILEC_FP_INLINE int64_t tilec_cvt_float_to_int(double x, int mode, int bits, int src_bits)
 {
     double r, lim;
     uint64_t top;
@@ -490,7 +498,7 @@ static inline int64_t tilec_cvt_float_to_int(double x, int mode, int bits, int s
     return (int64_t)r;
 }
 
-static inline uint64_t tilec_cvt_float_to_uint(double x, int mode, int bits, int src_bits)
+TILEC_FP_INLINE uint64_t tilec_cvt_float_to_uint(double x, int mode, int bits, int src_bits)
 {
     double r;
     if (bits < 1 || bits > 64) bits = 64;
@@ -504,22 +512,22 @@ static inline uint64_t tilec_cvt_float_to_uint(double x, int mode, int bits, int
 
 /* Named forms: tilec_fM_to_{i,u}N(x, mode).  float16/bfloat16 sources use
  * the f32 forms (their values and NaN rule are float32's). */
-static inline int8_t tilec_f32_to_i8(float x, int mode) { return (int8_t)tilec_cvt_float_to_int(x, mode, 8, 32); }
-static inline int16_t tilec_f32_to_i16(float x, int mode) { return (int16_t)tilec_cvt_float_to_int(x, mode, 16, 32); }
-static inline int32_t tilec_f32_to_i32(float x, int mode) { return (int32_t)tilec_cvt_float_to_int(x, mode, 32, 32); }
-static inline int64_t tilec_f32_to_i64(float x, int mode) { return tilec_cvt_float_to_int(x, mode, 64, 32); }
-static inline uint8_t tilec_f32_to_u8(float x, int mode) { return (uint8_t)tilec_cvt_float_to_uint(x, mode, 8, 32); }
-static inline uint16_t tilec_f32_to_u16(float x, int mode) { return (uint16_t)tilec_cvt_float_to_uint(x, mode, 16, 32); }
-static inline uint32_t tilec_f32_to_u32(float x, int mode) { return (uint32_t)tilec_cvt_float_to_uint(x, mode, 32, 32); }
-static inline uint64_t tilec_f32_to_u64(float x, int mode) { return tilec_cvt_float_to_uint(x, mode, 64, 32); }
-static inline int8_t tilec_f64_to_i8(double x, int mode) { return (int8_t)tilec_cvt_float_to_int(x, mode, 8, 64); }
-static inline int16_t tilec_f64_to_i16(double x, int mode) { return (int16_t)tilec_cvt_float_to_int(x, mode, 16, 64); }
-static inline int32_t tilec_f64_to_i32(double x, int mode) { return (int32_t)tilec_cvt_float_to_int(x, mode, 32, 64); }
-static inline int64_t tilec_f64_to_i64(double x, int mode) { return tilec_cvt_float_to_int(x, mode, 64, 64); }
-static inline uint8_t tilec_f64_to_u8(double x, int mode) { return (uint8_t)tilec_cvt_float_to_uint(x, mode, 8, 64); }
-static inline uint16_t tilec_f64_to_u16(double x, int mode) { return (uint16_t)tilec_cvt_float_to_uint(x, mode, 16, 64); }
-static inline uint32_t tilec_f64_to_u32(double x, int mode) { return (uint32_t)tilec_cvt_float_to_uint(x, mode, 32, 64); }
-static inline uint64_t tilec_f64_to_u64(double x, int mode) { return tilec_cvt_float_to_uint(x, mode, 64, 64); }
+TILEC_FP_INLINE int8_t tilec_f32_to_i8(float x, int mode) { return (int8_t)tilec_cvt_float_to_int(x, mode, 8, 32); }
+TILEC_FP_INLINE int16_t tilec_f32_to_i16(float x, int mode) { return (int16_t)tilec_cvt_float_to_int(x, mode, 16, 32); }
+TILEC_FP_INLINE int32_t tilec_f32_to_i32(float x, int mode) { return (int32_t)tilec_cvt_float_to_int(x, mode, 32, 32); }
+TILEC_FP_INLINE int64_t tilec_f32_to_i64(float x, int mode) { return tilec_cvt_float_to_int(x, mode, 64, 32); }
+TILEC_FP_INLINE uint8_t tilec_f32_to_u8(float x, int mode) { return (uint8_t)tilec_cvt_float_to_uint(x, mode, 8, 32); }
+TILEC_FP_INLINE uint16_t tilec_f32_to_u16(float x, int mode) { return (uint16_t)tilec_cvt_float_to_uint(x, mode, 16, 32); }
+TILEC_FP_INLINE uint32_t tilec_f32_to_u32(float x, int mode) { return (uint32_t)tilec_cvt_float_to_uint(x, mode, 32, 32); }
+TILEC_FP_INLINE uint64_t tilec_f32_to_u64(float x, int mode) { return tilec_cvt_float_to_uint(x, mode, 64, 32); }
+TILEC_FP_INLINE int8_t tilec_f64_to_i8(double x, int mode) { return (int8_t)tilec_cvt_float_to_int(x, mode, 8, 64); }
+TILEC_FP_INLINE int16_t tilec_f64_to_i16(double x, int mode) { return (int16_t)tilec_cvt_float_to_int(x, mode, 16, 64); }
+TILEC_FP_INLINE int32_t tilec_f64_to_i32(double x, int mode) { return (int32_t)tilec_cvt_float_to_int(x, mode, 32, 64); }
+TILEC_FP_INLINE int64_t tilec_f64_to_i64(double x, int mode) { return tilec_cvt_float_to_int(x, mode, 64, 64); }
+TILEC_FP_INLINE uint8_t tilec_f64_to_u8(double x, int mode) { return (uint8_t)tilec_cvt_float_to_uint(x, mode, 8, 64); }
+TILEC_FP_INLINE uint16_t tilec_f64_to_u16(double x, int mode) { return (uint16_t)tilec_cvt_float_to_uint(x, mode, 16, 64); }
+TILEC_FP_INLINE uint32_t tilec_f64_to_u32(double x, int mode) { return (uint32_t)tilec_cvt_float_to_uint(x, mode, 32, 64); }
+TILEC_FP_INLINE uint64_t tilec_f64_to_u64(double x, int mode) { return tilec_cvt_float_to_uint(x, mode, 64, 64); }
 
 #ifdef __cplusplus
 }

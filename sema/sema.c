@@ -1204,6 +1204,7 @@ bool sema_kernel(Program *p, Func *f, const int64_t *consts)
     s.depth = 1;
     bool ok = f->body ? check_stmt(&s, f->body) : true;
     f->nsyms = s.next_sym;
+    f->nexprs = s.next_expr;
     return ok;
 }
 

@@ -1,0 +1,154 @@
+/* cuda.c: writes FILE.cu: for each kernel and each specialization of its
+ * TILE_CONST parameters, a __global__ kernel templated on ALIGNED (the
+ * vectorised fast path is legal: contiguous rows, 16-byte aligned data and
+ * row strides), and one extern "C" launcher that validates its arguments,
+ * picks the specialization and the variant, and launches on the caller's
+ * stream.  The launcher keeps no state, so it works on any device and
+ * stream, from any thread. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "codegen/emit.h"
+#include "frontend/diag.h"
+#include "sema/sema.h"
+
+static void kernel_name(FILE *o, const Func *f, int spec)
+{
+    fprintf(o, "tilec_k_%s_%d", f->name, spec);
+}
+
+static void kernel_params(FILE *o, const Func *f)
+{
+    bool first = true;
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind == PARAM_CONST) continue;
+        fputs(first ? "" : ", ", o);
+        first = false;
+        if (p->kind == PARAM_ARRAY) fprintf(o, "const tilec_array p_%s", p->name);
+        else fprintf(o, "const %s p_%s", emit_scalar_api_type(p->type.dtype), p->name);
+    }
+}
+
+static void launch_args(FILE *o, const Func *f)
+{
+    bool first = true;
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind == PARAM_CONST) continue;
+        fputs(first ? "" : ", ", o);
+        first = false;
+        if (p->kind == PARAM_ARRAY) fprintf(o, "*%s", p->name);
+        else if (p->type.dtype == DT_FLOAT16) fprintf(o, "tilec_rnd_f16(%s)", p->name);
+        else if (p->type.dtype == DT_BFLOAT16) fprintf(o, "tilec_rnd_bf16(%s)", p->name);
+        else fprintf(o, "%s", p->name);
+    }
+}
+
+/* The launcher's test for the ALIGNED variant: every array's rows are
+ * contiguous, and data and row strides are 16-byte aligned. */
+static void aligned_test(FILE *o, const Func *f)
+{
+    fputs("    const bool aligned_ = true", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind != PARAM_ARRAY) continue;
+        fprintf(o, "\n        && tilec_array_vector_ok(%s, 16)", p->name);
+    }
+    fputs(";\n", o);
+}
+
+bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
+{
+    emit_banner(o, co, "CUDA C++");
+    fprintf(o, "#include <cuda_runtime.h>\n#include \"tilec_rt.h\"\n#include \"tilec_ops.h\"\n#include \"%s\"\n\n",
+            co->header_name);
+    bool ok = true;
+    for (int fi = 0; fi < p->nfuncs; fi++) {
+        Func *f = p->funcs[fi];
+        if (!f->is_kernel) continue;
+        int nconst = emit_nconst(f);
+        int idx[16] = {0};
+        int64_t vals[16];
+        int nspec = 0;
+        int threads[256];
+        int64_t specvals[256][16];
+        for (bool first = true; emit_next_spec(f, idx, vals, first); first = false) {
+            if (nspec == 256) {
+                diag_error(f->loc, "kernel '%s' has more than 256 specializations", f->name);
+                return false;
+            }
+            if (!sema_kernel(p, f, nconst ? vals : NULL)) return false;
+            fputs("template <bool ALIGNED>\n", o);
+            KernelPlan plan = emit_plan(f, true);
+            fprintf(o, "__global__ void __launch_bounds__(%d) ", plan.threads);
+            kernel_name(o, f, nspec);
+            fputc('(', o);
+            kernel_params(o, f);
+            fputs(")\n{\n", o);
+            if (!emit_kernel_body(o, p, f, true, co, &plan)) ok = false;
+            fputs("}\n\n", o);
+            threads[nspec] = plan.threads;
+            memcpy(specvals[nspec], vals, sizeof vals);
+            nspec++;
+        }
+        /* launcher */
+        fputs("extern \"C\" ", o);
+        emit_launch_prototype(o, f);
+        fputs("\n{\n", o);
+        emit_launch_checks(o, f);
+        aligned_test(o, f);
+        fputs("    const dim3 g_(grid.x, grid.y, grid.z);\n", o);
+        fputs("    cudaStream_t s_ = (cudaStream_t)stream;\n", o);
+        for (int s = 0; s < nspec; s++) {
+            if (nconst) {
+                fputs(s ? "    else if (" : "    if (", o);
+                int c = 0;
+                for (int i = 0; i < f->nparams; i++)
+                    if (f->params[i].kind == PARAM_CONST) {
+                        fprintf(o, "%s%s == %" PRId64, c ? " && " : "", f->params[i].name, specvals[s][c]);
+                        c++;
+                    }
+                fputs(") {\n", o);
+            } else {
+                fputs("    {\n", o);
+            }
+            fputs("        if (aligned_) ", o);
+            kernel_name(o, f, s);
+            fprintf(o, "<true><<<g_, %d, 0, s_>>>(", threads[s]);
+            launch_args(o, f);
+            fputs(");\n        else ", o);
+            kernel_name(o, f, s);
+            fprintf(o, "<false><<<g_, %d, 0, s_>>>(", threads[s]);
+            launch_args(o, f);
+            fputs(");\n    }\n", o);
+        }
+        if (nconst) {
+            fputs("    else return tilec_fail(TILEC_ERR_CONSTANT, \"", o);
+            int c = 0;
+            for (int i = 0; i < f->nparams; i++)
+                if (f->params[i].kind == PARAM_CONST) {
+                    fprintf(o, "%s%s = %%lld", c ? ", " : "", f->params[i].name);
+                    c++;
+                }
+            fprintf(o, ": no compiled specialization of %s (compiled: ", f->name);
+            for (int s = 0; s < nspec; s++) {
+                fputs(s ? "; " : "", o);
+                int c2 = 0;
+                for (int i = 0; i < f->nparams; i++)
+                    if (f->params[i].kind == PARAM_CONST) {
+                        fprintf(o, "%s%" PRId64, c2 ? "," : "", specvals[s][c2]);
+                        c2++;
+                    }
+            }
+            fputs(")\"", o);
+            for (int i = 0; i < f->nparams; i++)
+                if (f->params[i].kind == PARAM_CONST) fprintf(o, ", (long long)%s", f->params[i].name);
+            fputs(");\n", o);
+        }
+        fputs("    cudaError_t e_ = cudaGetLastError();\n", o);
+        fputs("    if (e_ != cudaSuccess) return tilec_fail(TILEC_ERR_CUDA, \"%s: %s\", cudaGetErrorName(e_), cudaGetErrorString(e_));\n", o);
+        fputs("    return TILEC_OK;\n}\n\n", o);
+    }
+    return ok;
+}

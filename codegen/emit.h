@@ -1,0 +1,49 @@
+/* emit.h: what the kernel emitter (codegen/kernel.c) shares with the
+ * per-target file writers (codegen/cuda.c, codegen/host.c) and the header
+ * writer.  Internal to codegen/. */
+#ifndef TILEC_EMIT_H
+#define TILEC_EMIT_H
+#include <stdio.h>
+
+#include "codegen/codegen.h"
+#include "frontend/ast.h"
+
+#ifndef TILEC_VERSION
+#define TILEC_VERSION "0.0.0"
+#endif
+
+typedef struct KernelPlan {
+    int threads;      /* CUDA threads per block (1 on the host) */
+    int vec;          /* elements per vector run (CUDA) */
+    int smem_bytes;   /* static shared memory used for broadcast mirrors */
+} KernelPlan;
+
+/* Writes the body of kernel f (already typed by sema_kernel for this
+ * specialization) to out, including its local declarations.  cuda selects
+ * the thread mapping; the caller writes the function signature around it. */
+bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o,
+                      KernelPlan *plan);
+
+/* Chooses threads per block and the vector width for f (typed). */
+KernelPlan emit_plan(const Func *f, bool cuda);
+
+/* Iterates the specializations of f: call with idx zeroed; fills vals and
+ * returns false when done. */
+int emit_nconst(const Func *f);
+bool emit_next_spec(const Func *f, int *idx, int64_t *vals, bool first);
+
+/* The C type a scalar kernel parameter has in the launch API and kernels. */
+const char *emit_scalar_api_type(Dtype d);
+/* The storage C type of an element of dtype d (both targets). */
+const char *emit_storage_type(Dtype d);
+/* "TILEC_FLOAT32" ... */
+const char *emit_dtype_enum(Dtype d);
+/* The launcher's argument validation (shared by both targets). */
+void emit_launch_checks(FILE *o, const Func *f);
+/* Writes the launch-function prototype (no trailing ';' or body). */
+void emit_launch_prototype(FILE *o, const Func *f);
+/* #line directive when enabled. */
+void emit_line(FILE *o, const CodegenOptions *co, SrcLoc loc);
+/* The comment that heads every generated file. */
+void emit_banner(FILE *o, const CodegenOptions *co, const char *what);
+#endif

@@ -1,0 +1,72 @@
+/* header.c: writes FILE.h, the C header an application includes: one launch
+ * function per kernel, documented from the kernel's signature and its
+ * leading comment.  The same header serves the CUDA and the host target. */
+#include <ctype.h>
+#include <string.h>
+
+#include "codegen/emit.h"
+
+static void guard_name(FILE *o, const char *header)
+{
+    fputs("TILEC_GENERATED_", o);
+    for (const char *c = header; *c; c++) fputc(isalnum((unsigned char)*c) ? toupper((unsigned char)*c) : '_', o);
+}
+
+bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
+{
+    emit_banner(o, co, "Launch API");
+    fputs("#ifndef ", o);
+    guard_name(o, co->header_name);
+    fputs("\n#define ", o);
+    guard_name(o, co->header_name);
+    fputs("\n#include \"tilec_rt.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n", o);
+    for (int i = 0; i < p->nfuncs; i++) {
+        const Func *f = p->funcs[i];
+        if (!f->is_kernel) continue;
+        fputs("/*\n", o);
+        if (f->doc) {
+            /* The kernel's own comment, line by line, with any comment
+             * terminator in it defused. */
+            const char *c = f->doc;
+            while (*c) {
+                fputs(" *", o);
+                if (*c != '\n') fputc(' ', o);
+                for (; *c && *c != '\n'; c++) {
+                    fputc(*c, o);
+                    if (*c == '*' && c[1] == '/') fputc(' ', o);
+                }
+                fputc('\n', o);
+                if (*c) c++;
+            }
+            fputs(" *\n", o);
+        }
+        fprintf(o, " * Launches tile kernel '%s' (%s:%d) with one program instance per block of\n"
+                   " * `grid`, on `stream` (a cudaStream_t; ignored by the host target).\n",
+                f->name, co->source_name, f->loc.line);
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *pa = &f->params[j];
+            switch (pa->kind) {
+            case PARAM_ARRAY:
+                fprintf(o, " *   %s: %s%s array of rank %d%s\n", pa->name, pa->readonly ? "read-only " : "",
+                        dtype_name(pa->type.dtype), pa->rank, pa->readonly ? "" : " (written)");
+                break;
+            case PARAM_SCALAR:
+                fprintf(o, " *   %s: %s scalar%s\n", pa->name, dtype_name(pa->type.dtype),
+                        strcmp(emit_scalar_api_type(pa->type.dtype), dtype_host_type(pa->type.dtype))
+                            ? " (passed as float, rounded to nearest even)" : "");
+                break;
+            case PARAM_CONST:
+                fprintf(o, " *   %s: compile-time constant, one of", pa->name);
+                for (int k = 0; k < pa->nspecs; k++) fprintf(o, "%s %lld", k ? "," : "", (long long)pa->specs[k]);
+                fputc('\n', o);
+                break;
+            }
+        }
+        fputs(" * Returns TILEC_OK, or the reason the launch was refused or failed\n"
+              " * (tilec_status_string(); tilec_last_error() has the detail). */\n", o);
+        emit_launch_prototype(o, f);
+        fputs(";\n\n", o);
+    }
+    fputs("#ifdef __cplusplus\n}\n#endif\n#endif\n", o);
+    return true;
+}

@@ -1,0 +1,112 @@
+/* host.c: writes the host backend's FILE.c (--target=host): the same kernels
+ * and launch API in C17.  Each block is a call of a static function that
+ * holds whole tiles in local arrays; the launcher runs the grid block by
+ * block, in parallel with OpenMP when the C compiler enables it. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "codegen/emit.h"
+#include "frontend/diag.h"
+#include "sema/sema.h"
+
+static void host_params(FILE *o, const Func *f)
+{
+    fputs("int bx_, int by_, int bz_, int gx_, int gy_, int gz_", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind == PARAM_CONST) continue;
+        if (p->kind == PARAM_ARRAY) fprintf(o, ", const tilec_array p_%s", p->name);
+        else fprintf(o, ", const %s p_%s", emit_scalar_api_type(p->type.dtype), p->name);
+    }
+}
+
+static void host_args(FILE *o, const Func *f)
+{
+    fputs("(int)x_, (int)y_, (int)z_, (int)grid.x, (int)grid.y, (int)grid.z", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind == PARAM_CONST) continue;
+        if (p->kind == PARAM_ARRAY) fprintf(o, ", *%s", p->name);
+        else if (p->type.dtype == DT_FLOAT16) fprintf(o, ", tilec_rnd_f16(%s)", p->name);
+        else if (p->type.dtype == DT_BFLOAT16) fprintf(o, ", tilec_rnd_bf16(%s)", p->name);
+        else fprintf(o, ", %s", p->name);
+    }
+}
+
+bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
+{
+    emit_banner(o, co, "Host C");
+    fprintf(o, "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n#include \"tilec_rt.h\"\n"
+               "#include \"tilec_ops.h\"\n#include \"%s\"\n\n",
+            co->header_name);
+    fputs("#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
+          "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-label\"\n#endif\n\n",
+          o);
+    bool ok = true;
+    for (int fi = 0; fi < p->nfuncs; fi++) {
+        Func *f = p->funcs[fi];
+        if (!f->is_kernel) continue;
+        int nconst = emit_nconst(f);
+        int idx[16] = {0};
+        int64_t vals[16];
+        int nspec = 0;
+        int64_t specvals[256][16];
+        for (bool first = true; emit_next_spec(f, idx, vals, first); first = false) {
+            if (nspec == 256) {
+                diag_error(f->loc, "kernel '%s' has more than 256 specializations", f->name);
+                return false;
+            }
+            if (!sema_kernel(p, f, nconst ? vals : NULL)) return false;
+            fprintf(o, "static void tilec_k_%s_%d(", f->name, nspec);
+            host_params(o, f);
+            fputs(")\n{\n", o);
+            KernelPlan plan;
+            if (!emit_kernel_body(o, p, f, false, co, &plan)) ok = false;
+            fputs("}\n\n", o);
+            memcpy(specvals[nspec], vals, sizeof vals);
+            nspec++;
+        }
+        emit_launch_prototype(o, f);
+        fputs("\n{\n", o);
+        emit_launch_checks(o, f);
+        fputs("    (void)stream;\n", o);
+        fputs("    void (*k_)(", o);
+        host_params(o, f);
+        fputs(") = 0;\n", o);
+        for (int s = 0; s < nspec; s++) {
+            if (nconst) {
+                fputs(s ? "    else if (" : "    if (", o);
+                int c = 0;
+                for (int i = 0; i < f->nparams; i++)
+                    if (f->params[i].kind == PARAM_CONST) {
+                        fprintf(o, "%s%s == %" PRId64, c ? " && " : "", f->params[i].name, specvals[s][c]);
+                        c++;
+                    }
+                fprintf(o, ") k_ = tilec_k_%s_%d;\n", f->name, s);
+            } else {
+                fprintf(o, "    k_ = tilec_k_%s_%d;\n", f->name, s);
+            }
+        }
+        if (nconst) {
+            fputs("    else return tilec_fail(TILEC_ERR_CONSTANT, \"", o);
+            int c = 0;
+            for (int i = 0; i < f->nparams; i++)
+                if (f->params[i].kind == PARAM_CONST) {
+                    fprintf(o, "%s%s = %%lld", c ? ", " : "", f->params[i].name);
+                    c++;
+                }
+            fprintf(o, ": no compiled specialization of %s\"", f->name);
+            for (int i = 0; i < f->nparams; i++)
+                if (f->params[i].kind == PARAM_CONST) fprintf(o, ", (long long)%s", f->params[i].name);
+            fputs(");\n", o);
+        }
+        fputs("    const int64_t nblocks_ = (int64_t)grid.x * grid.y * grid.z;\n", o);
+        fputs("#if defined(_OPENMP)\n#pragma omp parallel for schedule(static)\n#endif\n", o);
+        fputs("    for (int64_t b_ = 0; b_ < nblocks_; ++b_) {\n", o);
+        fputs("        const int64_t x_ = b_ % grid.x, y_ = (b_ / grid.x) % grid.y, z_ = b_ / ((int64_t)grid.x * grid.y);\n", o);
+        fputs("        k_(", o);
+        host_args(o, f);
+        fputs(");\n    }\n    return TILEC_OK;\n}\n\n", o);
+    }
+    return ok;
+}

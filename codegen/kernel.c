@@ -1,0 +1,1286 @@
+/* kernel.c: lowers one typed kernel specialization to C-family code, for
+ * both targets.
+ *
+ * Model.  Every tile value that is named (a variable, a loaded tile, the
+ * result of an inlined tile function, a tile about to be stored) is
+ * materialised in a per-thread register array; everything else (operators,
+ * casts, math, factories) is evaluated element by element inside the loop
+ * that fills the next materialised value, so a kernel's intermediates never
+ * touch memory (intra-kernel fusion).
+ *
+ * Thread-value layout (CUDA).  A tile of n elements over T threads with
+ * vector runs of V: thread t holds E = n/T elements; its element e is the
+ * row-major element i = (e/V)*T*V + t*V + e%V.  Consecutive threads hold
+ * consecutive runs of V elements, so a run of a contiguous row is one 16-byte
+ * access and a warp's accesses are coalesced.  This is the CuTe layout
+ * ((V,T),(E/V)) : ((1,V),(T*V)) from (value, thread) to the tile's row-major
+ * index (see docs/design.md).  Tiles smaller than T elements are replicated:
+ * thread t holds element t % n.  All tiles of one shape share one layout, so
+ * same-shape operands combine register by register; a broadcast operand of a
+ * different shape is read through a shared-memory mirror written when it was
+ * materialised.  Register arrays are indexed only by the unrolled loop
+ * counter, which the compiler resolves to constants.
+ *
+ * Host target: one "thread" holds the whole tile (E = n, i = e), and a
+ * broadcast operand is read from its array directly. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/emit.h"
+#include "frontend/diag.h"
+#include "sema/sema.h"
+#include "tilec_fp.h"
+
+typedef struct Emitter {
+    FILE *o;
+    int ind;
+    Arena *ar;
+    bool cuda;
+    Program *p;
+    Func *k;
+    const CodegenOptions *co;
+    int T, Vk;
+    /* indexed by expression id */
+    const char **tmp;   /* materialised name of a load / call / store value */
+    Dtype *tmp_dt;
+    Shape *tmp_shape;
+    bool *tmp_smem;
+    /* indexed by symbol id */
+    Symbol **syms;
+    bool *sym_smem;
+    int nlabels;
+    int cont_label[64];
+    int nloops;
+    bool ok;
+    int smem_bytes;
+} Emitter;
+
+typedef struct Ctx {
+    const Shape *shape; /* the shape of the value being filled */
+    const char *idx;    /* its linear (row-major) element index */
+    bool home;          /* idx is this thread's element e_ of shape */
+} Ctx;
+
+static void line(Emitter *em, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(Emitter *em, const char *fmt, ...)
+{
+    for (int i = 0; i < em->ind; i++) fputs("    ", em->o);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(em->o, fmt, ap);
+    va_end(ap);
+    fputc('\n', em->o);
+}
+
+#define S(...) arena_printf(em->ar, __VA_ARGS__)
+
+/* ---- types ------------------------------------------------------------- */
+
+const char *emit_storage_type(Dtype d)
+{
+    return dtype_host_type(d);
+}
+
+static bool is_narrow_float(Dtype d)
+{
+    return d == DT_FLOAT16 || d == DT_BFLOAT16 || d == DT_FLOAT8_E4M3FN || d == DT_FLOAT8_E5M2;
+}
+
+static const char *narrow_suffix(Dtype d)
+{
+    switch (d) {
+    case DT_FLOAT16: return "f16";
+    case DT_BFLOAT16: return "bf16";
+    case DT_FLOAT8_E4M3FN: return "e4m3";
+    case DT_FLOAT8_E5M2: return "e5m2";
+    default: return NULL;
+    }
+}
+
+/* storage -> compute */
+static char *ld(Emitter *em, Dtype d, const char *v)
+{
+    if (is_narrow_float(d)) return S("tilec_ld_%s(%s)", narrow_suffix(d), v);
+    return S("%s", v);
+}
+
+/* compute -> storage (round to nearest even) */
+static char *st(Emitter *em, Dtype d, const char *v)
+{
+    if (is_narrow_float(d)) return S("tilec_st_%s(%s)", narrow_suffix(d), v);
+    return S("%s", v);
+}
+
+/* Rounds a float result of an operation to d's precision. */
+static char *rnd(Emitter *em, Dtype d, const char *v)
+{
+    if (d == DT_FLOAT16) return S("tilec_rnd_f16(%s)", v);
+    if (d == DT_BFLOAT16) return S("tilec_rnd_bf16(%s)", v);
+    if (d == DT_FLOAT8_E4M3FN || d == DT_FLOAT8_E5M2) return S("tilec_ld_%s(tilec_st_%s(%s))", narrow_suffix(d), narrow_suffix(d), v);
+    return S("%s", v);
+}
+
+static const char *utype(Dtype d)
+{
+    return dtype_bits(d) > 32 ? "uint64_t" : "uint32_t";
+}
+
+/* ---- literals ---------------------------------------------------------- */
+
+static char *float_lit(Emitter *em, double v, bool dbl)
+{
+    if (v != v) return S(dbl ? "(double)NAN" : "NAN");
+    if (v == 1.0 / 0.0) return S(dbl ? "(double)INFINITY" : "INFINITY");
+    if (v == -1.0 / 0.0) return S(dbl ? "(-(double)INFINITY)" : "(-INFINITY)");
+    if (dbl) return S("%.17g", v);
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.9g", (double)(float)v);
+    if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
+    return S("%sf", buf);
+}
+
+static double cval_double(const ConstValue *c)
+{
+    if (c->is_float) return c->f;
+    if (c->is_unsigned) return (double)c->u;
+    return (double)c->i;
+}
+
+/* A constant as a compute value of dtype d, rounded at compile time. */
+static char *lit(Emitter *em, const ConstValue *c, Dtype d)
+{
+    double v = cval_double(c);
+    switch (d) {
+    case DT_BOOL: return S("%s", v != 0 ? "true" : "false");
+    case DT_FLOAT64: return float_lit(em, v, true);
+    case DT_FLOAT32: case DT_FLOAT_CONST: return float_lit(em, (float)v, false);
+    case DT_FLOAT16: return float_lit(em, tilec_f16_to_double(tilec_f16_from_double(v, TILEC_RN)), false);
+    case DT_BFLOAT16: return float_lit(em, tilec_bf16_to_double(tilec_bf16_from_double(v, TILEC_RN)), false);
+    case DT_TFLOAT32: return float_lit(em, tilec_tf32_round((float)v), false);
+    case DT_FLOAT8_E4M3FN: return float_lit(em, tilec_e4m3_to_double(tilec_e4m3_from_double(v, TILEC_RN, 1)), false);
+    case DT_FLOAT8_E5M2: return float_lit(em, tilec_e5m2_to_double(tilec_e5m2_from_double(v, TILEC_RN, 1)), false);
+    case DT_INT_CONST: d = DT_INT64; /* fallthrough */
+    default:
+        if (c->is_float) return S("((%s)%.17g)", dtype_host_type(d), v);
+        if (c->is_unsigned || (d >= DT_UINT8 && d <= DT_UINT64))
+            return S("((%s)UINT64_C(%" PRIu64 "))", dtype_host_type(d), c->is_unsigned ? c->u : (uint64_t)c->i);
+        if (c->i == INT64_MIN) return S("((%s)INT64_MIN)", dtype_host_type(d));
+        return S("((%s)INT64_C(%" PRId64 "))", dtype_host_type(d), c->i);
+    }
+}
+
+/* ---- conversions between compute values -------------------------------- */
+
+static int tilec_mode(int64_t tile_mode)
+{
+    switch (tile_mode) {
+    case 2: case 7: return TILEC_RZ;
+    case 3: return TILEC_RM;
+    case 4: return TILEC_RP;
+    default: return TILEC_RN;
+    }
+}
+
+/* Implicit conversion (promotion) of compute value v from `from` to `to`. */
+static char *conv(Emitter *em, const char *v, Dtype from, Dtype to)
+{
+    if (from == to) return S("%s", v);
+    if (to == DT_BOOL) return S("((%s) != 0)", v);
+    if (dtype_is_int(to)) return S("((%s)(%s))", dtype_host_type(to), v);
+    /* to a float type */
+    if (dtype_is_float(from) || from == DT_FLOAT_CONST) {
+        if (to == DT_FLOAT64) return S("((double)(%s))", v);
+        return rnd(em, to, v); /* float -> narrower float only via explicit casts */
+    }
+    if (to == DT_FLOAT64) return S("((double)(%s))", v);
+    if (to == DT_BFLOAT16) return S("tilec_ld_bf16(tilec_bf16_from_double((double)(%s), TILEC_RN))", v);
+    return rnd(em, to, S("((float)(%s))", v));
+}
+
+/* Explicit cast with an optional rounding mode (0 = default). */
+static char *cast_val(Emitter *em, const char *v, Dtype from, Dtype to, int64_t mode, bool sat)
+{
+    if (from == DT_INT_CONST) from = DT_INT64;
+    if (from == DT_FLOAT_CONST) from = DT_FLOAT64;
+    if (from == to && mode == 0) return S("%s", v);
+    int m = tilec_mode(mode);
+    if (to == DT_BOOL) return S("((%s) != 0)", v);
+    bool ffrom = dtype_is_float(from);
+    if (dtype_is_int(to)) {
+        if (!ffrom) return S("((%s)(%s))", dtype_host_type(to), v);
+        int mm = mode == 0 ? TILEC_RZ : m;
+        if (dtype_is_signed(to))
+            return S("((%s)tilec_cvt_float_to_int((double)(%s), %d, %d, %d))", dtype_host_type(to), v, mm,
+                     dtype_bits(to), from == DT_FLOAT64 ? 64 : 32);
+        return S("((%s)tilec_cvt_float_to_uint((double)(%s), %d, %d, %d))", dtype_host_type(to), v, mm,
+                 dtype_bits(to), from == DT_FLOAT64 ? 64 : 32);
+    }
+    /* to a float type */
+    if (mode == 7) { /* RZI: round to an integral value toward zero, then convert */
+        v = S("%s(%s)", from == DT_FLOAT64 ? "trunc" : "truncf", v);
+        mode = 0;
+        m = TILEC_RN;
+    }
+    const char *sig = dtype_is_signed(from) || from == DT_BOOL ? "i64" : "u64";
+    const char *icast = dtype_is_signed(from) || from == DT_BOOL ? "int64_t" : "uint64_t";
+    switch (to) {
+    case DT_FLOAT64:
+        if (ffrom) return S("((double)(%s))", v);
+        return S("tilec_f64_from_%s((%s)(%s), %d)", sig, icast, v, m);
+    case DT_FLOAT32:
+        if (ffrom) return from == DT_FLOAT64 ? S("tilec_f32_from_double(%s, %d)", v, m) : S("%s", v);
+        return S("tilec_f32_from_%s((%s)(%s), %d)", sig, icast, v, m);
+    case DT_TFLOAT32:
+        if (ffrom && from != DT_FLOAT64 && mode == 0) return S("tilec_st_tf32(%s)", v);
+        if (ffrom) return S("tilec_tf32_from_float(%s, %d)",
+                            from == DT_FLOAT64 ? S("tilec_f32_from_double(%s, %d)", v, m) : v,
+                            mode == 0 ? TILEC_RNA : m);
+        return S("tilec_tf32_from_float(tilec_f32_from_%s((%s)(%s), %d), %d)", sig, icast, v, m, mode == 0 ? TILEC_RNA : m);
+    case DT_FLOAT16:
+    case DT_BFLOAT16: {
+        const char *sx = narrow_suffix(to);
+        if (ffrom && from != DT_FLOAT64 && mode == 0) return rnd(em, to, v);
+        if (ffrom) return S("tilec_ld_%s(tilec_%s_from_double((double)(%s), %d))", sx, sx, v, m);
+        return S("tilec_ld_%s(tilec_%s_from_%s((%s)(%s), %d))", sx, sx, sig, icast, v, m);
+    }
+    case DT_FLOAT8_E4M3FN:
+    case DT_FLOAT8_E5M2: {
+        const char *sx = narrow_suffix(to);
+        if (ffrom) return S("tilec_ld_%s(tilec_%s_from_double((double)(%s), %d, %d))", sx, sx, v, m, sat);
+        if (!strcmp(sig, "u64")) v = S("(int64_t)(%s)", v);
+        return S("tilec_ld_%s(tilec_%s_from_i64((int64_t)(%s), %d, %d))", sx, sx, v, m, sat);
+    }
+    default:
+        break;
+    }
+    em->ok = false;
+    return S("0");
+}
+
+/* ---- element indices ---------------------------------------------------- */
+
+static int log2i(int64_t v)
+{
+    int k = 0;
+    while ((INT64_C(1) << k) < v) k++;
+    return k;
+}
+
+/* The linear index in shape `to` of the element that broadcasting maps to
+ * element idx of shape `from` (right-aligned; dims of size 1 repeat). */
+static char *bcast_index(Emitter *em, const char *idx, const Shape *from, const Shape *to)
+{
+    if (shape_equal(from, to)) return S("%s", idx);
+    char *r = NULL;
+    int64_t sto = 1;
+    for (int d = to->rank - 1; d >= 0; d--) {
+        int df = d + (from->rank - to->rank);
+        int64_t sfrom = 1;
+        for (int q = df + 1; q < from->rank; q++) sfrom *= from->dim[q];
+        if (to->dim[d] != 1) {
+            char *term = S("((((%s) >> %d) & %" PRId64 ") << %d)", idx, log2i(sfrom), from->dim[df] - 1, log2i(sto));
+            r = r ? S("%s + %s", r, term) : term;
+        }
+        sto *= to->dim[d];
+    }
+    return r ? S("(%s)", r) : S("0");
+}
+
+/* Coordinate k of row-major index idx in shape s. */
+static char *coord(Emitter *em, const char *idx, const Shape *s, int k)
+{
+    int64_t stride = 1;
+    for (int q = k + 1; q < s->rank; q++) stride *= s->dim[q];
+    return S("(((%s) >> %d) & %" PRId64 ")", idx, log2i(stride), s->dim[k] - 1);
+}
+
+typedef struct Lay {
+    int64_t n;
+    int E, V;
+    bool repl;
+} Lay;
+
+static Lay lay_of(Emitter *em, const Shape *s)
+{
+    Lay l = {.n = 1, .E = 1, .V = 1};
+    for (int i = 0; i < s->rank; i++) l.n *= s->dim[i];
+    if (!em->cuda) {
+        l.E = (int)l.n;
+        return l;
+    }
+    if (l.n < em->T) {
+        l.repl = true;
+        return l;
+    }
+    int64_t v = em->Vk;
+    int64_t last = s->rank ? s->dim[s->rank - 1] : 1;
+    if (v > last) v = last;
+    if (v > l.n / em->T) v = l.n / em->T;
+    l.V = (int)v;
+    l.E = (int)(l.n / em->T);
+    return l;
+}
+
+static const char *home_idx(Emitter *em)
+{
+    return em->cuda ? "e_" : "i_";
+}
+
+static void open_elem_loop(Emitter *em, const Shape *s)
+{
+    Lay l = lay_of(em, s);
+    if (!em->cuda) {
+        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) {", l.n);
+        em->ind++;
+        return;
+    }
+    line(em, "#pragma unroll");
+    line(em, "for (int e_ = 0; e_ < %d; ++e_) {", l.E);
+    em->ind++;
+    if (l.repl)
+        line(em, "const int i_ = t_ & %" PRId64 ";", l.n - 1);
+    else
+        line(em, "const int i_ = (e_ / %d) * %d + t_ * %d + (e_ %% %d);", l.V, em->T * l.V, l.V, l.V);
+    line(em, "(void)i_;");
+}
+
+static void close_loop(Emitter *em)
+{
+    em->ind--;
+    line(em, "}");
+}
+
+/* ---- reading materialised values ---------------------------------------- */
+
+static char *read_mat(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c)
+{
+    if (s->rank == 0) return ld(em, d, name);
+    if (c.home && shape_equal(s, c.shape)) return ld(em, d, S("%s[%s]", name, home_idx(em)));
+    char *ix = bcast_index(em, c.idx, c.shape, s);
+    if (em->cuda) {
+        if (!smem) em->ok = false; /* the scan must have asked for a mirror */
+        return ld(em, d, S("s_%s[%s]", name, ix));
+    }
+    return ld(em, d, S("%s[%s]", name, ix));
+}
+
+static const char *sym_name(Emitter *em, const Symbol *sym)
+{
+    if (sym->kind == SYM_PARAM) return S("p_%s", sym->name);
+    return S("v%d", sym->id);
+}
+
+/* ---- element expressions ------------------------------------------------ */
+
+static char *ev(Emitter *em, Expr *e, Ctx c);
+
+static char *evc(Emitter *em, Expr *e, Ctx c, Dtype to)
+{
+    if (e->is_const && e->shape.rank == 0) return lit(em, &e->cval, to);
+    Dtype from = e->dtype;
+    return conv(em, ev(em, e, c), from, to);
+}
+
+static Ctx sub_ctx(Emitter *em, Expr *e, Ctx c)
+{
+    if (e->shape.rank == 0) return (Ctx){.shape = &e->shape, .idx = "0", .home = false};
+    if (shape_equal(&e->shape, c.shape)) return c;
+    return (Ctx){.shape = &e->shape, .idx = bcast_index(em, c.idx, c.shape, &e->shape), .home = false};
+}
+
+static PromoteOp bop_class(BinaryOp op)
+{
+    switch (op) {
+    case BOP_ADD: case BOP_SUB: case BOP_MUL: return PROMOTE_ARITH;
+    case BOP_DIV: return PROMOTE_DIV;
+    case BOP_MOD: return PROMOTE_MOD;
+    case BOP_SHL: case BOP_SHR: return PROMOTE_SHIFT;
+    case BOP_LT: case BOP_GT: case BOP_LE: case BOP_GE: case BOP_EQ: case BOP_NE: return PROMOTE_COMPARE;
+    case BOP_AND: case BOP_XOR: case BOP_OR: return PROMOTE_BITWISE;
+    default: return PROMOTE_LOGICAL;
+    }
+}
+
+static Dtype concrete(Dtype d, const ConstValue *v)
+{
+    return dtype_is_loose(d) ? dtype_concretize(d, v) : d;
+}
+
+/* a op b, both already compute values of type ot; result of type rt. */
+static char *binop_str(Emitter *em, BinaryOp op, const char *a, const char *b, Dtype ot, Dtype rt, Dtype bt)
+{
+    const char *sp = ast_binary_op_spelling(op);
+    if (op == BOP_LAND || op == BOP_LOR) return S("(((%s) != 0) %s ((%s) != 0))", a, sp, b);
+    if (op >= BOP_LT && op <= BOP_NE) return S("((%s) %s (%s))", a, sp, b);
+    if (ot == DT_BOOL) {
+        if (op == BOP_AND || op == BOP_OR || op == BOP_XOR) return S("((bool)((%s) %s (%s)))", a, sp, b);
+    }
+    if (dtype_is_float(ot)) {
+        const char *r;
+        if (op == BOP_MOD) r = S("%s(%s, %s)", ot == DT_FLOAT64 ? "fmod" : "fmodf", a, b);
+        else r = S("((%s) %s (%s))", a, sp, b);
+        return rnd(em, rt, r);
+    }
+    const char *T = dtype_host_type(rt);
+    bool sg = dtype_is_signed(ot);
+    switch (op) {
+    case BOP_ADD: case BOP_SUB: case BOP_MUL:
+        return S("((%s)((%s)(%s) %s (%s)(%s)))", T, utype(ot), a, sp, utype(ot), b);
+    case BOP_DIV:
+        return sg ? S("((%s)tilec_sdiv((int64_t)(%s), (int64_t)(%s)))", T, a, b)
+                  : S("((%s)tilec_udiv((uint64_t)(%s), (uint64_t)(%s)))", T, a, b);
+    case BOP_MOD:
+        return sg ? S("((%s)tilec_srem((int64_t)(%s), (int64_t)(%s)))", T, a, b)
+                  : S("((%s)tilec_urem((uint64_t)(%s), (uint64_t)(%s)))", T, a, b);
+    case BOP_SHL:
+        return S("((%s)tilec_shl((uint64_t)(%s), (int64_t)(%s), %d))", T, a, b, dtype_bits(rt));
+    case BOP_SHR:
+        return dtype_is_signed(rt) ? S("((%s)tilec_sar((int64_t)(%s), (int64_t)(%s), %d))", T, a, b, dtype_bits(rt))
+                                   : S("((%s)tilec_shr((uint64_t)(%s), (int64_t)(%s), %d))", T, a, b, dtype_bits(rt));
+    default:
+        (void)bt;
+        return S("((%s)((%s) %s (%s)))", T, a, sp, b);
+    }
+}
+
+static char *ev_binary(Emitter *em, Expr *e, Ctx c)
+{
+    Promotion pr;
+    char err[256];
+    if (!dtype_promote(bop_class((BinaryOp)e->op), e->a->dtype, e->a->is_const ? &e->a->cval : NULL, e->b->dtype,
+                       e->b->is_const ? &e->b->cval : NULL, &pr, err, sizeof err)) {
+        em->ok = false;
+        return S("0");
+    }
+    Dtype ot = concrete(pr.operand, &e->a->cval);
+    if (e->op == BOP_SHL || e->op == BOP_SHR) {
+        Dtype rt = concrete(e->dtype, &e->a->cval);
+        Dtype bt = concrete(e->b->dtype, &e->b->cval);
+        return binop_str(em, (BinaryOp)e->op, evc(em, e->a, sub_ctx(em, e->a, c), rt),
+                         evc(em, e->b, sub_ctx(em, e->b, c), bt), rt, rt, bt);
+    }
+    if (e->op == BOP_LAND || e->op == BOP_LOR) {
+        Dtype at = concrete(e->a->dtype, &e->a->cval), bt = concrete(e->b->dtype, &e->b->cval);
+        return binop_str(em, (BinaryOp)e->op, evc(em, e->a, sub_ctx(em, e->a, c), at),
+                         evc(em, e->b, sub_ctx(em, e->b, c), bt), at, DT_BOOL, bt);
+    }
+    char *a = evc(em, e->a, sub_ctx(em, e->a, c), ot);
+    char *b = evc(em, e->b, sub_ctx(em, e->b, c), ot);
+    return binop_str(em, (BinaryOp)e->op, a, b, ot, concrete(e->dtype, &e->cval), ot);
+}
+
+static Option *opt(Expr *e, const char *name)
+{
+    for (int i = 0; i < e->nopts; i++)
+        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
+    return NULL;
+}
+
+static int64_t opt_int(Expr *e, const char *name, int64_t dflt)
+{
+    Option *o = opt(e, name);
+    return o && o->value->is_const ? o->value->cval.i : dflt;
+}
+
+static char *ev_math(Emitter *em, Expr *e, Ctx c)
+{
+    Dtype t = e->dtype;
+    const char *n = e->name;
+    bool dbl = t == DT_FLOAT64;
+    bool approx = opt_int(e, "approx", 0) != 0 || opt_int(e, "rounding", 0) == 6;
+    if (e->nargs == 1) {
+        char *a = evc(em, e->args[0], sub_ctx(em, e->args[0], c), t);
+        if (!strcmp(n, "abs") && !dtype_is_float(t))
+            return S("((%s)((%s) < 0 ? 0 - (%s)(%s) : (%s)(%s)))", dtype_host_type(t), a, utype(t), a, utype(t), a);
+        const char *fn = n;
+        if (!strcmp(n, "abs")) fn = "fabs";
+        if (!strcmp(n, "rsqrt")) return rnd(em, t, S("%s(%s)", dbl ? "tilec_rsqrt" : "tilec_rsqrtf", a));
+        if (approx && !dbl && (!strcmp(n, "exp") || !strcmp(n, "log") || !strcmp(n, "sin") || !strcmp(n, "cos")))
+            return rnd(em, t, S("tilec_fast_%sf(%s)", n, a));
+        return rnd(em, t, S("%s%s(%s)", fn, dbl ? "" : "f", a));
+    }
+    if (!strcmp(n, "truediv")) {
+        char *a = evc(em, e->args[0], sub_ctx(em, e->args[0], c), t);
+        char *b = evc(em, e->args[1], sub_ctx(em, e->args[1], c), t);
+        return rnd(em, t, S("((%s) / (%s))", a, b));
+    }
+    char *a = evc(em, e->args[0], sub_ctx(em, e->args[0], c), t);
+    char *b = evc(em, e->args[1], sub_ctx(em, e->args[1], c), t);
+    if (!strcmp(n, "minimum") || !strcmp(n, "maximum")) {
+        bool mn = n[1] == 'i';
+        if (dtype_is_float(t)) return rnd(em, t, S("%s%s(%s, %s)", mn ? "fmin" : "fmax", dbl ? "" : "f", a, b));
+        return S("((%s) %s (%s) ? (%s) : (%s))", a, mn ? "<" : ">", b, a, b);
+    }
+    if (!strcmp(n, "pow")) return rnd(em, t, S("pow%s(%s, %s)", dbl ? "" : "f", a, b));
+    if (!strcmp(n, "fma")) {
+        char *z = evc(em, e->args[2], sub_ctx(em, e->args[2], c), t);
+        return rnd(em, t, S("fma%s(%s, %s, %s)", dbl ? "" : "f", a, b, z));
+    }
+    em->ok = false;
+    return S("0");
+}
+
+static char *ev(Emitter *em, Expr *e, Ctx c)
+{
+    if (e->is_const && e->shape.rank == 0) return lit(em, &e->cval, concrete(e->dtype, &e->cval));
+    switch (e->kind) {
+    case EX_INT:
+    case EX_FLOAT:
+        return lit(em, &e->cval, concrete(e->dtype, &e->cval));
+    case EX_NAME: {
+        Symbol *sym = e->sym;
+        if (sym->kind == SYM_PARAM) return S("p_%s", sym->name);
+        return read_mat(em, sym_name(em, sym), sym->dtype, &sym->shape, em->sym_smem[sym->id], c);
+    }
+    case EX_UNARY: {
+        Ctx sc = sub_ctx(em, e->a, c);
+        Dtype t = concrete(e->dtype, &e->a->cval);
+        char *a = evc(em, e->a, sc, e->op == UOP_NOT ? concrete(e->a->dtype, &e->a->cval) : t);
+        switch ((UnaryOp)e->op) {
+        case UOP_NOT: return S("((%s) == 0)", a);
+        case UOP_BITNOT: return t == DT_BOOL ? S("(!(%s))", a) : S("((%s)~(%s))", dtype_host_type(t), a);
+        case UOP_NEG:
+            if (dtype_is_float(t)) return S("(-(%s))", a);
+            return S("((%s)(0 - (%s)(%s)))", dtype_host_type(t), utype(t), a);
+        default: return a;
+        }
+    }
+    case EX_BINARY:
+        return ev_binary(em, e, c);
+    case EX_COND: {
+        Dtype t = concrete(e->dtype, &e->cval);
+        char *cc = evc(em, e->a, sub_ctx(em, e->a, c), concrete(e->a->dtype, &e->a->cval));
+        return S("((%s) ? (%s) : (%s))", cc, evc(em, e->b, sub_ctx(em, e->b, c), t), evc(em, e->c, sub_ctx(em, e->c, c), t));
+    }
+    case EX_CAST:
+        return cast_val(em, ev(em, e->a, sub_ctx(em, e->a, c)), concrete(e->a->dtype, &e->a->cval), e->dtype, 0, true);
+    case EX_CALL:
+        return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
+    case EX_BUILTIN: {
+        const char *n = e->name;
+        if (!strcmp(n, "load") || !strcmp(n, "store"))
+            return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
+        if (!strcmp(n, "bid")) {
+            int64_t ax = e->args[0]->cval.i;
+            return em->cuda ? S("((int32_t)blockIdx.%c)", "xyz"[ax]) : S("((int32_t)b%c_)", "xyz"[ax]);
+        }
+        if (!strcmp(n, "num_blocks")) {
+            int64_t ax = e->args[0]->cval.i;
+            return em->cuda ? S("((int32_t)gridDim.%c)", "xyz"[ax]) : S("((int32_t)g%c_)", "xyz"[ax]);
+        }
+        if (!strcmp(n, "dim"))
+            return S("p_%s.shape[%" PRId64 "]", e->args[0]->name, e->args[1]->cval.i);
+        if (!strcmp(n, "zeros")) return lit(em, &(ConstValue){.i = 0}, e->dtype);
+        if (!strcmp(n, "ones")) return lit(em, &(ConstValue){.i = 1, .u = 1}, e->dtype);
+        if (!strcmp(n, "full")) return evc(em, e->args[1], sub_ctx(em, e->args[1], c), e->dtype);
+        if (!strcmp(n, "arange")) {
+            const char *ix = c.home && shape_equal(&e->shape, c.shape) ? "i_" : c.idx;
+            return conv(em, S("((int64_t)(%s))", ix), DT_INT64, e->dtype);
+        }
+        if (!strcmp(n, "cast")) {
+            Expr *x = e->args[0];
+            Option *sat = opt(e, "saturate");
+            bool satv = !sat || sat->value->cval.i != 0;
+            return cast_val(em, ev(em, x, sub_ctx(em, x, c)), concrete(x->dtype, &x->cval), e->dtype,
+                            opt_int(e, "rounding", 0), satv);
+        }
+        if (!strcmp(n, "where")) {
+            Dtype t = concrete(e->dtype, &e->cval);
+            char *cc = evc(em, e->args[0], sub_ctx(em, e->args[0], c), concrete(e->args[0]->dtype, &e->args[0]->cval));
+            return S("((%s) ? (%s) : (%s))", cc, evc(em, e->args[1], sub_ctx(em, e->args[1], c), t),
+                     evc(em, e->args[2], sub_ctx(em, e->args[2], c), t));
+        }
+        return ev_math(em, e, c);
+    }
+    default:
+        em->ok = false;
+        return S("0");
+    }
+}
+
+/* ---- the scan: declarations and shared-memory mirrors ------------------ */
+
+static void scan_stmt(Emitter *em, Stmt *st);
+static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home);
+
+static void note_tmp(Emitter *em, Expr *e, Dtype d, const Shape *s)
+{
+    em->tmp[e->id] = S("t%d", e->id);
+    em->tmp_dt[e->id] = d;
+    em->tmp_shape[e->id] = *s;
+}
+
+static void scan_root(Emitter *em, Expr *e)
+{
+    scan_expr(em, e, &e->shape, true);
+}
+
+static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
+{
+    if (!e) return;
+    bool my_home = home && shape_equal(&e->shape, ctx);
+    bool random = e->shape.rank > 0 && !my_home;
+    if (e->is_const && e->shape.rank == 0) return;
+    switch (e->kind) {
+    case EX_NAME:
+        if (random && e->sym && e->sym->kind == SYM_VAR) em->sym_smem[e->sym->id] = true;
+        return;
+    case EX_CALL: {
+        Inline *in = e->inl;
+        note_tmp(em, e, e->dtype, &e->shape);
+        if (random) em->tmp_smem[e->id] = true;
+        for (int i = 0; i < e->nargs; i++) {
+            scan_expr(em, e->args[i], &in->params[i]->shape, true);
+            em->syms[in->params[i]->id] = in->params[i];
+        }
+        scan_stmt(em, in->body);
+        return;
+    }
+    case EX_BUILTIN:
+        if (!strcmp(e->name, "load")) {
+            note_tmp(em, e, e->dtype, &e->shape);
+            if (random) em->tmp_smem[e->id] = true;
+            for (int i = 0; i < e->nopts; i++) scan_root(em, e->opts[i].value);
+            return;
+        }
+        if (!strcmp(e->name, "store")) {
+            Expr *arr = e->args[0];
+            note_tmp(em, e, arr->dtype, &e->shape);
+            scan_expr(em, e->args[1], &e->shape, true);
+            for (int i = 0; i < e->nopts; i++) scan_root(em, e->opts[i].value);
+            return;
+        }
+        for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, my_home);
+        return;
+    case EX_LIST:
+        for (int i = 0; i < e->nargs; i++) scan_root(em, e->args[i]);
+        return;
+    default:
+        scan_expr(em, e->a, &e->shape, my_home);
+        scan_expr(em, e->b, &e->shape, my_home);
+        scan_expr(em, e->c, &e->shape, my_home);
+        return;
+    }
+}
+
+static void scan_stmt(Emitter *em, Stmt *st)
+{
+    if (!st) return;
+    switch (st->kind) {
+    case ST_DECL:
+        em->syms[st->sym->id] = st->sym;
+        scan_expr(em, st->init, &st->sym->shape, true);
+        return;
+    case ST_ASSIGN:
+        scan_expr(em, st->value, &st->target->sym->shape, true);
+        return;
+    case ST_EXPR:
+    case ST_RETURN:
+        if (st->value) scan_root(em, st->value);
+        return;
+    default:
+        break;
+    }
+    if (st->cond) scan_root(em, st->cond);
+    scan_stmt(em, st->init_s);
+    scan_stmt(em, st->step_s);
+    scan_stmt(em, st->then_s);
+    scan_stmt(em, st->else_s);
+    scan_stmt(em, st->body);
+    for (int i = 0; i < st->nitems; i++) scan_stmt(em, st->items[i]);
+}
+
+/* ---- materialisation ----------------------------------------------------- */
+
+static void hoist(Emitter *em, Expr *e);
+static void emit_stmt(Emitter *em, Stmt *st);
+
+/* Copies a freshly written register tile into its shared-memory mirror. */
+static void write_mirror(Emitter *em, const char *name, const Shape *s)
+{
+    Lay l = lay_of(em, s);
+    line(em, "__syncthreads();");
+    open_elem_loop(em, s);
+    if (l.repl) line(em, "if (t_ < %" PRId64 ") s_%s[i_] = %s[e_];", l.n, name, name);
+    else line(em, "s_%s[i_] = %s[e_];", name, name);
+    close_loop(em);
+    line(em, "__syncthreads();");
+}
+
+/* name (dtype d, shape s) = value, element by element. */
+static void materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value, bool mirror)
+{
+    hoist(em, value);
+    if (s->rank == 0) {
+        Ctx c = {.shape = s, .idx = "0", .home = false};
+        line(em, "%s = %s;", name, st(em, d, evc(em, value, c, d)));
+        return;
+    }
+    open_elem_loop(em, s);
+    Ctx c = {.shape = s, .idx = "i_", .home = true};
+    line(em, "%s[%s] = %s;", name, home_idx(em), st(em, d, evc(em, value, c, d)));
+    close_loop(em);
+    if (mirror && em->cuda) write_mirror(em, name, s);
+}
+
+static const char *pad_value(Emitter *em, Dtype d, int64_t pad)
+{
+    ConstValue z = {.i = 0};
+    if (dtype_is_float(d)) {
+        double v = 0.0;
+        switch (pad) {
+        case 2: v = -0.0; break;
+        case 3: v = 0.0 / 0.0; break;
+        case 4: v = 1.0 / 0.0; break;
+        case 5: v = -1.0 / 0.0; break;
+        default: break;
+        }
+        ConstValue c = {.is_float = true, .f = v};
+        return st(em, d, lit(em, &c, d));
+    }
+    if (d == DT_BOOL) return "false";
+    if (pad == 4 || pad == 5) {
+        /* Integers have no infinities: +inf/-inf pad with the type's max/min. */
+        int bits = dtype_bits(d);
+        if (dtype_is_signed(d)) {
+            int64_t v = pad == 4 ? (int64_t)((UINT64_C(1) << (bits - 1)) - 1) : -(int64_t)((UINT64_C(1) << (bits - 1)) - 1) - 1;
+            ConstValue c = {.i = v, .u = (uint64_t)v};
+            return lit(em, &c, d);
+        }
+        uint64_t v = pad == 4 ? (bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1) : 0;
+        ConstValue c = {.i = (int64_t)v, .u = v, .is_unsigned = v > (uint64_t)INT64_MAX};
+        return lit(em, &c, d);
+    }
+    return lit(em, &z, d);
+}
+
+/* The array axis each tile axis runs along (.order). */
+static void tile_order(Expr *e, int rank, int *ord)
+{
+    for (int k = 0; k < rank; k++) ord[k] = k;
+    Option *o = opt(e, "order");
+    if (!o) return;
+    Expr *v = o->value;
+    if (v->kind == EX_LIST && v->nargs == 1 && v->args[0]->cval.i == -1) {
+        for (int k = 0; k < rank; k++) ord[k] = rank - 1 - k;
+        return;
+    }
+    if (v->kind == EX_LIST && v->nargs == rank)
+        for (int k = 0; k < rank; k++) ord[k] = (int)v->args[k]->cval.i;
+}
+
+/* Emits the tile origin and bounds pieces common to loads and stores. */
+static void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const char *arr)
+{
+    Option *idx = opt(e, "index");
+    Expr *iv = idx->value;
+    for (int k = 0; k < s->rank; k++) {
+        Expr *x = iv->kind == EX_LIST ? iv->args[k] : iv;
+        Ctx c = {.shape = &x->shape, .idx = "0"};
+        line(em, "const int64_t o%d_ = (int64_t)(%s) * %" PRId64 ";", k, evc(em, x, c, DT_INT64), s->dim[k]);
+    }
+    char *full = S("true");
+    for (int k = 0; k < s->rank; k++)
+        full = S("%s && o%d_ >= 0 && o%d_ + %" PRId64 " <= %s.shape[%d]", full, k, k, s->dim[k], arr, ord[k]);
+    line(em, "const bool full_ = %s;", full);
+    line(em, "(void)full_;");
+}
+
+static char *offset_expr(Emitter *em, const Shape *s, const int *ord, const char *arr, const char *ix)
+{
+    char *off = S("0");
+    for (int k = 0; k < s->rank; k++)
+        off = S("%s + (o%d_ + %s) * %s.strides[%d]", off, k, coord(em, ix, s, k), arr, ord[k]);
+    return off;
+}
+
+static char *inbounds_expr(Emitter *em, const Shape *s, const int *ord, const char *arr, const char *ix)
+{
+    char *r = S("true");
+    for (int k = 0; k < s->rank; k++) {
+        char *g = S("(o%d_ + %s)", k, coord(em, ix, s, k));
+        r = S("%s && %s >= 0 && %s < %s.shape[%d]", r, g, g, arr, ord[k]);
+    }
+    return r;
+}
+
+static void emit_load(Emitter *em, Expr *e)
+{
+    const char *name = em->tmp[e->id];
+    const char *arr = S("p_%s", e->args[0]->name);
+    Dtype d = e->dtype;
+    const Shape *s = &e->shape;
+    int ord[TILE_MAX_RANK];
+    tile_order(e, s->rank, ord);
+    Lay l = lay_of(em, s);
+    const char *ty = emit_storage_type(d);
+    line(em, "{ /* tile_load %s */", e->args[0]->name);
+    em->ind++;
+    mem_prologue(em, e, s, ord, arr);
+    line(em, "const %s *p_ = (const %s *)%s.data;", ty, ty, arr);
+    const char *pad = pad_value(em, d, opt_int(e, "padding", 0));
+    bool vec = em->cuda && !l.repl && l.V > 1 && ord[s->rank - 1] == s->rank - 1;
+    if (vec) {
+        line(em, "if (ALIGNED && full_) {");
+        em->ind++;
+        line(em, "#pragma unroll");
+        line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
+        em->ind++;
+        line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
+        line(em, "tilec_vload<%d>(&%s[r_ * %d], p_ + (%s));", l.V, name, l.V, offset_expr(em, s, ord, arr, "i_"));
+        close_loop(em);
+        em->ind--;
+        line(em, "} else {");
+        em->ind++;
+    }
+    open_elem_loop(em, s);
+    line(em, "%s[%s] = (%s) ? p_[%s] : %s;", name, home_idx(em), inbounds_expr(em, s, ord, arr, "i_"),
+         offset_expr(em, s, ord, arr, "i_"), pad);
+    close_loop(em);
+    if (vec) {
+        em->ind--;
+        line(em, "}");
+    }
+    em->ind--;
+    line(em, "}");
+    if (em->tmp_smem[e->id] && em->cuda) write_mirror(em, name, s);
+}
+
+static void emit_store(Emitter *em, Expr *e)
+{
+    const char *name = em->tmp[e->id];
+    const char *arr = S("p_%s", e->args[0]->name);
+    Dtype d = em->tmp_dt[e->id];
+    const Shape *s = &e->shape;
+    materialize(em, name, d, s, e->args[1], false);
+    int ord[TILE_MAX_RANK];
+    tile_order(e, s->rank, ord);
+    Lay l = lay_of(em, s);
+    const char *ty = emit_storage_type(d);
+    line(em, "{ /* tile_store %s */", e->args[0]->name);
+    em->ind++;
+    mem_prologue(em, e, s, ord, arr);
+    line(em, "%s *p_ = (%s *)%s.data;", ty, ty, arr);
+    bool vec = em->cuda && !l.repl && l.V > 1 && ord[s->rank - 1] == s->rank - 1;
+    if (vec) {
+        line(em, "if (ALIGNED && full_) {");
+        em->ind++;
+        line(em, "#pragma unroll");
+        line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
+        em->ind++;
+        line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
+        line(em, "tilec_vstore<%d>(p_ + (%s), &%s[r_ * %d]);", l.V, offset_expr(em, s, ord, arr, "i_"), name, l.V);
+        close_loop(em);
+        em->ind--;
+        line(em, "} else {");
+        em->ind++;
+    }
+    open_elem_loop(em, s);
+    char *cond = inbounds_expr(em, s, ord, arr, "i_");
+    if (l.repl) cond = S("t_ < %" PRId64 " && %s", l.n, cond);
+    line(em, "if (%s) p_[%s] = %s[%s];", cond, offset_expr(em, s, ord, arr, "i_"), name, home_idx(em));
+    close_loop(em);
+    if (vec) {
+        em->ind--;
+        line(em, "}");
+    }
+    em->ind--;
+    line(em, "}");
+}
+
+static void emit_call(Emitter *em, Expr *e)
+{
+    Inline *in = e->inl;
+    line(em, "{ /* inlined %s */", e->name);
+    em->ind++;
+    for (int i = 0; i < e->nargs; i++) {
+        Symbol *ps = in->params[i];
+        materialize(em, sym_name(em, ps), ps->dtype, &ps->shape, e->args[i], em->sym_smem[ps->id]);
+    }
+    Stmt *body = in->body;
+    for (int i = 0; i < body->nitems; i++) {
+        Stmt *st = body->items[i];
+        if (st->kind == ST_RETURN) {
+            if (st->value)
+                materialize(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, st->value, em->tmp_smem[e->id]);
+            continue;
+        }
+        emit_stmt(em, st);
+    }
+    em->ind--;
+    line(em, "}");
+}
+
+/* Materialises the loads and calls inside e, innermost first. */
+static void hoist(Emitter *em, Expr *e)
+{
+    if (!e || (e->is_const && e->shape.rank == 0)) return;
+    if (e->kind == EX_CALL) {
+        emit_call(em, e);
+        return;
+    }
+    if (e->kind == EX_BUILTIN && !strcmp(e->name, "load")) {
+        for (int i = 0; i < e->nopts; i++) hoist(em, e->opts[i].value);
+        emit_load(em, e);
+        return;
+    }
+    if (e->kind == EX_BUILTIN && !strcmp(e->name, "store")) return;
+    hoist(em, e->a);
+    hoist(em, e->b);
+    hoist(em, e->c);
+    for (int i = 0; i < e->nargs; i++) hoist(em, e->args[i]);
+}
+
+/* ---- statements ---------------------------------------------------------- */
+
+static char *scalar_cond(Emitter *em, Expr *c)
+{
+    hoist(em, c);
+    Ctx cc = {.shape = &c->shape, .idx = "0"};
+    return evc(em, c, cc, DT_BOOL);
+}
+
+/* Whether a continue in st targets the loop st is the body of. */
+static bool has_continue(const Stmt *st)
+{
+    if (!st) return false;
+    if (st->kind == ST_CONTINUE) return true;
+    if (st->kind == ST_FOR || st->kind == ST_WHILE) return false;
+    if (has_continue(st->then_s) || has_continue(st->else_s)) return true;
+    for (int i = 0; i < st->nitems; i++)
+        if (has_continue(st->items[i])) return true;
+    return false;
+}
+
+static void emit_loop_body(Emitter *em, Stmt *body, Stmt *step, int label)
+{
+    if (em->nloops == 64) {
+        em->ok = false;
+        return;
+    }
+    em->cont_label[em->nloops++] = label;
+    emit_stmt(em, body);
+    em->nloops--;
+    if (has_continue(body)) line(em, "cont%d_:;", label);
+    if (step) emit_stmt(em, step);
+}
+
+static void emit_stmt(Emitter *em, Stmt *st)
+{
+    if (!st) return;
+    emit_line(em->o, em->co, st->loc);
+    switch (st->kind) {
+    case ST_DECL:
+        materialize(em, sym_name(em, st->sym), st->sym->dtype, &st->sym->shape, st->init, em->sym_smem[st->sym->id]);
+        return;
+    case ST_ASSIGN: {
+        Symbol *sym = st->target->sym;
+        Expr *v = st->value;
+        if (st->op >= 0) {
+            /* x op= v is x = x op v with x read at home. */
+            Expr *bin = arena_alloc(em->ar, sizeof *bin);
+            bin->kind = EX_BINARY;
+            bin->op = st->op;
+            bin->a = st->target;
+            bin->b = v;
+            bin->loc = st->loc;
+            Promotion pr;
+            char err[256];
+            if (!dtype_promote(bop_class((BinaryOp)st->op), sym->dtype, NULL, v->dtype, v->is_const ? &v->cval : NULL,
+                               &pr, err, sizeof err)) {
+                em->ok = false;
+                return;
+            }
+            bin->dtype = pr.result;
+            bin->shape = sym->shape;
+            v = bin;
+        }
+        materialize(em, sym_name(em, sym), sym->dtype, &sym->shape, v, em->sym_smem[sym->id]);
+        return;
+    }
+    case ST_EXPR: {
+        Expr *v = st->value;
+        if (v->kind == EX_BUILTIN && !strcmp(v->name, "store")) {
+            for (int i = 0; i < v->nopts; i++) hoist(em, v->opts[i].value);
+            emit_store(em, v); /* materialises (and hoists) the stored value */
+        } else {
+            hoist(em, v);
+        }
+        return;
+    }
+    case ST_IF: {
+        char *c = scalar_cond(em, st->cond);
+        line(em, "if (%s) {", c);
+        em->ind++;
+        emit_stmt(em, st->then_s);
+        em->ind--;
+        if (st->else_s) {
+            line(em, "} else {");
+            em->ind++;
+            emit_stmt(em, st->else_s);
+            em->ind--;
+        }
+        line(em, "}");
+        return;
+    }
+    case ST_FOR: {
+        int label = em->nlabels++;
+        line(em, "{");
+        em->ind++;
+        if (st->init_s)
+            for (int i = 0; i < st->init_s->nitems; i++) emit_stmt(em, st->init_s->items[i]);
+        line(em, "for (;;) {");
+        em->ind++;
+        if (st->cond) line(em, "if (!(%s)) break;", scalar_cond(em, st->cond));
+        emit_loop_body(em, st->body, st->step_s, label);
+        em->ind--;
+        line(em, "}");
+        em->ind--;
+        line(em, "}");
+        return;
+    }
+    case ST_WHILE: {
+        int label = em->nlabels++;
+        line(em, "for (;;) {");
+        em->ind++;
+        line(em, "if (!(%s)) break;", scalar_cond(em, st->cond));
+        emit_loop_body(em, st->body, NULL, label);
+        em->ind--;
+        line(em, "}");
+        return;
+    }
+    case ST_RETURN:
+        line(em, "return;");
+        return;
+    case ST_BLOCK:
+        line(em, "{");
+        em->ind++;
+        for (int i = 0; i < st->nitems; i++) emit_stmt(em, st->items[i]);
+        em->ind--;
+        line(em, "}");
+        return;
+    case ST_BREAK:
+        line(em, "break;");
+        return;
+    case ST_CONTINUE:
+        line(em, "goto cont%d_;", em->cont_label[em->nloops - 1]);
+        return;
+    }
+}
+
+/* ---- plan and body ------------------------------------------------------ */
+
+static void plan_walk(const Stmt *st, int64_t *maxn, int *minsize);
+
+static void plan_expr(const Expr *e, int64_t *maxn, int *minsize)
+{
+    if (!e) return;
+    int64_t n = shape_numel(&e->shape);
+    if (n > *maxn) *maxn = n;
+    if (e->kind == EX_BUILTIN && (!strcmp(e->name, "load") || !strcmp(e->name, "store"))) {
+        int b = dtype_bits(e->args[0]->dtype) / 8;
+        if (b > 0 && b < *minsize) *minsize = b;
+    }
+    plan_expr(e->a, maxn, minsize);
+    plan_expr(e->b, maxn, minsize);
+    plan_expr(e->c, maxn, minsize);
+    for (int i = 0; i < e->nargs; i++) plan_expr(e->args[i], maxn, minsize);
+    if (e->inl) plan_walk(e->inl->body, maxn, minsize);
+}
+
+static void plan_walk(const Stmt *st, int64_t *maxn, int *minsize)
+{
+    if (!st) return;
+    plan_expr(st->init, maxn, minsize);
+    plan_expr(st->value, maxn, minsize);
+    plan_expr(st->cond, maxn, minsize);
+    plan_walk(st->then_s, maxn, minsize);
+    plan_walk(st->else_s, maxn, minsize);
+    plan_walk(st->init_s, maxn, minsize);
+    plan_walk(st->step_s, maxn, minsize);
+    plan_walk(st->body, maxn, minsize);
+    for (int i = 0; i < st->nitems; i++) plan_walk(st->items[i], maxn, minsize);
+}
+
+KernelPlan emit_plan(const Func *f, bool cuda)
+{
+    KernelPlan pl = {.threads = 1, .vec = 1};
+    if (!cuda) return pl;
+    int64_t maxn = 1;
+    int minsize = 16;
+    plan_walk(f->body, &maxn, &minsize);
+    pl.vec = 16 / minsize;
+    /* Enough threads that each holds about one 16-byte run per tile, 128 to
+     * 256 of them (full warps, and at most 8 runs of registers per tile). */
+    int64_t t = maxn / pl.vec;
+    if (t < 128) t = 128;
+    if (t > 256) t = 256;
+    pl.threads = (int)t;
+    return pl;
+}
+
+bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan)
+{
+    Emitter em = {.o = out, .ind = 1, .ar = p->arena, .cuda = cuda, .p = p, .k = f, .co = o, .ok = true};
+    *plan = emit_plan(f, cuda);
+    em.T = plan->threads;
+    em.Vk = plan->vec;
+    int ne = f->nexprs + 1, ns = f->nsyms + 1;
+    em.tmp = arena_alloc(p->arena, sizeof(char *) * (size_t)ne);
+    em.tmp_dt = arena_alloc(p->arena, sizeof(Dtype) * (size_t)ne);
+    em.tmp_shape = arena_alloc(p->arena, sizeof(Shape) * (size_t)ne);
+    em.tmp_smem = arena_alloc(p->arena, sizeof(bool) * (size_t)ne);
+    em.syms = arena_alloc(p->arena, sizeof(Symbol *) * (size_t)ns);
+    em.sym_smem = arena_alloc(p->arena, sizeof(bool) * (size_t)ns);
+    scan_stmt(&em, f->body);
+
+    /* Declarations: every symbol and materialised value, at the top. */
+    if (cuda) line(&em, "const int t_ = (int)threadIdx.x;");
+    int smem = 0;
+    for (int i = 0; i < ns; i++) {
+        Symbol *sym = em.syms[i];
+        if (!sym) continue;
+        const char *ty = emit_storage_type(sym->dtype);
+        if (sym->shape.rank == 0) {
+            line(&em, "%s v%d = 0;", ty, sym->id);
+        } else {
+            Lay l = lay_of(&em, &sym->shape);
+            line(&em, "%s v%d[%d];", ty, sym->id, l.E);
+            if (cuda && em.sym_smem[i]) {
+                line(&em, "__shared__ %s s_v%d[%" PRId64 "];", ty, sym->id, l.n);
+                smem += (int)(l.n * dtype_bits(sym->dtype) / 8);
+            }
+        }
+    }
+    for (int i = 0; i < ne; i++) {
+        if (!em.tmp[i]) continue;
+        const char *ty = emit_storage_type(em.tmp_dt[i]);
+        if (em.tmp_shape[i].rank == 0) {
+            line(&em, "%s %s = 0;", ty, em.tmp[i]);
+            continue;
+        }
+        Lay l = lay_of(&em, &em.tmp_shape[i]);
+        line(&em, "%s %s[%d];", ty, em.tmp[i], l.E);
+        if (cuda && em.tmp_smem[i]) {
+            line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, em.tmp[i], l.n);
+            smem += (int)(l.n * dtype_bits(em.tmp_dt[i]) / 8);
+        }
+    }
+    plan->smem_bytes = smem;
+    if (smem > 48 * 1024) {
+        diag_error(f->loc, "kernel '%s' needs %d bytes of shared memory to broadcast its tiles (at most 49152)",
+                   f->name, smem);
+        return false;
+    }
+    emit_stmt(&em, f->body);
+    if (!em.ok) diag_error(f->loc, "internal error: tilec could not generate code for kernel '%s'", f->name);
+    return em.ok;
+}
+
+/* ---- shared pieces of the launchers ------------------------------------ */
+
+int emit_nconst(const Func *f)
+{
+    int n = 0;
+    for (int i = 0; i < f->nparams; i++) n += f->params[i].kind == PARAM_CONST;
+    return n;
+}
+
+bool emit_next_spec(const Func *f, int *idx, int64_t *vals, bool first)
+{
+    int n = emit_nconst(f);
+    if (!first) {
+        int j = 0, c = 0;
+        for (int q = 0; q < f->nparams && j < n; q++) {
+            if (f->params[q].kind != PARAM_CONST) continue;
+            if (++idx[c] < f->params[q].nspecs) break;
+            idx[c] = 0;
+            c++;
+            j++;
+        }
+        if (j == n) return false;
+    }
+    int c = 0;
+    for (int q = 0; q < f->nparams; q++)
+        if (f->params[q].kind == PARAM_CONST) {
+            vals[c] = f->params[q].specs[idx[c]];
+            c++;
+        }
+    return true;
+}
+
+const char *emit_scalar_api_type(Dtype d)
+{
+    switch (d) {
+    case DT_FLOAT16: case DT_BFLOAT16: case DT_TFLOAT32: case DT_FLOAT8_E4M3FN: case DT_FLOAT8_E5M2: return "float";
+    default: return dtype_host_type(d);
+    }
+}
+
+static const char *const dtype_enums[] = {
+    [DT_BOOL] = "TILEC_BOOL", [DT_INT8] = "TILEC_INT8", [DT_INT16] = "TILEC_INT16",
+    [DT_INT32] = "TILEC_INT32", [DT_INT64] = "TILEC_INT64", [DT_UINT8] = "TILEC_UINT8",
+    [DT_UINT16] = "TILEC_UINT16", [DT_UINT32] = "TILEC_UINT32", [DT_UINT64] = "TILEC_UINT64",
+    [DT_FLOAT16] = "TILEC_FLOAT16", [DT_BFLOAT16] = "TILEC_BFLOAT16", [DT_FLOAT32] = "TILEC_FLOAT32",
+    [DT_FLOAT64] = "TILEC_FLOAT64", [DT_TFLOAT32] = "TILEC_TFLOAT32",
+    [DT_FLOAT8_E4M3FN] = "TILEC_FLOAT8_E4M3FN", [DT_FLOAT8_E5M2] = "TILEC_FLOAT8_E5M2",
+};
+
+const char *emit_dtype_enum(Dtype d)
+{
+    return d > DT_INVALID && d <= DT_FLOAT8_E5M2 ? dtype_enums[d] : "TILEC_DTYPE_INVALID";
+}
+
+void emit_launch_prototype(FILE *o, const Func *f)
+{
+    fprintf(o, "tilec_status %s(tilec_stream stream, tilec_grid grid", f->name);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind == PARAM_ARRAY) fprintf(o, ", const tilec_array *%s", p->name);
+        else fprintf(o, ", %s %s", emit_scalar_api_type(p->type.dtype), p->name);
+    }
+    fputc(')', o);
+}
+
+void emit_launch_checks(FILE *o, const Func *f)
+{
+    fputs("    tilec_status st_;\n    tilec_clear_error();\n", o);
+    fputs("    if ((st_ = tilec_check_grid(grid)) != TILEC_OK) return st_;\n", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind != PARAM_ARRAY) continue;
+        fprintf(o, "    if ((st_ = tilec_check_array(%s, \"%s\", %d, %s)) != TILEC_OK) return st_;\n", p->name, p->name,
+                p->rank, emit_dtype_enum(p->type.dtype));
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind != PARAM_ARRAY || p->readonly) continue;
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *q = &f->params[j];
+            if (j == i || q->kind != PARAM_ARRAY) continue;
+            if (!q->readonly && j < i) continue; /* each writable pair once */
+            fprintf(o, "    if ((st_ = tilec_check_alias(%s, \"%s\", %s, \"%s\")) != TILEC_OK) return st_;\n", p->name,
+                    p->name, q->name, q->name);
+        }
+    }
+}
+
+void emit_line(FILE *o, const CodegenOptions *co, SrcLoc loc)
+{
+    if (!co->line_directives || loc.line <= 0 || !co->source_name) return;
+    fprintf(o, "#line %d \"", loc.line);
+    for (const char *c = co->source_name; *c; c++) {
+        if (*c == '"' || *c == '\\') fputc('\\', o);
+        fputc(*c, o);
+    }
+    fputs("\"\n", o);
+}
+
+void emit_banner(FILE *o, const CodegenOptions *co, const char *what)
+{
+    fprintf(o, "/* %s generated by tilec " TILEC_VERSION " from %s.  Do not edit: edit the source and\n"
+               " * run tilec again. */\n",
+            what, co->source_name ? co->source_name : "(stdin)");
+}

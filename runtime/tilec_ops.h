@@ -1,0 +1,230 @@
+/* tilec_ops.h: the element operations that generated code calls, shared by
+ * the CUDA target (nvcc, host and device) and the host target (C17).
+ *
+ * Both targets store every dtype the same way (float16/bfloat16 as uint16_t
+ * bit patterns, float8 as uint8_t, tf32 as a float with 13 zero low bits), and
+ * compute narrow floats in float, rounding after every operation.  For + - * /
+ * and sqrt that gives exactly the correctly rounded narrow result (float has
+ * more than twice the precision plus two bits), so host and GPU agree bit for
+ * bit on them.  Integer arithmetic is done in unsigned types and converted
+ * back, so overflow wraps instead of being undefined; division and remainder
+ * by zero give 0 and shifts by out-of-range counts are defined (see
+ * docs/language.md, "Arithmetic").  On the device the common conversions use
+ * CUDA's intrinsics, which round the same way as tilec_fp.h. */
+#ifndef TILEC_OPS_H
+#define TILEC_OPS_H
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#define TILEC_OP static __host__ __device__ __forceinline__
+#else
+#define TILEC_OP static inline
+#endif
+
+#include "tilec_fp.h"
+#include "tilec_rt.h"
+
+/* Rounding-mode values that generated code passes (tilec_fp.h's). */
+#define TILEC_MODE_RN TILEC_RN
+#define TILEC_MODE_RZ TILEC_RZ
+#define TILEC_MODE_RM TILEC_RM
+#define TILEC_MODE_RP TILEC_RP
+
+/* ---- narrow floats: storage <-> float ------------------------------------ */
+
+TILEC_OP float tilec_ld_f16(uint16_t b)
+{
+#if defined(__CUDA_ARCH__)
+    return __half2float(__ushort_as_half(b));
+#else
+    return tilec_f16_to_float(b);
+#endif
+}
+
+TILEC_OP uint16_t tilec_st_f16(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __half_as_ushort(__float2half_rn(x));
+#else
+    return tilec_f16_from_float(x, TILEC_RN);
+#endif
+}
+
+TILEC_OP float tilec_ld_bf16(uint16_t b)
+{
+#if defined(__CUDA_ARCH__)
+    return __bfloat162float(__ushort_as_bfloat16(b));
+#else
+    return tilec_bf16_to_float(b);
+#endif
+}
+
+TILEC_OP uint16_t tilec_st_bf16(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __bfloat16_as_ushort(__float2bfloat16_rn(x));
+#else
+    return tilec_bf16_from_float(x, TILEC_RN);
+#endif
+}
+
+TILEC_OP float tilec_ld_e4m3(uint8_t b) { return tilec_e4m3_to_float(b); }
+TILEC_OP uint8_t tilec_st_e4m3(float x) { return tilec_e4m3_from_float(x, TILEC_RN, 1); }
+TILEC_OP float tilec_ld_e5m2(uint8_t b) { return tilec_e5m2_to_float(b); }
+TILEC_OP uint8_t tilec_st_e5m2(float x) { return tilec_e5m2_from_float(x, TILEC_RN, 1); }
+TILEC_OP float tilec_st_tf32(float x)
+{
+#if defined(__CUDA_ARCH__)
+    uint32_t r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return __uint_as_float(r);
+#else
+    return tilec_tf32_round(x);
+#endif
+}
+
+/* Round a float result to the precision of a narrow type (value stays float). */
+TILEC_OP float tilec_rnd_f16(float x) { return tilec_ld_f16(tilec_st_f16(x)); }
+TILEC_OP float tilec_rnd_bf16(float x) { return tilec_ld_bf16(tilec_st_bf16(x)); }
+
+/* ---- integers: defined division, remainder and shifts ------------------- */
+
+TILEC_OP int64_t tilec_sdiv(int64_t a, int64_t b)
+{
+    if (b == 0) return 0;
+    if (b == -1) return (int64_t)(0 - (uint64_t)a);
+    return a / b;
+}
+TILEC_OP uint64_t tilec_udiv(uint64_t a, uint64_t b) { return b ? a / b : 0; }
+TILEC_OP int64_t tilec_srem(int64_t a, int64_t b) { return (b == 0 || b == -1) ? 0 : a % b; }
+TILEC_OP uint64_t tilec_urem(uint64_t a, uint64_t b) { return b ? a % b : 0; }
+TILEC_OP uint64_t tilec_shl(uint64_t a, int64_t n, int bits)
+{
+    return (n < 0 || n >= bits) ? 0 : a << n;
+}
+TILEC_OP uint64_t tilec_shr(uint64_t a, int64_t n, int bits)
+{
+    return (n < 0 || n >= bits) ? 0 : a >> n;
+}
+TILEC_OP int64_t tilec_sar(int64_t a, int64_t n, int bits)
+{
+    if (n < 0 || n >= bits) return a < 0 ? -1 : 0;
+    return a < 0 ? (int64_t)~(~(uint64_t)a >> n) : (int64_t)((uint64_t)a >> n);
+}
+
+/* ---- math on float and double ------------------------------------------ */
+
+TILEC_OP float tilec_rsqrtf(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return rsqrtf(x);
+#else
+    return 1.0f / sqrtf(x);
+#endif
+}
+TILEC_OP double tilec_rsqrt(double x)
+{
+#if defined(__CUDA_ARCH__)
+    return rsqrt(x);
+#else
+    return 1.0 / sqrt(x);
+#endif
+}
+TILEC_OP float tilec_fast_expf(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __expf(x);
+#else
+    return expf(x);
+#endif
+}
+TILEC_OP float tilec_fast_logf(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __logf(x);
+#else
+    return logf(x);
+#endif
+}
+TILEC_OP float tilec_fast_sinf(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __sinf(x);
+#else
+    return sinf(x);
+#endif
+}
+TILEC_OP float tilec_fast_cosf(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __cosf(x);
+#else
+    return cosf(x);
+#endif
+}
+
+/* ---- launcher support ---------------------------------------------------- */
+
+/* Whether array a allows the vectorised path: its rows are contiguous (last
+ * stride 1, or a single element per row), and its data pointer and every
+ * other stride are aligned to `bytes`.  A zero-size array never blocks it
+ * (nothing is accessed). */
+static inline int tilec_array_vector_ok(const tilec_array *a, int bytes)
+{
+    int esize = tilec_dtype_size(a->dtype);
+    if (esize <= 0) return 0;
+    if (tilec_array_numel(a) == 0) return 1;
+    if ((uintptr_t)a->data % (uintptr_t)bytes) return 0;
+    if (a->ndim == 0) return 1;
+    if (a->strides[a->ndim - 1] != 1 && a->shape[a->ndim - 1] != 1) return 0;
+    for (int d = 0; d < a->ndim - 1; d++)
+        if (a->shape[d] > 1 && (a->strides[d] * esize) % bytes) return 0;
+    return 1;
+}
+/* ---- CUDA only: vector memory access ------------------------------------ */
+#if defined(__CUDACC__) && defined(__cplusplus)
+template <int BYTES> struct tilec_vec_word;
+template <> struct tilec_vec_word<16> { typedef uint4 type; };
+template <> struct tilec_vec_word<8> { typedef uint2 type; };
+template <> struct tilec_vec_word<4> { typedef unsigned int type; };
+template <> struct tilec_vec_word<2> { typedef unsigned short type; };
+template <> struct tilec_vec_word<1> { typedef unsigned char type; };
+
+/* Copies V consecutive elements with the widest aligned accesses (16 bytes
+ * at most); the launcher has checked the alignment that makes this legal. */
+template <int V, typename T> __device__ __forceinline__ void tilec_vload(T *dst, const T *src)
+{
+    constexpr int B = V * (int)sizeof(T);
+    constexpr int C = B >= 16 ? 16 : B;
+    typedef typename tilec_vec_word<C>::type W;
+    union U { W w; T t[C / sizeof(T)]; };
+#pragma unroll
+    for (int k = 0; k < B / C; ++k) {
+        U u;
+        u.w = reinterpret_cast<const W *>(src)[k];
+#pragma unroll
+        for (int j = 0; j < C / (int)sizeof(T); ++j) dst[k * (C / (int)sizeof(T)) + j] = u.t[j];
+    }
+}
+
+template <int V, typename T> __device__ __forceinline__ void tilec_vstore(T *dst, const T *src)
+{
+    constexpr int B = V * (int)sizeof(T);
+    constexpr int C = B >= 16 ? 16 : B;
+    typedef typename tilec_vec_word<C>::type W;
+    union U { W w; T t[C / sizeof(T)]; };
+#pragma unroll
+    for (int k = 0; k < B / C; ++k) {
+        U u;
+#pragma unroll
+        for (int j = 0; j < C / (int)sizeof(T); ++j) u.t[j] = src[k * (C / (int)sizeof(T)) + j];
+        reinterpret_cast<W *>(dst)[k] = u.w;
+    }
+}
+#endif
+#endif

@@ -1,0 +1,1846 @@
+/* layout.c: CuTe's layout algebra (interface and semantics in layout.h, user
+ * documentation in docs/layout.md).  Layouts are preorder trees in fixed
+ * arrays, so every operation runs on the stack with no allocation and no
+ * global state.  Inputs are validated on entry and results on exit against
+ * the limits in layout.h; all multiplications are checked, so no input can
+ * make an operation overflow or index out of bounds. */
+#include "sema/layout.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+typedef LayoutNode Node;
+
+enum { LEAF = LAYOUT_NODE_LEAF, TUPLE = LAYOUT_NODE_TUPLE, TILE = LAYOUT_NODE_TILE };
+
+/* ---- errors and arithmetic ------------------------------------------- */
+
+typedef struct Err {
+    char *buf;
+    size_t len;
+} Err;
+
+static bool fail(Err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(Err *e, const char *fmt, ...)
+{
+    if (e && e->buf && e->len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->buf, e->len, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+/* Prefix the message already in e (an inner operation's reason) with the
+ * outer operation's name, so the user sees where it came from. */
+static bool wrap(Err *e, const char *prefix)
+{
+    if (e && e->buf && e->len) {
+        char tmp[512];
+        snprintf(tmp, sizeof tmp, "%s%s", prefix, e->buf);
+        snprintf(e->buf, e->len, "%s", tmp);
+    }
+    return false;
+}
+
+/* true when a*b overflows int64 (the result is then unusable) */
+static bool mul_ovf(int64_t a, int64_t b, int64_t *r)
+{
+    return __builtin_mul_overflow(a, b, r);
+}
+
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* ---- flat lists of modes ------------------------------------------------ */
+
+/* One spare slot: a complement has one mode more than its input. */
+enum { FLAT_CAP = LAYOUT_MAX_LEAVES + 1 };
+
+typedef struct Flat {
+    int n;
+    int64_t s[FLAT_CAP];
+    int64_t d[FLAT_CAP];
+} Flat;
+
+/* Leaves of the subtree at i, in order.  The last node of any subtree in
+ * preorder is a leaf, which several functions below rely on. */
+static void flatten_sub(const Node *nd, int i, Flat *f)
+{
+    f->n = 0;
+    for (int j = i; j < nd[i].end; j++) {
+        if (nd[j].kind == LEAF && f->n < LAYOUT_MAX_LEAVES) {
+            f->s[f->n] = nd[j].shape;
+            f->d[f->n] = nd[j].stride;
+            f->n++;
+        }
+    }
+}
+
+static int64_t sub_size(const Node *nd, int i)
+{
+    int64_t p = 1;
+    for (int j = i; j < nd[i].end; j++)
+        if (nd[j].kind == LEAF) p *= nd[j].shape; /* <= LAYOUT_MAX_VALUE */
+    return p;
+}
+
+static int64_t sub_cosize(const Node *nd, int i)
+{
+    int64_t c = 1;
+    for (int j = i; j < nd[i].end; j++)
+        if (nd[j].kind == LEAF) c += (nd[j].shape - 1) * abs64(nd[j].stride);
+    return c; /* validated layouts keep this <= LAYOUT_MAX_VALUE + 1 */
+}
+
+static int rank_of(const Node *nd, int i) { return nd[i].kind == LEAF ? 1 : nd[i].nchild; }
+
+/* Mode k of the subtree at i; mode 0 of a leaf is the leaf (as in CuTe). */
+static int mode_of(const Node *nd, int i, int k)
+{
+    if (nd[i].kind == LEAF) return i;
+    int c = i + 1;
+    while (k-- > 0) c = nd[c].end;
+    return c;
+}
+
+/* CuTe's layout function on the subtree at i, with the last leaf unbounded.
+ * Unsigned arithmetic so that indices past the size wrap rather than trap. */
+static uint64_t eval_sub(const Node *nd, int i, uint64_t idx)
+{
+    uint64_t off = 0;
+    int last = nd[i].end - 1;
+    for (int j = i; j < last; j++) {
+        if (nd[j].kind != LEAF) continue;
+        uint64_t s = (uint64_t)nd[j].shape;
+        off += (idx % s) * (uint64_t)nd[j].stride;
+        idx /= s;
+    }
+    return off + idx * (uint64_t)nd[last].stride;
+}
+
+/* ---- building trees ------------------------------------------------------ */
+
+typedef struct Builder {
+    Node *nd;
+    int n, leaves, sp;
+    int stack[LAYOUT_MAX_DEPTH + 1];
+    bool full, deep;
+} Builder;
+
+static void b_init(Builder *b, Node *nd)
+{
+    b->nd = nd;
+    b->n = b->leaves = b->sp = 0;
+    b->full = b->deep = false;
+}
+
+static bool b_bad(const Builder *b) { return b->full || b->deep; }
+
+static void b_note_child(Builder *b)
+{
+    if (b->sp > 0) b->nd[b->stack[b->sp - 1]].nchild++;
+}
+
+static void b_leaf(Builder *b, int64_t s, int64_t d)
+{
+    if (b_bad(b)) return;
+    if (b->n >= LAYOUT_MAX_NODES || b->leaves >= LAYOUT_MAX_LEAVES) {
+        b->full = true;
+        return;
+    }
+    b_note_child(b);
+    b->nd[b->n] = (Node){.shape = s, .stride = d, .kind = LEAF, .nchild = 0,
+                         .end = (int16_t)(b->n + 1)};
+    b->n++;
+    b->leaves++;
+}
+
+static void b_open(Builder *b, int kind)
+{
+    if (b_bad(b)) return;
+    if (b->n >= LAYOUT_MAX_NODES) {
+        b->full = true;
+        return;
+    }
+    if (b->sp >= LAYOUT_MAX_DEPTH) {
+        b->deep = true;
+        return;
+    }
+    b_note_child(b);
+    b->nd[b->n] = (Node){.kind = (int16_t)kind};
+    b->stack[b->sp++] = b->n++;
+}
+
+static void b_close(Builder *b)
+{
+    if (b_bad(b) || b->sp == 0) return;
+    int i = b->stack[--b->sp];
+    b->nd[i].end = (int16_t)b->n;
+}
+
+static void b_copy(Builder *b, const Node *src, int i)
+{
+    if (src[i].kind == LEAF) {
+        b_leaf(b, src[i].shape, src[i].stride);
+        return;
+    }
+    b_open(b, src[i].kind);
+    for (int c = i + 1; c < src[i].end; c = src[c].end) b_copy(b, src, c);
+    b_close(b);
+}
+
+/* A flat list as a layout subtree: one mode bare, several as a tuple. */
+static void b_flat(Builder *b, const Flat *f)
+{
+    if (f->n <= 0) {
+        b_leaf(b, 1, 0);
+    } else if (f->n == 1) {
+        b_leaf(b, f->s[0], f->d[0]);
+    } else {
+        b_open(b, TUPLE);
+        for (int k = 0; k < f->n; k++) b_leaf(b, f->s[k], f->d[k]);
+        b_close(b);
+    }
+}
+
+static bool b_done(const Builder *b, Err *e, const char *op)
+{
+    if (b->full)
+        return fail(e, "%s: result has more than %d modes", op, LAYOUT_MAX_LEAVES);
+    if (b->deep)
+        return fail(e, "%s: result nests deeper than %d levels", op, LAYOUT_MAX_DEPTH);
+    return true;
+}
+
+static void copy_nodes(int *dn, Node *dst, int n, const Node *src)
+{
+    memmove(dst, src, (size_t)n * sizeof *src);
+    *dn = n;
+}
+
+/* ---- validation --------------------------------------------------------- */
+
+static bool check_values(const Node *nd, int i, Err *e)
+{
+    int64_t size = 1, span = 0;
+    for (int j = i; j < nd[i].end; j++) {
+        if (nd[j].kind != LEAF) continue;
+        int64_t s = nd[j].shape, d = nd[j].stride, t;
+        if (s < 1) return fail(e, "shape %" PRId64 " is not positive", s);
+        if (s > LAYOUT_MAX_VALUE || abs64(d) > LAYOUT_MAX_VALUE)
+            return fail(e, "integer exceeds the limit 2^48");
+        if (mul_ovf(size, s, &size) || size > LAYOUT_MAX_VALUE)
+            return fail(e, "layout size exceeds the limit 2^48");
+        if (mul_ovf(s - 1, abs64(d), &t) || t > LAYOUT_MAX_VALUE ||
+            (span += t) > LAYOUT_MAX_VALUE)
+            return fail(e, "layout cosize exceeds the limit 2^48");
+    }
+    return true;
+}
+
+/* Structure of the subtree at i: ends consistent, child counts right, tile
+ * nodes only where allowed (in a tiler, above the layouts), depth and leaf
+ * limits; values of each layout subtree when check_vals. */
+static bool check_sub(const Node *nd, int n, int i, int depth, bool tile_ok,
+                      bool check_vals, int *leaves, Err *e)
+{
+    const Node *x = &nd[i];
+    if (x->kind == LEAF) {
+        if (x->end != i + 1) return fail(e, "malformed layout tree");
+        if (++*leaves > LAYOUT_MAX_LEAVES)
+            return fail(e, "more than %d modes", LAYOUT_MAX_LEAVES);
+        return true;
+    }
+    if (x->kind != TUPLE && x->kind != TILE) return fail(e, "malformed layout tree");
+    if (x->kind == TILE && !tile_ok) return fail(e, "tiler bracket inside a layout");
+    if (depth >= LAYOUT_MAX_DEPTH) return fail(e, "nesting deeper than %d", LAYOUT_MAX_DEPTH);
+    if (x->end <= i + 1 || x->end > n) return fail(e, "malformed layout tree");
+    int count = 0, c = i + 1;
+    while (c < x->end) {
+        if (nd[c].end <= c || nd[c].end > x->end) return fail(e, "malformed layout tree");
+        if (!check_sub(nd, n, c, depth + 1, tile_ok && x->kind == TILE, check_vals, leaves, e))
+            return false;
+        if (check_vals && x->kind == TILE && nd[c].kind != TILE && !check_values(nd, c, e))
+            return false;
+        count++;
+        c = nd[c].end;
+    }
+    if (count != x->nchild) return fail(e, "malformed layout tree");
+    return true;
+}
+
+static bool check_tree(const Node *nd, int n, bool tiler, bool vals, Err *e)
+{
+    if (n < 1 || n > LAYOUT_MAX_NODES) return fail(e, "malformed layout tree");
+    int leaves = 0;
+    if (!check_sub(nd, n, 0, 0, tiler, vals, &leaves, e)) return false;
+    if (nd[0].end != n) return fail(e, "malformed layout tree");
+    if (vals && nd[0].kind != TILE && !check_values(nd, 0, e)) return false;
+    return true;
+}
+
+static bool check_layout(const Layout *l, Err *e) { return check_tree(l->node, l->n, false, true, e); }
+
+/* Validate an input and name the operation in the message. */
+static bool check_in(const Layout *l, Err *e, const char *op)
+{
+    if (!l) return fail(e, "%s: missing layout", op);
+    if (!check_layout(l, e)) {
+        char p[64];
+        snprintf(p, sizeof p, "%s: invalid layout: ", op);
+        return wrap(e, p);
+    }
+    return true;
+}
+
+static bool check_tiler_in(const LayoutTiler *t, Err *e, const char *op)
+{
+    if (!t) return fail(e, "%s: missing tiler", op);
+    if (!check_tree(t->node, t->n, true, true, e)) {
+        char p[64];
+        snprintf(p, sizeof p, "%s: invalid tiler: ", op);
+        return wrap(e, p);
+    }
+    return true;
+}
+
+/* Finish a result: builder state, then limits (results of products and
+ * compositions can grow past 2^48). */
+static bool finish(Builder *b, Layout *tmp, Layout *out, Err *e, const char *op)
+{
+    if (!b_done(b, e, op)) return false;
+    tmp->n = b->n;
+    if (!check_layout(tmp, e)) {
+        char p[64];
+        snprintf(p, sizeof p, "%s: result out of range: ", op);
+        return wrap(e, p);
+    }
+    copy_nodes(&out->n, out->node, tmp->n, tmp->node);
+    return true;
+}
+
+bool layout_validate(const Layout *l, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!l) return fail(&e, "missing layout");
+    return check_layout(l, &e);
+}
+
+/* ---- text: parsing -------------------------------------------------------- */
+
+typedef struct Parser {
+    const char *s;
+    size_t pos;
+    Err *e;
+} Parser;
+
+/* A parsed integer tree with the column of each node, for error messages. */
+typedef struct ITree {
+    int n;
+    Node nd[LAYOUT_MAX_NODES];
+    int col[LAYOUT_MAX_NODES];
+} ITree;
+
+static void skip_ws(Parser *p)
+{
+    while (p->s[p->pos] == ' ' || p->s[p->pos] == '\t') p->pos++;
+}
+
+static bool perr(Parser *p, size_t pos, const char *what)
+{
+    return fail(p->e, "column %zu: %s", pos + 1, what);
+}
+
+static bool expected(Parser *p, const char *what)
+{
+    char msg[128], found[32];
+    char c = p->s[p->pos];
+    if (c == '\0')
+        snprintf(found, sizeof found, "end of input");
+    else if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f)
+        snprintf(found, sizeof found, "'%c'", c);
+    else
+        snprintf(found, sizeof found, "byte 0x%02x", (unsigned char)c);
+    snprintf(msg, sizeof msg, "expected %s but found %s", what, found);
+    return perr(p, p->pos, msg);
+}
+
+static bool parse_int(Parser *p, int64_t *v)
+{
+    size_t start = p->pos;
+    bool neg = false;
+    if (p->s[p->pos] == '_') p->pos++; /* CuTe prints static integers as _8 */
+    if (p->s[p->pos] == '-') {
+        neg = true;
+        p->pos++;
+    }
+    if (p->s[p->pos] < '0' || p->s[p->pos] > '9') {
+        p->pos = start;
+        return expected(p, "a number or '('");
+    }
+    int64_t x = 0;
+    bool big = false;
+    while (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
+        if (!big) {
+            x = x * 10 + (p->s[p->pos] - '0');
+            if (x > LAYOUT_MAX_VALUE) big = true;
+        }
+        p->pos++;
+    }
+    if (big) return perr(p, start, "integer exceeds the limit 2^48");
+    *v = neg ? -x : x;
+    return true;
+}
+
+static bool parse_itree_rec(Parser *p, Builder *b, int *col, int depth)
+{
+    skip_ws(p);
+    size_t start = p->pos;
+    if (p->s[p->pos] == '(') {
+        if (depth >= LAYOUT_MAX_DEPTH) return perr(p, start, "tuples nest too deeply");
+        if (b->n < LAYOUT_MAX_NODES) col[b->n] = (int)start;
+        b_open(b, TUPLE);
+        if (b_bad(b)) return perr(p, start, "too many modes");
+        p->pos++;
+        for (;;) {
+            if (!parse_itree_rec(p, b, col, depth + 1)) return false;
+            skip_ws(p);
+            if (p->s[p->pos] == ',') {
+                p->pos++;
+                continue;
+            }
+            if (p->s[p->pos] == ')') {
+                p->pos++;
+                break;
+            }
+            return expected(p, "',' or ')'");
+        }
+        b_close(b);
+        return true;
+    }
+    int64_t v = 0;
+    if (!parse_int(p, &v)) return false;
+    if (b->n < LAYOUT_MAX_NODES) col[b->n] = (int)start;
+    b_leaf(b, v, 0);
+    if (b_bad(b)) return perr(p, start, "too many modes (the limit is 64 integers)");
+    return true;
+}
+
+static bool parse_itree(Parser *p, ITree *t)
+{
+    Builder b;
+    b_init(&b, t->nd);
+    if (!parse_itree_rec(p, &b, t->col, 0)) return false;
+    t->n = b.n;
+    return true;
+}
+
+static void emit_merged(Builder *b, const ITree *sh, const ITree *st, int i)
+{
+    if (sh->nd[i].kind == LEAF) {
+        b_leaf(b, sh->nd[i].shape, st->nd[i].shape);
+        return;
+    }
+    b_open(b, TUPLE);
+    for (int c = i + 1; c < sh->nd[i].end; c = sh->nd[c].end) emit_merged(b, sh, st, c);
+    b_close(b);
+}
+
+/* Parse one layout at the cursor and append it to b as a subtree. */
+static bool parse_layout_into(Parser *p, Builder *b)
+{
+    ITree sh, st;
+    skip_ws(p);
+    size_t start = p->pos;
+    if (!parse_itree(p, &sh)) return false;
+    for (int i = 0; i < sh.n; i++)
+        if (sh.nd[i].kind == LEAF && sh.nd[i].shape < 1)
+            return perr(p, (size_t)sh.col[i], "shape must be positive");
+    skip_ws(p);
+    if (p->s[p->pos] == ':') {
+        p->pos++;
+        skip_ws(p);
+        if (!parse_itree(p, &st)) return false;
+        for (int i = 0; i < sh.n; i++) {
+            if (i >= st.n) return perr(p, p->pos, "stride is not congruent with the shape");
+            if (st.nd[i].kind != sh.nd[i].kind || st.nd[i].nchild != sh.nd[i].nchild) {
+                char msg[96];
+                if (sh.nd[i].kind == LEAF)
+                    snprintf(msg, sizeof msg,
+                             "stride is not congruent with the shape: expected an integer");
+                else
+                    snprintf(msg, sizeof msg,
+                             "stride is not congruent with the shape: expected a tuple of %d",
+                             sh.nd[i].nchild);
+                return perr(p, (size_t)st.col[i], msg);
+            }
+        }
+    } else {
+        /* CuTe's LayoutLeft: compact column-major, size-1 modes stride 0 */
+        st = sh;
+        int64_t prod = 1;
+        for (int i = 0; i < sh.n; i++) {
+            if (sh.nd[i].kind != LEAF) continue;
+            st.nd[i].shape = sh.nd[i].shape == 1 ? 0 : prod;
+            if (mul_ovf(prod, sh.nd[i].shape, &prod) || prod > LAYOUT_MAX_VALUE)
+                return perr(p, start, "layout size exceeds the limit 2^48");
+        }
+    }
+    int root = b->n;
+    emit_merged(b, &sh, &st, 0);
+    if (b_bad(b)) return perr(p, start, "layout too large");
+    if (!check_values(b->nd, root, p->e)) {
+        char pre[32];
+        snprintf(pre, sizeof pre, "column %zu: ", start + 1);
+        return wrap(p->e, pre);
+    }
+    return true;
+}
+
+static bool at_end(Parser *p, const char *what)
+{
+    skip_ws(p);
+    if (p->s[p->pos] != '\0') {
+        char msg[80];
+        snprintf(msg, sizeof msg, "unexpected '%c' after the %s", p->s[p->pos], what);
+        return perr(p, p->pos, msg);
+    }
+    return true;
+}
+
+bool layout_parse(const char *text, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!text || !out) return fail(&e, "missing argument");
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    Parser p = {text, 0, &e};
+    if (!parse_layout_into(&p, &b) || !at_end(&p, "layout")) return false;
+    tmp.n = b.n;
+    copy_nodes(&out->n, out->node, tmp.n, tmp.node);
+    return true;
+}
+
+static bool parse_tiler_rec(Parser *p, Builder *b, int depth)
+{
+    skip_ws(p);
+    size_t start = p->pos;
+    if (p->s[p->pos] != '<') return parse_layout_into(p, b);
+    if (depth >= LAYOUT_MAX_DEPTH) return perr(p, start, "tilers nest too deeply");
+    b_open(b, TILE);
+    if (b_bad(b)) return perr(p, start, "tiler too large");
+    p->pos++;
+    for (;;) {
+        if (!parse_tiler_rec(p, b, depth + 1)) return false;
+        skip_ws(p);
+        if (p->s[p->pos] == ',') {
+            p->pos++;
+            continue;
+        }
+        if (p->s[p->pos] == '>') {
+            p->pos++;
+            break;
+        }
+        return expected(p, "',' or '>'");
+    }
+    b_close(b);
+    if (b_bad(b)) return perr(p, start, "tiler too large");
+    return true;
+}
+
+bool layout_tiler_parse(const char *text, LayoutTiler *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!text || !out) return fail(&e, "missing argument");
+    LayoutTiler tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    Parser p = {text, 0, &e};
+    if (!parse_tiler_rec(&p, &b, 0) || !at_end(&p, "tiler")) return false;
+    tmp.n = b.n;
+    copy_nodes(&out->n, out->node, tmp.n, tmp.node);
+    return true;
+}
+
+bool layout_tuple_parse(const char *text, LayoutTuple *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!text || !out) return fail(&e, "missing argument");
+    ITree t;
+    Parser p = {text, 0, &e};
+    if (!parse_itree(&p, &t) || !at_end(&p, "tuple")) return false;
+    copy_nodes(&out->n, out->node, t.n, t.nd);
+    return true;
+}
+
+/* ---- text: printing ------------------------------------------------------- */
+
+typedef struct Out {
+    char *buf;
+    size_t size, len;
+} Out;
+
+static void out_ch(Out *o, char c)
+{
+    if (o->buf && o->len + 1 < o->size) o->buf[o->len] = c;
+    o->len++;
+}
+
+static void out_i64(Out *o, int64_t v)
+{
+    char t[24];
+    int k = snprintf(t, sizeof t, "%" PRId64, v);
+    for (int i = 0; i < k; i++) out_ch(o, t[i]);
+}
+
+static size_t out_end(Out *o)
+{
+    if (o->buf && o->size) o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
+    return o->len;
+}
+
+static void fmt_tree(Out *o, const Node *nd, int i, bool stride)
+{
+    if (nd[i].kind == LEAF) {
+        out_i64(o, stride ? nd[i].stride : nd[i].shape);
+        return;
+    }
+    out_ch(o, '(');
+    for (int c = i + 1; c < nd[i].end; c = nd[c].end) {
+        if (c != i + 1) out_ch(o, ',');
+        fmt_tree(o, nd, c, stride);
+    }
+    out_ch(o, ')');
+}
+
+static void fmt_layout(Out *o, const Node *nd, int i)
+{
+    fmt_tree(o, nd, i, false);
+    out_ch(o, ':');
+    fmt_tree(o, nd, i, true);
+}
+
+static void fmt_tiler(Out *o, const Node *nd, int i)
+{
+    if (nd[i].kind != TILE) {
+        fmt_layout(o, nd, i);
+        return;
+    }
+    out_ch(o, '<');
+    for (int c = i + 1; c < nd[i].end; c = nd[c].end) {
+        if (c != i + 1) out_ch(o, ',');
+        fmt_tiler(o, nd, c);
+    }
+    out_ch(o, '>');
+}
+
+size_t layout_format(const Layout *l, char *buf, size_t size)
+{
+    Out o = {buf, size, 0};
+    if (l && l->n > 0) fmt_layout(&o, l->node, 0);
+    return out_end(&o);
+}
+
+size_t layout_tiler_format(const LayoutTiler *t, char *buf, size_t size)
+{
+    Out o = {buf, size, 0};
+    if (t && t->n > 0) fmt_tiler(&o, t->node, 0);
+    return out_end(&o);
+}
+
+size_t layout_tuple_format(const LayoutTuple *t, char *buf, size_t size)
+{
+    Out o = {buf, size, 0};
+    if (t && t->n > 0) fmt_tree(&o, t->node, 0, false);
+    return out_end(&o);
+}
+
+/* ---- construction ----------------------------------------------------------- */
+
+bool layout_make(int64_t shape, int64_t stride, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    b_leaf(&b, shape, stride);
+    return finish(&b, &tmp, out, &e, "make");
+}
+
+bool layout_concat(int count, const Layout *const *modes, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (count < 1 || !modes) return fail(&e, "concat: need at least one layout");
+    for (int k = 0; k < count; k++)
+        if (!check_in(modes[k], &e, "concat")) return false;
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    b_open(&b, TUPLE);
+    for (int k = 0; k < count; k++) b_copy(&b, modes[k]->node, 0);
+    b_close(&b);
+    return finish(&b, &tmp, out, &e, "concat");
+}
+
+bool layout_mode(const Layout *l, int i, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "mode")) return false;
+    if (i < 0 || i >= rank_of(l->node, 0))
+        return fail(&e, "mode: index %d out of range for rank %d", i, rank_of(l->node, 0));
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    b_copy(&b, l->node, mode_of(l->node, 0, i));
+    return finish(&b, &tmp, out, &e, "mode");
+}
+
+void layout_tiler_from_layout(const Layout *l, LayoutTiler *out)
+{
+    copy_nodes(&out->n, out->node, l->n, l->node);
+}
+
+bool layout_tiler_make(int count, const Layout *const *modes, LayoutTiler *out, char *err,
+                       size_t errlen)
+{
+    Err e = {err, errlen};
+    if (count < 1 || !modes) return fail(&e, "tiler: need at least one layout");
+    for (int k = 0; k < count; k++)
+        if (!check_in(modes[k], &e, "tiler")) return false;
+    LayoutTiler tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    b_open(&b, TILE);
+    for (int k = 0; k < count; k++) b_copy(&b, modes[k]->node, 0);
+    b_close(&b);
+    if (!b_done(&b, &e, "tiler")) return false;
+    copy_nodes(&out->n, out->node, b.n, tmp.node);
+    return true;
+}
+
+static bool check_dims(int rank, const int64_t *shape, Err *e, const char *op)
+{
+    if (rank < 0 || rank > LAYOUT_MAX_LEAVES)
+        return fail(e, "%s: rank %d out of range", op, rank);
+    if (rank > 0 && !shape) return fail(e, "%s: missing shape", op);
+    for (int k = 0; k < rank; k++)
+        if (shape[k] < 1)
+            return fail(e, "%s: dimension %d has extent %" PRId64 ", not positive", op, k,
+                        shape[k]);
+    return true;
+}
+
+/* Array dimensions as a layout: rank 1 bare, rank 0 the scalar 1:0. */
+static bool build_dims(int rank, const int64_t *shape, const int64_t *stride, Layout *out,
+                       Err *e, const char *op)
+{
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    if (rank == 0) {
+        b_leaf(&b, 1, 0);
+    } else if (rank == 1) {
+        b_leaf(&b, shape[0], stride[0]);
+    } else {
+        b_open(&b, TUPLE);
+        for (int k = 0; k < rank; k++) b_leaf(&b, shape[k], stride[k]);
+        b_close(&b);
+    }
+    return finish(&b, &tmp, out, e, op);
+}
+
+bool layout_from_shape_strides(int rank, const int64_t *shape, const int64_t *strides,
+                               Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_dims(rank, shape, &e, "from-shape-strides")) return false;
+    if (rank > 0 && !strides) return fail(&e, "from-shape-strides: missing strides");
+    return build_dims(rank, shape, strides, out, &e, "from-shape-strides");
+}
+
+/* Compact strides where dimension order[k] ranks the dimensions from
+ * slowest (0) to fastest (rank-1); shared by row, column and cuTile order. */
+static bool compact_by_rank(int rank, const int64_t *shape, const int *pos, Layout *out, Err *e,
+                            const char *op)
+{
+    int64_t stride[LAYOUT_MAX_LEAVES];
+    int64_t prod = 1;
+    for (int r = rank - 1; r >= 0; r--) {
+        for (int k = 0; k < rank; k++) {
+            if (pos[k] != r) continue;
+            stride[k] = prod;
+            if (mul_ovf(prod, shape[k], &prod) || prod > LAYOUT_MAX_VALUE)
+                return fail(e, "%s: size exceeds the limit 2^48", op);
+        }
+    }
+    return build_dims(rank, shape, stride, out, e, op);
+}
+
+bool layout_row_major(int rank, const int64_t *shape, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_dims(rank, shape, &e, "row-major")) return false;
+    int pos[LAYOUT_MAX_LEAVES];
+    for (int k = 0; k < rank; k++) pos[k] = k;
+    return compact_by_rank(rank, shape, pos, out, &e, "row-major");
+}
+
+bool layout_col_major(int rank, const int64_t *shape, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_dims(rank, shape, &e, "col-major")) return false;
+    int pos[LAYOUT_MAX_LEAVES];
+    for (int k = 0; k < rank; k++) pos[k] = rank - 1 - k;
+    return compact_by_rank(rank, shape, pos, out, &e, "col-major");
+}
+
+static bool check_perm(int n, const int *perm, Err *e, const char *op)
+{
+    bool seen[LAYOUT_MAX_LEAVES] = {false};
+    if (n > 0 && !perm) return fail(e, "%s: missing permutation", op);
+    for (int k = 0; k < n; k++) {
+        if (perm[k] < 0 || perm[k] >= n || seen[perm[k]])
+            return fail(e, "%s: not a permutation of 0..%d", op, n - 1);
+        seen[perm[k]] = true;
+    }
+    return true;
+}
+
+bool layout_from_order(int rank, const int64_t *shape, const int *order, Layout *out, char *err,
+                       size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_dims(rank, shape, &e, "from-order") || !check_perm(rank, order, &e, "from-order"))
+        return false;
+    return compact_by_rank(rank, shape, order, out, &e, "from-order");
+}
+
+/* ---- queries -------------------------------------------------------------- */
+
+int64_t layout_size(const Layout *l) { return sub_size(l->node, 0); }
+int64_t layout_cosize(const Layout *l) { return sub_cosize(l->node, 0); }
+int layout_rank(const Layout *l) { return rank_of(l->node, 0); }
+
+static int depth_sub(const Node *nd, int i)
+{
+    if (nd[i].kind == LEAF) return 0;
+    int m = 0;
+    for (int c = i + 1; c < nd[i].end; c = nd[c].end) {
+        int d = depth_sub(nd, c);
+        if (d > m) m = d;
+    }
+    return m + 1;
+}
+
+int layout_depth(const Layout *l) { return depth_sub(l->node, 0); }
+
+int layout_flatten(const Layout *l, int64_t *shape, int64_t *stride)
+{
+    Flat f;
+    flatten_sub(l->node, 0, &f);
+    for (int k = 0; k < f.n; k++) {
+        if (shape) shape[k] = f.s[k];
+        if (stride) stride[k] = f.d[k];
+    }
+    return f.n;
+}
+
+bool layout_equal(const Layout *a, const Layout *b)
+{
+    if (a->n != b->n) return false;
+    for (int i = 0; i < a->n; i++) {
+        const Node *x = &a->node[i], *y = &b->node[i];
+        if (x->kind != y->kind || x->nchild != y->nchild || x->end != y->end) return false;
+        if (x->kind == LEAF && (x->shape != y->shape || x->stride != y->stride)) return false;
+    }
+    return true;
+}
+
+int64_t layout_eval(const Layout *l, int64_t idx)
+{
+    return (int64_t)eval_sub(l->node, 0, (uint64_t)idx);
+}
+
+static bool crd2idx(const Node *cn, int ci, const Node *ln, int li, int64_t *off, Err *e)
+{
+    if (cn[ci].kind == LEAF) {
+        int64_t c = cn[ci].shape, size = sub_size(ln, li);
+        if (c < 0 || c >= size)
+            return fail(e, "eval: coordinate %" PRId64 " out of range for a mode of size %" PRId64,
+                        c, size);
+        *off = (int64_t)eval_sub(ln, li, (uint64_t)c);
+        return true;
+    }
+    int k = cn[ci].nchild;
+    if (ln[li].kind == LEAF && k == 1) return crd2idx(cn, ci + 1, ln, li, off, e);
+    if (k != rank_of(ln, li))
+        return fail(e, "eval: coordinate has rank %d but the mode has rank %d", k,
+                    rank_of(ln, li));
+    int64_t sum = 0;
+    int c = ci + 1;
+    for (int m = 0; m < k; m++, c = cn[c].end) {
+        int64_t o;
+        if (!crd2idx(cn, c, ln, mode_of(ln, li, m), &o, e)) return false;
+        sum += o;
+    }
+    *off = sum;
+    return true;
+}
+
+bool layout_eval_coord(const Layout *l, const LayoutTuple *coord, int64_t *offset, char *err,
+                       size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "eval")) return false;
+    if (!coord || !check_tree(coord->node, coord->n, false, false, &e))
+        return wrap(&e, "eval: invalid coordinate: ");
+    return crd2idx(coord->node, 0, l->node, 0, offset, &e);
+}
+
+static void idx2crd(const Node *ln, int li, int64_t idx, Builder *b)
+{
+    if (ln[li].kind == LEAF) {
+        b_leaf(b, idx, 0);
+        return;
+    }
+    b_open(b, TUPLE);
+    for (int c = li + 1; c < ln[li].end; c = ln[c].end) {
+        int64_t s = sub_size(ln, c);
+        idx2crd(ln, c, idx % s, b);
+        idx /= s;
+    }
+    b_close(b);
+}
+
+bool layout_index_to_coord(const Layout *l, int64_t idx, LayoutTuple *coord, char *err,
+                           size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "coord")) return false;
+    int64_t size = layout_size(l);
+    if (idx < 0 || idx >= size)
+        return fail(&e, "coord: index %" PRId64 " out of range [0, %" PRId64 ")", idx, size);
+    LayoutTuple tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    idx2crd(l->node, 0, idx, &b);
+    if (!b_done(&b, &e, "coord")) return false;
+    copy_nodes(&coord->n, coord->node, b.n, tmp.node);
+    return true;
+}
+
+/* ---- coalesce, filter, sort ----------------------------------------------- */
+
+/* CuTe's bw_coalesce over a flat list: walk from the last mode to the first,
+ * skipping size-1 modes and merging s:d into the front mode when s*d equals
+ * the front's stride.  keep_last is CuTe's coalesce_x: the last mode's
+ * stride survives even when its size is 1, because composition treats the
+ * last mode as unbounded (layout_eval). */
+static void coalesce_core(const int64_t *s, const int64_t *d, int n, bool keep_last, Flat *out)
+{
+    int64_t rs[FLAT_CAP], rd[FLAT_CAP];
+    int k = 1;
+    if (n <= 0) {
+        out->n = 1;
+        out->s[0] = 1;
+        out->d[0] = 0;
+        return;
+    }
+    rs[0] = s[n - 1];
+    rd[0] = d[n - 1];
+    if (keep_last && rs[0] == 1) rs[0] = 2;
+    for (int i = n - 2; i >= 0; i--) {
+        int64_t p;
+        if (s[i] == 1) continue;
+        if (k == 1 && rs[0] == 1) {
+            rs[0] = s[i];
+            rd[0] = d[i];
+        } else if (!mul_ovf(s[i], d[i], &p) && p == rd[k - 1]) {
+            rs[k - 1] *= s[i];
+            rd[k - 1] = d[i];
+        } else {
+            rs[k] = s[i];
+            rd[k] = d[i];
+            k++;
+        }
+    }
+    if (k == 1 && rs[0] == 1) {
+        out->n = 1;
+        out->s[0] = 1;
+        out->d[0] = 0;
+        return;
+    }
+    out->n = k;
+    for (int j = 0; j < k; j++) {
+        out->s[j] = rs[k - 1 - j];
+        out->d[j] = rd[k - 1 - j];
+    }
+}
+
+static void emit_coalesced(Builder *b, const Node *nd, int i)
+{
+    Flat f, c;
+    flatten_sub(nd, i, &f);
+    coalesce_core(f.s, f.d, f.n, false, &c);
+    b_flat(b, &c);
+}
+
+bool layout_coalesce(const Layout *l, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "coalesce")) return false;
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    emit_coalesced(&b, l->node, 0);
+    return finish(&b, &tmp, out, &e, "coalesce");
+}
+
+static bool coalesce_prof(const Node *ln, int li, const Node *pn, int pi, Builder *b, Err *e)
+{
+    if (pn[pi].kind == LEAF) {
+        emit_coalesced(b, ln, li);
+        return true;
+    }
+    int k = pn[pi].nchild, r = rank_of(ln, li);
+    if (k > r) return fail(e, "coalesce: profile has %d modes but the layout has rank %d", k, r);
+    b_open(b, TUPLE);
+    int pc = pi + 1;
+    for (int m = 0; m < r; m++) {
+        int lm = mode_of(ln, li, m);
+        if (m < k) {
+            if (!coalesce_prof(ln, lm, pn, pc, b, e)) return false;
+            pc = pn[pc].end;
+        } else {
+            b_copy(b, ln, lm);
+        }
+    }
+    b_close(b);
+    return true;
+}
+
+bool layout_coalesce_profile(const Layout *l, const LayoutTuple *profile, Layout *out, char *err,
+                             size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "coalesce")) return false;
+    if (!profile || !check_tree(profile->node, profile->n, false, false, &e))
+        return wrap(&e, "coalesce: invalid profile: ");
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    if (!coalesce_prof(l->node, 0, profile->node, 0, &b, &e)) return false;
+    return finish(&b, &tmp, out, &e, "coalesce");
+}
+
+/* Leaves that matter to the image: drop stride-0 and size-1 modes. */
+static void filtered_flat(const Node *nd, int i, Flat *f)
+{
+    Flat all;
+    flatten_sub(nd, i, &all);
+    f->n = 0;
+    for (int k = 0; k < all.n; k++) {
+        if (all.s[k] == 1 || all.d[k] == 0) continue;
+        f->s[f->n] = all.s[k];
+        f->d[f->n] = all.d[k];
+        f->n++;
+    }
+}
+
+bool layout_filter(const Layout *l, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "filter")) return false;
+    Flat f, c;
+    filtered_flat(l->node, 0, &f);
+    coalesce_core(f.s, f.d, f.n, false, &c);
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    b_flat(&b, &c);
+    return finish(&b, &tmp, out, &e, "filter");
+}
+
+/* Stable insertion sort by stride (at most 64 modes). */
+static void sort_flat(Flat *f)
+{
+    for (int i = 1; i < f->n; i++) {
+        int64_t s = f->s[i], d = f->d[i];
+        int j = i;
+        while (j > 0 && f->d[j - 1] > d) {
+            f->s[j] = f->s[j - 1];
+            f->d[j] = f->d[j - 1];
+            j--;
+        }
+        f->s[j] = s;
+        f->d[j] = d;
+    }
+}
+
+bool layout_sort(const Layout *l, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "sort")) return false;
+    Flat f;
+    flatten_sub(l->node, 0, &f);
+    sort_flat(&f);
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    b_flat(&b, &f);
+    return finish(&b, &tmp, out, &e, "sort");
+}
+
+/* ---- complement ------------------------------------------------------------- */
+
+/* The complement of the subtree at i for cotarget m as a flat list (before
+ * coalescing).  With the modes sorted by stride, s0:d0 ... s(n-1):d(n-1),
+ * the complement is (d0, d1/(s0*d0), ..., ceil(m/(s(n-1)*d(n-1)))) :
+ * (1, s0*d0, ..., s(n-1)*d(n-1)), defined when each d(k) is a multiple of
+ * s(k-1)*d(k-1) (admissibility).  CuTe divides without checking; we refuse,
+ * because the truncated quotient would give a layout that is not a
+ * complement. */
+static bool complement_flat(const Node *nd, int i, int64_t m, Flat *out, Err *e)
+{
+    Flat f;
+    filtered_flat(nd, i, &f);
+    if (m < 1) return fail(e, "complement: cotarget %" PRId64 " is not positive", m);
+    if (m > LAYOUT_MAX_VALUE) return fail(e, "complement: cotarget exceeds the limit 2^48");
+    if (f.n == 0) { /* only stride-0/size-1 modes: everything is the rest */
+        out->n = 1;
+        out->s[0] = m;
+        out->d[0] = 1;
+        return true;
+    }
+    for (int k = 0; k < f.n; k++)
+        if (f.d[k] < 0)
+            return fail(e, "complement: negative stride %" PRId64 " is not supported", f.d[k]);
+    sort_flat(&f);
+    out->n = 0;
+    int64_t span = 1; /* shape*stride of the previous sorted mode */
+    for (int k = 0; k < f.n; k++) {
+        if (f.d[k] % span != 0) {
+            if (k > 0 && f.d[k] == f.d[k - 1])
+                return fail(e,
+                            "complement: layout is not injective: two modes have stride %" PRId64,
+                            f.d[k]);
+            return fail(e,
+                        "complement: layout is not admissible: stride %" PRId64
+                        " is not a multiple of %" PRId64 " (shape*stride of the mode %" PRId64
+                        ":%" PRId64 " below it)",
+                        f.d[k], span, f.s[k - 1], f.d[k - 1]);
+        }
+        out->s[out->n] = f.d[k] / span;
+        out->d[out->n] = span;
+        out->n++;
+        if (mul_ovf(f.s[k], f.d[k], &span))
+            return fail(e, "complement: value exceeds the limit 2^48");
+    }
+    out->s[out->n] = m / span + (m % span != 0); /* CuTe's ceil_div */
+    out->d[out->n] = span;
+    out->n++;
+    return true;
+}
+
+static bool complement_sub(const Node *nd, int i, int64_t m, bool raw, Layout *out, Err *e)
+{
+    Flat f, c;
+    if (!complement_flat(nd, i, m, &f, e)) return false;
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    if (raw) {
+        b_flat(&b, &f);
+    } else {
+        coalesce_core(f.s, f.d, f.n, false, &c);
+        b_flat(&b, &c);
+    }
+    return finish(&b, &tmp, out, e, "complement");
+}
+
+static int64_t default_cotarget(const Layout *l)
+{
+    Flat f, c;
+    filtered_flat(l->node, 0, &f);
+    coalesce_core(f.s, f.d, f.n, false, &c);
+    int64_t cs = 1;
+    for (int k = 0; k < c.n; k++) cs += (c.s[k] - 1) * abs64(c.d[k]);
+    return cs;
+}
+
+bool layout_complement(const Layout *l, int64_t m, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "complement")) return false;
+    if (m <= 0) m = default_cotarget(l);
+    return complement_sub(l->node, 0, m, false, out, &e);
+}
+
+bool layout_complement_uncoalesced(const Layout *l, int64_t m, Layout *out, char *err,
+                                   size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "complement")) return false;
+    if (m <= 0) m = default_cotarget(l);
+    return complement_sub(l->node, 0, m, true, out, &e);
+}
+
+/* ---- composition ------------------------------------------------------------ */
+
+/* a o s:d for a flat, coalesced a whose last mode is unbounded (CuTe's
+ * composition_impl for an integral right-hand side).  First divide d out of
+ * a's modes from the left (stride divisibility), then keep the first s
+ * elements (shape divisibility); the rest goes to the last mode.
+ *
+ * CuTe composes a tuple B mode by mode, (A o B0, A o B1, ...), which equals
+ * A(B(i)) only when adding the modes' contributions never carries from one
+ * mode of A into the next.  Leaf s:d uses, in mode k of A, the digits
+ * 0, u, ..., (m-1)*u; `carry[k]` sums their maxima over the leaves of B, and
+ * we refuse when it reaches a's shape (CuTe would return a layout that is
+ * not A o B, e.g. for (6,6):(8,9) o (6,3):(1,1)). */
+static bool compose_leaf(const Flat *a, int64_t s, int64_t d, int64_t *carry, Builder *b, Err *e)
+{
+    int64_t t;
+    if (d == 0) { /* CuTe's static stride-0 shortcut */
+        b_leaf(b, s, 0);
+        return true;
+    }
+    if (d < 0)
+        return fail(e, "compose: negative stride %" PRId64 " in the right operand is not supported",
+                    d);
+    int r = a->n;
+    if (r == 1) {
+        if (mul_ovf(d, a->d[0], &t)) return fail(e, "compose: value exceeds the limit 2^48");
+        b_leaf(b, s, t);
+        return true;
+    }
+    Flat res;
+    int64_t unit[FLAT_CAP];
+    int64_t rest = d;
+    for (int k = 0; k < r - 1; k++) {
+        int64_t ak = a->s[k], q;
+        unit[k] = rest;
+        if (ak % rest == 0) {
+            q = ak / rest;
+            rest = 1;
+        } else if (rest % ak == 0) {
+            q = 1;
+            rest /= ak;
+        } else {
+            return fail(e,
+                        "compose: stride divisibility condition violated: stride %" PRId64
+                        " of the right operand leaves %" PRId64
+                        ", which neither divides nor is a multiple of shape %" PRId64
+                        " of the left operand",
+                        d, rest, ak);
+        }
+        res.s[k] = q;
+        if (mul_ovf(a->d[k], ak / q, &res.d[k]))
+            return fail(e, "compose: value exceeds the limit 2^48");
+    }
+    int64_t rest_stride = rest, rest_shape = s;
+    for (int k = 0; k < r - 1; k++) {
+        int64_t x = res.s[k];
+        if (x % rest_shape == 0) {
+            res.s[k] = rest_shape;
+            rest_shape = 1;
+        } else if (rest_shape % x == 0) {
+            rest_shape /= x;
+        } else {
+            return fail(e,
+                        "compose: shape divisibility condition violated: shape %" PRId64
+                        " of the right operand leaves %" PRId64
+                        ", which neither divides nor is a multiple of %" PRId64
+                        " (a shape of the left operand after dividing out stride %" PRId64 ")",
+                        s, rest_shape, x, d);
+        }
+        carry[k] += (res.s[k] - 1) * unit[k];
+        if (carry[k] >= a->s[k])
+            return fail(e,
+                        "compose: the modes of the right operand overlap in mode %d (shape %" PRId64
+                        ") of the left operand, so the result would not be A(B(i)); "
+                        "compose them separately",
+                        k, a->s[k]);
+    }
+    res.s[r - 1] = rest_shape;
+    if (mul_ovf(rest_stride, a->d[r - 1], &res.d[r - 1]))
+        return fail(e, "compose: value exceeds the limit 2^48");
+    res.n = r;
+    Flat c;
+    coalesce_core(res.s, res.d, res.n, false, &c);
+    b_flat(b, &c);
+    return true;
+}
+
+static bool compose_node(const Flat *a, const Node *bn, int bi, int64_t *carry, Builder *out,
+                         Err *e)
+{
+    if (bn[bi].kind == LEAF) return compose_leaf(a, bn[bi].shape, bn[bi].stride, carry, out, e);
+    b_open(out, TUPLE);
+    for (int c = bi + 1; c < bn[bi].end; c = bn[c].end)
+        if (!compose_node(a, bn, c, carry, out, e)) return false;
+    b_close(out);
+    return true;
+}
+
+/* Sub-layout a at ai composed with layout subtree b at bi, appended to out. */
+static bool emit_compose(const Node *an, int ai, const Node *bn, int bi, Builder *out, Err *e)
+{
+    Flat f, a;
+    int64_t carry[FLAT_CAP] = {0};
+    flatten_sub(an, ai, &f);
+    coalesce_core(f.s, f.d, f.n, true, &a);
+    return compose_node(&a, bn, bi, carry, out, e);
+}
+
+typedef bool (*BinOp)(const Node *an, int ai, const Node *bn, int bi, Builder *out, Err *e);
+
+/* Apply op by mode while the tiler is a bracket <...>: mode k of a with
+ * tiler element k, later modes of a copied (CuTe's transform_layout). */
+static bool bymode(const Node *an, int ai, const Node *tn, int ti, BinOp op, const char *name,
+                   Builder *out, Err *e)
+{
+    if (tn[ti].kind != TILE) return op(an, ai, tn, ti, out, e);
+    int k = tn[ti].nchild, r = rank_of(an, ai);
+    if (k > r) return fail(e, "%s: tiler has %d modes but the layout has rank %d", name, k, r);
+    b_open(out, TUPLE);
+    int tc = ti + 1;
+    for (int m = 0; m < r; m++) {
+        int am = mode_of(an, ai, m);
+        if (m < k) {
+            if (!bymode(an, am, tn, tc, op, name, out, e)) return false;
+            tc = tn[tc].end;
+        } else {
+            b_copy(out, an, am);
+        }
+    }
+    b_close(out);
+    return true;
+}
+
+/* tn: the right operand's nodes, a tiler's or a (validated) layout's. */
+static bool run_op_nodes(const Layout *a, const Node *tn, BinOp op, const char *name, Layout *out,
+                         Err *e)
+{
+    if (!check_in(a, e, name)) return false;
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    if (!bymode(a->node, 0, tn, 0, op, name, &b, e)) return false;
+    return finish(&b, &tmp, out, e, name);
+}
+
+static bool run_tiler(const Layout *a, const LayoutTiler *t, BinOp op, const char *name,
+                      Layout *out, Err *e)
+{
+    if (!check_tiler_in(t, e, name)) return false;
+    return run_op_nodes(a, t->node, op, name, out, e);
+}
+
+static bool run_layout(const Layout *a, const Layout *b, BinOp op, const char *name, Layout *out,
+                       Err *e)
+{
+    if (!check_in(b, e, name)) return false;
+    return run_op_nodes(a, b->node, op, name, out, e);
+}
+
+bool layout_compose_tiler(const Layout *a, const LayoutTiler *t, Layout *out, char *err,
+                          size_t errlen)
+{
+    Err e = {err, errlen};
+    return run_tiler(a, t, emit_compose, "compose", out, &e);
+}
+
+bool layout_compose(const Layout *a, const Layout *b, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    return run_layout(a, b, emit_compose, "compose", out, &e);
+}
+
+/* ---- divide and product ------------------------------------------------------ */
+
+static bool op_logical_divide(const Node *an, int ai, const Node *bn, int bi, Builder *out, Err *e)
+{
+    Layout c, bc;
+    if (!complement_sub(bn, bi, sub_size(an, ai), false, &c, e))
+        return wrap(e, "logical-divide: ");
+    Builder bb;
+    b_init(&bb, bc.node);
+    b_open(&bb, TUPLE);
+    b_copy(&bb, bn, bi);
+    b_copy(&bb, c.node, 0);
+    b_close(&bb);
+    if (!b_done(&bb, e, "logical-divide")) return false;
+    bc.n = bb.n;
+    if (!emit_compose(an, ai, bc.node, 0, out, e)) return wrap(e, "logical-divide: ");
+    return true;
+}
+
+static bool op_logical_product(const Node *an, int ai, const Node *bn, int bi, Builder *out,
+                               Err *e)
+{
+    int64_t m;
+    if (mul_ovf(sub_size(an, ai), sub_cosize(bn, bi), &m) || m > LAYOUT_MAX_VALUE)
+        return fail(e, "logical-product: size(A)*cosize(B) exceeds the limit 2^48");
+    Layout c;
+    if (!complement_sub(an, ai, m, false, &c, e)) return wrap(e, "logical-product: ");
+    b_open(out, TUPLE);
+    b_copy(out, an, ai);
+    if (!emit_compose(c.node, 0, bn, bi, out, e)) return wrap(e, "logical-product: ");
+    b_close(out);
+    return true;
+}
+
+bool layout_logical_divide_tiler(const Layout *a, const LayoutTiler *t, Layout *out, char *err,
+                                 size_t errlen)
+{
+    Err e = {err, errlen};
+    return run_tiler(a, t, op_logical_divide, "logical-divide", out, &e);
+}
+
+bool layout_logical_divide(const Layout *a, const Layout *b, Layout *out, char *err,
+                           size_t errlen)
+{
+    Err e = {err, errlen};
+    return run_layout(a, b, op_logical_divide, "logical-divide", out, &e);
+}
+
+bool layout_logical_product_tiler(const Layout *a, const LayoutTiler *t, Layout *out, char *err,
+                                  size_t errlen)
+{
+    Err e = {err, errlen};
+    return run_tiler(a, t, op_logical_product, "logical-product", out, &e);
+}
+
+bool layout_logical_product(const Layout *a, const Layout *b, Layout *out, char *err,
+                            size_t errlen)
+{
+    Err e = {err, errlen};
+    return run_layout(a, b, op_logical_product, "logical-product", out, &e);
+}
+
+/* CuTe's zip2_by: split each rank-2 (tile, rest) mode at the tiler's
+ * terminals into `first` (tiles) and `second` (rests, then the modes the
+ * tiler did not reach). */
+static bool zip2(const Node *ln, int li, const Node *tn, int ti, Builder *first, Builder *second,
+                 Err *e)
+{
+    if (tn[ti].kind != TILE) {
+        if (ln[li].kind != TUPLE || ln[li].nchild != 2)
+            return fail(e, "zipped-divide: internal error: divided mode is not rank 2");
+        int c0 = li + 1;
+        b_copy(first, ln, c0);
+        b_copy(second, ln, ln[c0].end);
+        return true;
+    }
+    int k = tn[ti].nchild, r = rank_of(ln, li);
+    b_open(first, TUPLE);
+    b_open(second, TUPLE);
+    int tc = ti + 1;
+    for (int m = 0; m < r; m++) {
+        int lm = mode_of(ln, li, m);
+        if (m < k) {
+            if (!zip2(ln, lm, tn, tc, first, second, e)) return false;
+            tc = tn[tc].end;
+        } else {
+            b_copy(second, ln, lm);
+        }
+    }
+    b_close(first);
+    b_close(second);
+    return true;
+}
+
+static bool zipped(const Layout *a, const LayoutTiler *t, bool tiled, Layout *out, Err *e,
+                   const char *name)
+{
+    Layout ld, f, s, tmp;
+    if (!run_tiler(a, t, op_logical_divide, name, &ld, e)) return false;
+    Builder bf, bs, b;
+    b_init(&bf, f.node);
+    b_init(&bs, s.node);
+    if (!zip2(ld.node, 0, t->node, 0, &bf, &bs, e)) return false;
+    if (!b_done(&bf, e, name) || !b_done(&bs, e, name)) return false;
+    b_init(&b, tmp.node);
+    b_open(&b, TUPLE);
+    b_copy(&b, f.node, 0);
+    if (tiled && s.node[0].kind == TUPLE) {
+        for (int c = 1; c < s.node[0].end; c = s.node[c].end) b_copy(&b, s.node, c);
+    } else {
+        b_copy(&b, s.node, 0);
+    }
+    b_close(&b);
+    return finish(&b, &tmp, out, e, name);
+}
+
+bool layout_zipped_divide(const Layout *a, const LayoutTiler *t, Layout *out, char *err,
+                          size_t errlen)
+{
+    Err e = {err, errlen};
+    return zipped(a, t, false, out, &e, "zipped-divide");
+}
+
+bool layout_tiled_divide(const Layout *a, const LayoutTiler *t, Layout *out, char *err,
+                         size_t errlen)
+{
+    Err e = {err, errlen};
+    return zipped(a, t, true, out, &e, "tiled-divide");
+}
+
+/* CuTe's append<R>: pad with 1:0 modes up to rank R. */
+static void pad_rank(const Layout *l, int r, Builder *b)
+{
+    int have = rank_of(l->node, 0);
+    if (have >= r) {
+        b_copy(b, l->node, 0);
+        return;
+    }
+    b_open(b, TUPLE);
+    for (int m = 0; m < have; m++) b_copy(b, l->node, mode_of(l->node, 0, m));
+    for (int m = have; m < r; m++) b_leaf(b, 1, 0);
+    b_close(b);
+}
+
+static bool rank_product(const Layout *a, const Layout *bl, bool raked, Layout *out, Err *e,
+                         const char *name)
+{
+    if (!check_in(a, e, name) || !check_in(bl, e, name)) return false;
+    int ra = layout_rank(a), rb = layout_rank(bl), r = ra > rb ? ra : rb;
+    Layout ap, bp, c, cc;
+    Builder b;
+    b_init(&b, ap.node);
+    pad_rank(a, r, &b);
+    if (!b_done(&b, e, name)) return false;
+    ap.n = b.n;
+    b_init(&b, bp.node);
+    pad_rank(bl, r, &b);
+    if (!b_done(&b, e, name)) return false;
+    bp.n = b.n;
+    int64_t m;
+    if (mul_ovf(layout_size(&ap), layout_cosize(&bp), &m) || m > LAYOUT_MAX_VALUE)
+        return fail(e, "%s: size(A)*cosize(B) exceeds the limit 2^48", name);
+    if (!complement_sub(ap.node, 0, m, false, &c, e)) {
+        char p[64];
+        snprintf(p, sizeof p, "%s: ", name);
+        return wrap(e, p);
+    }
+    b_init(&b, cc.node);
+    if (!emit_compose(c.node, 0, bp.node, 0, &b, e)) {
+        char p[64];
+        snprintf(p, sizeof p, "%s: ", name);
+        return wrap(e, p);
+    }
+    if (!b_done(&b, e, name)) return false;
+    cc.n = b.n;
+    Layout tmp;
+    b_init(&b, tmp.node);
+    b_open(&b, TUPLE);
+    for (int m2 = 0; m2 < r; m2++) {
+        /* mode m2 of A' and of the product's second mode, concatenated */
+        int ai = r == 1 ? 0 : mode_of(ap.node, 0, m2);
+        int ci = r == 1 ? 0 : mode_of(cc.node, 0, m2);
+        Flat fa, fc, both, co;
+        flatten_sub(ap.node, ai, &fa);
+        flatten_sub(cc.node, ci, &fc);
+        if (fa.n + fc.n > LAYOUT_MAX_LEAVES)
+            return fail(e, "%s: result has more than %d modes", name, LAYOUT_MAX_LEAVES);
+        const Flat *x = raked ? &fc : &fa, *y = raked ? &fa : &fc;
+        both.n = 0;
+        for (int k = 0; k < x->n; k++, both.n++) {
+            both.s[both.n] = x->s[k];
+            both.d[both.n] = x->d[k];
+        }
+        for (int k = 0; k < y->n; k++, both.n++) {
+            both.s[both.n] = y->s[k];
+            both.d[both.n] = y->d[k];
+        }
+        coalesce_core(both.s, both.d, both.n, false, &co);
+        b_flat(&b, &co);
+    }
+    b_close(&b);
+    return finish(&b, &tmp, out, e, name);
+}
+
+bool layout_blocked_product(const Layout *a, const Layout *b, Layout *out, char *err,
+                            size_t errlen)
+{
+    Err e = {err, errlen};
+    return rank_product(a, b, false, out, &e, "blocked-product");
+}
+
+bool layout_raked_product(const Layout *a, const Layout *b, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    return rank_product(a, b, true, out, &e, "raked-product");
+}
+
+/* ---- inverses ------------------------------------------------------------------ */
+
+/* Follow strides 1, s*d, ... through the coalesced modes (CuTe's
+ * inverse_seq); the inverse's strides are the colexicographic strides of
+ * the modes found. */
+static bool right_inverse_node(const Node *nd, int i, Layout *out, Err *e, const char *name)
+{
+    Flat f, c;
+    flatten_sub(nd, i, &f);
+    coalesce_core(f.s, f.d, f.n, false, &c);
+    for (int k = 0; k < c.n; k++)
+        if (c.d[k] < 0)
+            return fail(e, "%s: negative stride %" PRId64 " is not supported", name, c.d[k]);
+    int64_t rstride[LAYOUT_MAX_LEAVES], prod = 1;
+    for (int k = 0; k < c.n; k++) {
+        rstride[k] = prod;
+        prod *= c.s[k];
+    }
+    Flat r;
+    r.n = 0;
+    bool used[LAYOUT_MAX_LEAVES] = {false};
+    int64_t next = 1;
+    for (;;) {
+        int found = -1;
+        for (int k = 0; k < c.n; k++)
+            if (!used[k] && c.d[k] == next && c.s[k] > 1) {
+                found = k;
+                break;
+            }
+        if (found < 0) break;
+        used[found] = true;
+        r.s[r.n] = c.s[found];
+        r.d[r.n] = rstride[found];
+        r.n++;
+        if (mul_ovf(c.s[found], c.d[found], &next)) break;
+    }
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    if (r.n == 0)
+        b_leaf(&b, 1, 0);
+    else
+        b_flat(&b, &r);
+    return finish(&b, &tmp, out, e, name);
+}
+
+bool layout_right_inverse(const Layout *l, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "right-inverse")) return false;
+    return right_inverse_node(l->node, 0, out, &e, "right-inverse");
+}
+
+bool layout_left_inverse(const Layout *l, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "left-inverse")) return false;
+    Flat f;
+    flatten_sub(l->node, 0, &f);
+    for (int k = 0; k < f.n; k++) {
+        if (f.s[k] > 1 && f.d[k] == 0)
+            return fail(&e, "left-inverse: layout is not injective (mode %" PRId64
+                            ":0 repeats offsets)", f.s[k]);
+        if (f.d[k] < 0)
+            return fail(&e, "left-inverse: negative stride %" PRId64 " is not supported", f.d[k]);
+    }
+    Layout c, lc;
+    if (!complement_sub(l->node, 0, default_cotarget(l), false, &c, &e))
+        return wrap(&e, "left-inverse: ");
+    Builder b;
+    b_init(&b, lc.node);
+    b_open(&b, TUPLE);
+    b_copy(&b, l->node, 0);
+    b_copy(&b, c.node, 0);
+    b_close(&b);
+    if (!b_done(&b, &e, "left-inverse")) return false;
+    lc.n = b.n;
+    return right_inverse_node(lc.node, 0, out, &e, "left-inverse");
+}
+
+bool layout_equal_function(const Layout *a, const Layout *b)
+{
+    Layout ca, cb;
+    if (!layout_validate(a, NULL, 0) || !layout_validate(b, NULL, 0)) return false;
+    int64_t n = layout_size(a);
+    if (n != layout_size(b)) return false;
+    if (!layout_coalesce(a, &ca, NULL, 0) || !layout_coalesce(b, &cb, NULL, 0)) return false;
+    if (layout_equal(&ca, &cb)) return true;
+    if (n > 65536) return false;
+    for (int64_t i = 0; i < n; i++)
+        if (layout_eval(a, i) != layout_eval(b, i)) return false;
+    return true;
+}
+
+int64_t layout_contiguous_run(const Layout *l)
+{
+    Flat f, c;
+    flatten_sub(l->node, 0, &f);
+    coalesce_core(f.s, f.d, f.n, false, &c);
+    return c.d[0] == 1 ? c.s[0] : 1;
+}
+
+/* ---- views --------------------------------------------------------------------- */
+
+bool layout_permute(const Layout *l, int n, const int *perm, Layout *out, char *err,
+                    size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "permute")) return false;
+    int r = layout_rank(l);
+    if (n != r) return fail(&e, "permute: %d axes given for a layout of rank %d", n, r);
+    if (!check_perm(n, perm, &e, "permute")) return false;
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    if (l->node[0].kind == LEAF) {
+        b_copy(&b, l->node, 0);
+    } else {
+        b_open(&b, TUPLE);
+        for (int k = 0; k < n; k++) b_copy(&b, l->node, mode_of(l->node, 0, perm[k]));
+        b_close(&b);
+    }
+    return finish(&b, &tmp, out, &e, "permute");
+}
+
+bool layout_transpose(const Layout *l, Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "transpose")) return false;
+    int r = layout_rank(l), perm[LAYOUT_MAX_LEAVES];
+    for (int k = 0; k < r; k++) perm[k] = r - 1 - k;
+    return layout_permute(l, r, perm, out, err, errlen);
+}
+
+bool layout_reshape(const Layout *l, int rank, const int64_t *shape, Layout *out, char *err,
+                    size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "reshape") || !check_dims(rank, shape, &e, "reshape")) return false;
+    int64_t n = 1;
+    for (int k = 0; k < rank; k++)
+        if (mul_ovf(n, shape[k], &n) || n > LAYOUT_MAX_VALUE)
+            return fail(&e, "reshape: size exceeds the limit 2^48");
+    if (n != layout_size(l))
+        return fail(&e, "reshape: new shape has %" PRId64 " elements, the layout has %" PRId64, n,
+                    layout_size(l));
+    if (rank == 0) return layout_make(1, 0, out, err, errlen);
+    Layout lr, rm, tmp;
+    if (!layout_transpose(l, &lr, err, errlen)) return false;
+    /* the row-major layout of the new shape, always a tuple of `rank` modes
+     * so that the result has exactly `rank` modes */
+    int64_t st[LAYOUT_MAX_LEAVES], prod = 1;
+    for (int k = rank - 1; k >= 0; k--) {
+        st[k] = shape[k] == 1 ? 0 : prod;
+        prod *= shape[k];
+    }
+    Builder b;
+    b_init(&b, rm.node);
+    b_open(&b, TUPLE);
+    for (int k = 0; k < rank; k++) b_leaf(&b, shape[k], st[k]);
+    b_close(&b);
+    if (!b_done(&b, &e, "reshape")) return false;
+    rm.n = b.n;
+    b_init(&b, tmp.node);
+    if (!emit_compose(lr.node, 0, rm.node, 0, &b, &e))
+        return wrap(&e, "reshape: not expressible as a layout: ");
+    return finish(&b, &tmp, out, &e, "reshape");
+}
+
+bool layout_broadcast(const Layout *l, int rank, const int64_t *shape, Layout *out, char *err,
+                      size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "broadcast") || !check_dims(rank, shape, &e, "broadcast")) return false;
+    int r = layout_rank(l);
+    if (rank < r) return fail(&e, "broadcast: cannot broadcast rank %d to rank %d", r, rank);
+    if (rank == 0) return layout_make(1, 0, out, err, errlen);
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    if (rank > 1) b_open(&b, TUPLE);
+    for (int j = 0; j < rank; j++) {
+        int k = j - (rank - r);
+        if (k < 0) {
+            b_leaf(&b, shape[j], 0);
+            continue;
+        }
+        int mi = mode_of(l->node, 0, k);
+        int64_t ms = sub_size(l->node, mi);
+        if (ms == shape[j])
+            b_copy(&b, l->node, mi);
+        else if (ms == 1)
+            b_leaf(&b, shape[j], 0);
+        else
+            return fail(&e, "broadcast: mode %d has size %" PRId64 ", cannot broadcast to %" PRId64,
+                        k, ms, shape[j]);
+    }
+    if (rank > 1) b_close(&b);
+    return finish(&b, &tmp, out, &e, "broadcast");
+}
+
+bool layout_slice(const Layout *l, int mode, int64_t coord, Layout *rest, int64_t *offset,
+                  char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (!check_in(l, &e, "slice")) return false;
+    int r = layout_rank(l);
+    if (mode < 0 || mode >= r) return fail(&e, "slice: mode %d out of range for rank %d", mode, r);
+    int mi = mode_of(l->node, 0, mode);
+    int64_t ms = sub_size(l->node, mi);
+    if (coord < 0 || coord >= ms)
+        return fail(&e, "slice: coordinate %" PRId64 " out of range [0, %" PRId64 ")", coord, ms);
+    int64_t off = (int64_t)eval_sub(l->node, mi, (uint64_t)coord);
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    if (r == 1) {
+        b_leaf(&b, 1, 0);
+    } else if (r == 2) {
+        b_copy(&b, l->node, mode_of(l->node, 0, 1 - mode));
+    } else {
+        b_open(&b, TUPLE);
+        for (int k = 0; k < r; k++)
+            if (k != mode) b_copy(&b, l->node, mode_of(l->node, 0, k));
+        b_close(&b);
+    }
+    if (!finish(&b, &tmp, rest, &e, "slice")) return false;
+    if (offset) *offset = off;
+    return true;
+}
+
+static bool pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+bool layout_tv_row_major(int rank, const int64_t *shape, int64_t threads, int64_t vec,
+                         Layout *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    if (rank < 0 || rank > 8) return fail(&e, "tv-layout: rank %d out of range 0..8", rank);
+    if (!check_dims(rank, shape, &e, "tv-layout")) return false;
+    int64_t n = 1;
+    for (int k = 0; k < rank; k++) {
+        if (!pow2(shape[k]))
+            return fail(&e, "tv-layout: dimension %d has extent %" PRId64 ", not a power of two",
+                        k, shape[k]);
+        if (mul_ovf(n, shape[k], &n) || n > LAYOUT_MAX_VALUE)
+            return fail(&e, "tv-layout: tile size exceeds the limit 2^48");
+    }
+    if (!pow2(threads)) return fail(&e, "tv-layout: thread count %" PRId64 " is not a power of two", threads);
+    if (!pow2(vec)) return fail(&e, "tv-layout: vector width %" PRId64 " is not a power of two", vec);
+    int64_t tv;
+    if (mul_ovf(threads, vec, &tv) || n % tv != 0)
+        return fail(&e,
+                    "tv-layout: tile has %" PRId64 " elements, not a multiple of threads*vec = %" PRId64
+                    "*%" PRId64,
+                    n, threads, vec);
+    Layout tmp;
+    Builder b;
+    b_init(&b, tmp.node);
+    b_open(&b, TUPLE);
+    b_leaf(&b, threads, vec);
+    b_open(&b, TUPLE);
+    b_leaf(&b, vec, 1);
+    b_leaf(&b, n / tv, tv);
+    b_close(&b);
+    b_close(&b);
+    return finish(&b, &tmp, out, &e, "tv-layout");
+}

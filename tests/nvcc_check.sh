@@ -1,0 +1,31 @@
+#!/bin/sh
+# nvcc_check.sh: runs tilec on every example and test kernel and compiles
+# each generated .cu for sm_80 and sm_90 with nvcc, treating nvcc and ptxas
+# warnings (spills and local-memory use included) as failures.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+TOP=$(pwd)
+TILEC=${TILEC:-$TOP/bin/tilec}
+OUT=${OUT:-$TOP/build/nvcc}
+NVCC=${NVCC:-nvcc}
+mkdir -p "$OUT"
+p=0; f=0
+if ! command -v "$NVCC" > /dev/null 2>&1; then
+    echo "nvcc: not found; skipping"; echo "nvcc: 0 passed, 0 failed"; exit 0
+fi
+for src in examples/*/*.tile.c tests/kernels/*/*.tile.c; do
+    [ -f "$src" ] || continue
+    name=$(basename "$src" .tile.c)
+    if ! "$TILEC" -o "$OUT/$name.cu" "$src" 2> "$OUT/$name.err"; then
+        echo "nvcc: tilec failed on $src"; head -10 "$OUT/$name.err"; f=$((f + 1)); continue
+    fi
+    if $NVCC -std=c++17 -O3 -Werror all-warnings -Xptxas -warn-spills,-warn-lmem-usage,--warning-as-error \
+            -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+            -I"$OUT" -Iruntime -c "$OUT/$name.cu" -o "$OUT/$name.o" 2> "$OUT/$name.nvcc"; then
+        p=$((p + 1))
+    else
+        echo "nvcc: $src does not compile:"; head -20 "$OUT/$name.nvcc"; f=$((f + 1))
+    fi
+done
+echo "nvcc: $p passed, $f failed"
+[ "$f" -eq 0 ]

@@ -1,0 +1,127 @@
+#!/bin/sh
+# run.sh: the whole test suite, as `make check` runs it.  Each section prints
+# "section: N passed, N failed"; the last line adds them all up.  The
+# compiler under test is the ASan/UBSan build (bin/tilec-san); generated host
+# code and the example applications are built with the sanitizers too.
+# Set TILEC_TEST_FILTER=section to run one section (unit, golden, diag, cli,
+# layout, host, nvcc).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+TOP=$(pwd)
+TILEC=${TILEC:-$TOP/bin/tilec-san}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$TOP/tests/lsan.supp:print_suppressions=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+OUT=$TOP/build/test
+rm -rf "$OUT"
+mkdir -p "$OUT"
+TOTAL_P=0
+TOTAL_F=0
+
+section() { # name passed failed
+    echo "$1: $2 passed, $3 failed"
+    TOTAL_P=$((TOTAL_P + $2))
+    TOTAL_F=$((TOTAL_F + $3))
+}
+
+want() { case "${TILEC_TEST_FILTER:-}" in ""|*"$1"*) return 0 ;; *) return 1 ;; esac; }
+
+# --- unit tests ---------------------------------------------------------
+if want unit; then
+    out=$(sh tests/run_unit.sh build/unit/test_* 2>&1)
+    printf '%s\n' "$out" | grep -v '^unit:'
+    line=$(printf '%s\n' "$out" | grep '^unit:')
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section unit "${p:-0}" "${f:-1}"
+fi
+
+# --- golden AST dumps ----------------------------------------------------
+if want golden; then
+    p=0; f=0
+    for src in examples/*/*.tile.c tests/golden/*.tile.c; do
+        [ -f "$src" ] || continue
+        name=$(basename "$src" .tile.c)
+        for kind in ast typed; do
+            gold=tests/golden/$name.$kind
+            if [ ! -f "$gold" ]; then
+                echo "golden: missing $gold (make golden-update writes it)"; f=$((f + 1)); continue
+            fi
+            if "$TILEC" --emit=$kind "$src" > "$OUT/$name.$kind" 2> "$OUT/$name.$kind.err" &&
+               diff -u "$gold" "$OUT/$name.$kind" > "$OUT/$name.$kind.diff"; then
+                p=$((p + 1))
+            else
+                echo "golden: $src --emit=$kind differs:"; head -20 "$OUT/$name.$kind.diff" "$OUT/$name.$kind.err"; f=$((f + 1))
+            fi
+        done
+    done
+    section golden $p $f
+fi
+
+# --- diagnostics -----------------------------------------------------------
+# Each tests/diag/*.tile.c holds lines "// expect: LINE" with the exact
+# diagnostic line tilec must print; tilec must exit 1.
+if want diag; then
+    p=0; f=0
+    for src in tests/diag/*.tile.c; do
+        [ -f "$src" ] || continue
+        "$TILEC" --check --color=never "$src" > /dev/null 2> "$OUT/diag.err"
+        rc=$?
+        ok=1
+        if [ $rc -ne 1 ]; then echo "diag: $src: exit status $rc, want 1"; ok=0; fi
+        grep '// expect: ' "$src" | sed 's|.*// expect: ||' > "$OUT/diag.want"
+        if [ ! -s "$OUT/diag.want" ]; then echo "diag: $src has no '// expect:' line"; ok=0; fi
+        while IFS= read -r exp; do
+            if ! grep -qxF "$exp" "$OUT/diag.err"; then
+                echo "diag: $src: missing: $exp"; echo "  got:"; sed 's/^/    /' "$OUT/diag.err" | head -12; ok=0
+            fi
+        done < "$OUT/diag.want"
+        if [ $ok -eq 1 ]; then p=$((p + 1)); else f=$((f + 1)); fi
+    done
+    section diag $p $f
+fi
+
+# --- command line ------------------------------------------------------------
+if want cli; then
+    out=$(TILEC="$TILEC" OUT="$OUT/cli" sh tests/cli/run.sh 2>&1)
+    printf '%s\n' "$out" | grep -v '^cli:'
+    line=$(printf '%s\n' "$out" | grep '^cli:' | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section cli "${p:-0}" "${f:-1}"
+fi
+
+# --- layout algebra through the CLI -----------------------------------------
+if want layout; then
+    p=0; f=0
+    if "$TILEC" layout --batch < tests/layout/batch_cases.txt > "$OUT/layout.out" 2>&1 &&
+       diff -u tests/layout/batch_expected.txt "$OUT/layout.out" > "$OUT/layout.diff"; then
+        p=$((p + 1))
+    else
+        echo "layout: batch output differs:"; head -30 "$OUT/layout.diff"; f=$((f + 1))
+    fi
+    section layout $p $f
+fi
+
+# --- host backend: compile and run every example and test kernel -------------
+if want host; then
+    out=$(TILEC="$TILEC" OUT="$OUT/host" sh tests/run_examples.sh host 2>&1)
+    printf '%s\n' "$out" | grep -v '^host:'
+    line=$(printf '%s\n' "$out" | grep '^host:' | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section host "${p:-0}" "${f:-1}"
+fi
+
+# --- nvcc: every generated .cu compiles for sm_80 and sm_90, warnings fatal --
+if want nvcc; then
+    out=$(TILEC="$TILEC" OUT="$OUT/nvcc" sh tests/nvcc_check.sh 2>&1)
+    printf '%s\n' "$out" | grep -v '^nvcc:'
+    line=$(printf '%s\n' "$out" | grep '^nvcc:' | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section nvcc "${p:-0}" "${f:-1}"
+fi
+
+echo "$TOTAL_P passed, $TOTAL_F failed"
+[ "$TOTAL_F" -eq 0 ]

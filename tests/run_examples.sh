@@ -1,0 +1,57 @@
+#!/bin/sh
+# run_examples.sh TARGET: builds and runs every example application
+# (examples/*/main.c) and every kernel test (tests/kernels/*/main.c) for
+# TARGET (host or cuda).  Each directory holds one NAME.tile.c and a main.c
+# that checks results and prints "NAME: N passed, N failed".
+#   host: tilec --target=host, then cc -std=c17 -Werror with the sanitizers
+#         (SAN=0 to build without them, OMP=1 to build with OpenMP);
+#   cuda: tilec, nvcc, and the run (under compute-sanitizer when SANITIZE=1).
+set -u
+target=${1:-host}
+cd "$(dirname "$0")/.." || exit 2
+TOP=$(pwd)
+TILEC=${TILEC:-$TOP/bin/tilec}
+OUT=${OUT:-$TOP/build/examples-$target}
+CC=${CC:-cc}
+NVCC=${NVCC:-nvcc}
+ARCH=${ARCH:-sm_90}
+mkdir -p "$OUT"
+p=0; f=0
+for dir in examples/*/ tests/kernels/*/; do
+    [ -f "$dir/main.c" ] || continue
+    src=$(ls "$dir"*.tile.c 2>/dev/null | head -n 1)
+    [ -n "$src" ] || continue
+    name=$(basename "$src" .tile.c)
+    b=$OUT/$name
+    mkdir -p "$b"
+    if [ "$target" = host ]; then
+        san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+        [ "${SAN:-1}" = 0 ] && san=
+        omp=
+        [ "${OMP:-0}" = 1 ] && omp=-fopenmp
+        if ! "$TILEC" --target=host -o "$b/$name.c" "$src" 2> "$b/tilec.err"; then
+            echo "$name: tilec failed:"; head -20 "$b/tilec.err"; f=$((f + 1)); continue
+        fi
+        if ! $CC -std=c17 -O1 -g -Wall -Wextra -Werror $san $omp -I"$b" -Iruntime -o "$b/app" \
+                "$b/$name.c" "$dir/main.c" runtime/tilec_rt.c -lm 2> "$b/cc.err"; then
+            echo "$name: cc failed:"; head -30 "$b/cc.err"; f=$((f + 1)); continue
+        fi
+        run="$b/app"
+    else
+        if ! "$TILEC" --arch="$ARCH" -o "$b/$name.cu" "$src" 2> "$b/tilec.err"; then
+            echo "$name: tilec failed:"; head -20 "$b/tilec.err"; f=$((f + 1)); continue
+        fi
+        if ! $NVCC -std=c++17 -O3 -arch="$ARCH" -I"$b" -Iruntime -DEXAMPLE_CUDA -o "$b/app" \
+                "$b/$name.cu" -x cu "$dir/main.c" -x cu runtime/tilec_rt.c 2> "$b/nvcc.err"; then
+            echo "$name: nvcc failed:"; head -30 "$b/nvcc.err"; f=$((f + 1)); continue
+        fi
+        run="$b/app"
+        [ "${SANITIZE:-0}" = 1 ] && run="compute-sanitizer --tool memcheck --error-exitcode 3 $b/app"
+    fi
+    (cd "$b" && $run) > "$b/run.out" 2>&1
+    rc=$?
+    cat "$b/run.out" | grep -E ': [0-9]+ passed, [0-9]+ failed$' | tail -n 1
+    if [ $rc -eq 0 ]; then p=$((p + 1)); else echo "$name: exit status $rc"; tail -n 15 "$b/run.out"; f=$((f + 1)); fi
+done
+echo "$target: $p passed, $f failed"
+[ "$f" -eq 0 ]
