@@ -26,7 +26,11 @@ CORE_OBJS := $(CORE_SRCS:%.c=build/obj/%.o)
 SAN_OBJS := $(CORE_SRCS:%.c=build/san/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 
-.PHONY: all check unit clean install examples setup-check
+.PHONY: all check unit clean install examples setup-check golden-update
+Q := @
+ifeq ($(V),1)
+Q :=
+endif
 all: bin/tilec build/libtilec_rt.a
 
 setup-check:
@@ -34,11 +38,13 @@ setup-check:
 
 build/obj/%.o: %.c $(HDRS) | setup-check
 	@mkdir -p $(dir $@)
-	$(CC) $(OPT) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	$(Q)$(CC) $(OPT) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) -c $< -o $@
 
 build/san/%.o: %.c $(HDRS) | setup-check
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g $(SAN) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) -c $< -o $@
+	@echo "  CC-SAN  $<"
+	$(Q)$(CC) -O1 -g $(SAN) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) -c $< -o $@
 
 build/libtilec.a: $(CORE_OBJS)
 	@rm -f $@; ar rcs $@ $^
@@ -48,22 +54,26 @@ build/libtilec_san.a: $(SAN_OBJS)
 
 bin/tilec: cmd/tilec.c build/libtilec.a $(HDRS)
 	@mkdir -p bin
-	$(CC) $(OPT) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) cmd/tilec.c build/libtilec.a $(CLANG_LIBS) -lm -o $@
+	@echo "  LD      $@"
+	$(Q)$(CC) $(OPT) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) cmd/tilec.c build/libtilec.a $(CLANG_LIBS) -lm -o $@
 
 bin/tilec-san: cmd/tilec.c build/libtilec_san.a $(HDRS)
 	@mkdir -p bin
-	$(CC) -O1 -g $(SAN) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) cmd/tilec.c build/libtilec_san.a $(CLANG_LIBS) -lm -o $@
+	@echo "  LD      $@"
+	$(Q)$(CC) -O1 -g $(SAN) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) cmd/tilec.c build/libtilec_san.a $(CLANG_LIBS) -lm -o $@
 
 build/libtilec_rt.a: $(RT_SRCS) runtime/tilec_rt.h
 	@mkdir -p build/rt
-	$(CC) $(OPT) $(WARN) -Iruntime -c runtime/tilec_rt.c -o build/rt/tilec_rt.o
+	@echo "  CC      runtime/tilec_rt.c"
+	$(Q)$(CC) $(OPT) $(WARN) -Iruntime -c runtime/tilec_rt.c -o build/rt/tilec_rt.o
 	@rm -f $@; ar rcs $@ build/rt/tilec_rt.o
 
 # Unit tests are built with the sanitizers: each is a standalone program that
 # prints "NAME: N passed, N failed".
 build/unit/%: tests/unit/%.c build/libtilec_san.a runtime/tilec_rt.c tests/unit/check.h $(HDRS)
 	@mkdir -p build/unit
-	$(CC) -O1 -g $(SAN) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) -Itests/unit $< build/libtilec_san.a runtime/tilec_rt.c $(CLANG_LIBS) -lm -o $@
+	@echo "  TEST    $@"
+	$(Q)$(CC) -O1 -g $(SAN) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) -Itests/unit $< build/libtilec_san.a runtime/tilec_rt.c $(CLANG_LIBS) -lm -o $@
 
 unit: $(UNIT_BINS)
 	@sh tests/run_unit.sh $(UNIT_BINS)
@@ -71,8 +81,29 @@ unit: $(UNIT_BINS)
 check: all bin/tilec-san $(UNIT_BINS)
 	@sh tests/run.sh
 
+# The main job: compile every example with tilec and run it, on the GPU when
+# nvidia-smi finds one, otherwise through the host backend.
 examples: all
-	@sh tests/run_examples.sh
+	@if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then \
+	    echo "tilec: running the examples on the GPU"; sh tests/run_examples.sh cuda; \
+	else \
+	    echo "tilec: no GPU found; running the examples through the host backend"; SAN=0 OMP=1 sh tests/run_examples.sh host; \
+	fi
+
+# Rewrites the golden AST dumps from the current compiler (review the diff!).
+golden-update: bin/tilec
+	@for f in examples/*/*.tile.c tests/golden/*.tile.c; do \
+	    n=$$(basename $$f .tile.c); \
+	    bin/tilec --emit=ast $$f > tests/golden/$$n.ast && bin/tilec --emit=typed $$f > tests/golden/$$n.typed; \
+	done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 bin/tilec $(DESTDIR)$(PREFIX)/bin/tilec
+	install -m 644 runtime/tilec.h runtime/tilec_rt.h runtime/tilec_ops.h runtime/tilec_fp.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 build/libtilec_rt.a $(DESTDIR)$(PREFIX)/lib/libtilec_rt.a
+	install -m 644 docs/tilec.1 $(DESTDIR)$(PREFIX)/share/man/man1/tilec.1
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' docs/tilec.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tilec.pc
 
 clean:
 	rm -rf build bin

@@ -55,6 +55,7 @@ typedef struct Emitter {
     int nloops;
     bool ok;
     int smem_bytes;
+    int64_t red_bytes;  /* size of the shared buffer the generic reductions share */
 } Emitter;
 
 typedef struct Ctx {
@@ -522,6 +523,49 @@ static char *ev_math(Emitter *em, Expr *e, Ctx c)
     return S("0");
 }
 
+static char *ev(Emitter *em, Expr *e, Ctx c);
+
+static bool is_shape_op(const char *n)
+{
+    return !strcmp(n, "reshape") || !strcmp(n, "broadcast_to") || !strcmp(n, "transpose") || !strcmp(n, "permute") ||
+           !strcmp(n, "expand_dims") || !strcmp(n, "squeeze");
+}
+
+/* Shape operations are index maps: element idx of the result is element
+ * src(idx) of the operand, which is read at that index (through its
+ * shared-memory mirror on the GPU when it is materialised). */
+static char *ev_shape_op(Emitter *em, Expr *e, Ctx c)
+{
+    Expr *x = e->args[0];
+    const char *n = e->name;
+    const char *idx = c.home && shape_equal(&e->shape, c.shape) ? "i_" : (e->shape.rank == 0 ? "0" : c.idx);
+    if (!(c.home && shape_equal(&e->shape, c.shape)) && !shape_equal(&e->shape, c.shape))
+        idx = bcast_index(em, c.idx, c.shape, &e->shape);
+    char *src;
+    if (!strcmp(n, "broadcast_to")) {
+        src = bcast_index(em, idx, &e->shape, &x->shape);
+    } else if (!strcmp(n, "transpose") || !strcmp(n, "permute")) {
+        int perm[TILE_MAX_RANK];
+        int r = e->shape.rank;
+        for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
+        Option *o = opt(e, "axis");
+        if (!strcmp(n, "permute") && o && o->value->kind == EX_LIST)
+            for (int i = 0; i < r; i++) perm[i] = (int)o->value->args[i]->cval.i;
+        src = S("0");
+        for (int i = 0; i < r; i++) {
+            int64_t stride = 1;
+            for (int q = perm[i] + 1; q < r; q++) stride *= x->shape.dim[q];
+            src = S("%s + (%s << %d)", src, coord(em, idx, &e->shape, i), log2i(stride));
+        }
+        src = S("(%s)", src);
+    } else {
+        src = S("%s", idx); /* reshape, expand_dims, squeeze keep the row-major order */
+    }
+    Ctx xc = {.shape = &x->shape, .idx = src, .home = false};
+    if (x->shape.rank == 0) xc = (Ctx){.shape = &x->shape, .idx = "0", .home = false};
+    return ev(em, x, xc);
+}
+
 static char *ev(Emitter *em, Expr *e, Ctx c)
 {
     if (e->is_const && e->shape.rank == 0) return lit(em, &e->cval, concrete(e->dtype, &e->cval));
@@ -592,6 +636,9 @@ static char *ev(Emitter *em, Expr *e, Ctx c)
             return S("((%s) ? (%s) : (%s))", cc, evc(em, e->args[1], sub_ctx(em, e->args[1], c), t),
                      evc(em, e->args[2], sub_ctx(em, e->args[2], c), t));
         }
+        if (is_shape_op(n)) return ev_shape_op(em, e, c);
+        if (sema_is_reduction(n))
+            return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
         return ev_math(em, e, c);
     }
     default:
@@ -604,6 +651,7 @@ static char *ev(Emitter *em, Expr *e, Ctx c)
 
 static void scan_stmt(Emitter *em, Stmt *st);
 static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home);
+static void note_reduce(Emitter *em, Expr *e);
 
 static void note_tmp(Emitter *em, Expr *e, Dtype d, const Shape *s)
 {
@@ -650,6 +698,18 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             note_tmp(em, e, arr->dtype, &e->shape);
             scan_expr(em, e->args[1], &e->shape, true);
             for (int i = 0; i < e->nopts; i++) scan_root(em, e->opts[i].value);
+            return;
+        }
+        if (sema_is_reduction(e->name)) {
+            note_tmp(em, e, e->dtype, &e->shape);
+            if (random) em->tmp_smem[e->id] = true;
+            scan_root(em, e->args[0]);
+            note_reduce(em, e);
+            return;
+        }
+        if (is_shape_op(e->name)) {
+            /* The operand is read at mapped indices: never register to register. */
+            scan_expr(em, e->args[0], &e->args[0]->shape, false);
             return;
         }
         for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, my_home);
@@ -913,6 +973,382 @@ static void emit_call(Emitter *em, Expr *e)
     line(em, "}");
 }
 
+/* ---- reductions ---------------------------------------------------------- */
+
+typedef struct Red {
+    const char *kind;  /* sum prod max min argmax argmin any all */
+    bool arg;          /* argmax / argmin: a (value, index) pair */
+    Dtype in;          /* the operand's dtype */
+    Dtype acc;         /* accumulation dtype */
+    int axes[TILE_MAX_RANK];
+    int nax;
+    bool trailing;     /* the reduced axes are the last ones */
+    Shape keep;        /* the result shape with reduced axes kept as 1 */
+    int64_t n, nred, nres;
+} Red;
+
+static Red red_info(Expr *e)
+{
+    Red r = {.kind = e->name};
+    Expr *x = e->args[0];
+    r.arg = !strcmp(e->name, "argmax") || !strcmp(e->name, "argmin");
+    r.in = concrete(x->dtype, &x->cval);
+    bool any = !strcmp(e->name, "any") || !strcmp(e->name, "all");
+    if (any) r.acc = DT_BOOL;
+    else if (r.arg || !strcmp(e->name, "max") || !strcmp(e->name, "min"))
+        r.acc = r.in == DT_FLOAT16 || r.in == DT_BFLOAT16 ? DT_FLOAT32 : r.in;
+    else
+        r.acc = r.in == DT_FLOAT16 || r.in == DT_BFLOAT16 ? DT_FLOAT32 : e->dtype;
+    Option *o = opt(e, "axis");
+    int rank = x->shape.rank;
+    bool red[TILE_MAX_RANK] = {0};
+    if (!o) {
+        for (int a = 0; a < rank; a++) red[a] = true;
+    } else {
+        Expr *v = o->value;
+        int k = v->kind == EX_LIST ? v->nargs : 1;
+        for (int i = 0; i < k; i++) {
+            int64_t a = (v->kind == EX_LIST ? v->args[i] : v)->cval.i;
+            if (a < 0) a += rank;
+            red[a] = true;
+        }
+    }
+    r.keep = x->shape;
+    r.n = shape_numel(&x->shape);
+    r.nred = 1;
+    for (int a = 0; a < rank; a++)
+        if (red[a]) {
+            r.axes[r.nax++] = a;
+            r.nred *= x->shape.dim[a];
+            r.keep.dim[a] = 1;
+        }
+    r.nres = r.n / r.nred;
+    r.trailing = true;
+    for (int i = 0; i < r.nax; i++)
+        if (r.axes[i] != rank - r.nax + i) r.trailing = false;
+    return r;
+}
+
+static const char *red_identity(Emitter *em, const Red *r)
+{
+    const char *k = r->kind;
+    if (!strcmp(k, "any")) return "false";
+    if (!strcmp(k, "all")) return "true";
+    ConstValue c = {.i = 0};
+    if (!strcmp(k, "prod")) c.i = 1, c.u = 1;
+    bool mx = !strcmp(k, "max") || !strcmp(k, "argmax");
+    bool mn = !strcmp(k, "min") || !strcmp(k, "argmin");
+    if (mx || mn) {
+        if (dtype_is_float(r->acc)) return r->acc == DT_FLOAT64 ? (mx ? "(-(double)INFINITY)" : "((double)INFINITY)")
+                                                              : (mx ? "(-INFINITY)" : "INFINITY");
+        if (r->acc == DT_BOOL) return mx ? "false" : "true";
+        int bits = dtype_bits(r->acc);
+        if (dtype_is_signed(r->acc)) {
+            if (mx) return S("((%s)(-INT64_C(%" PRId64 ") - 1))", dtype_host_type(r->acc), (int64_t)((UINT64_C(1) << (bits - 1)) - 1));
+            return S("((%s)INT64_C(%" PRId64 "))", dtype_host_type(r->acc), (int64_t)((UINT64_C(1) << (bits - 1)) - 1));
+        }
+        if (mx) return S("((%s)0)", dtype_host_type(r->acc));
+        return S("((%s)UINT64_MAX)", dtype_host_type(r->acc));
+    }
+    return lit(em, &c, r->acc);
+}
+
+/* acc <- acc op v (and the index pair for argmax/argmin). */
+static void red_update(Emitter *em, const Red *r, const char *acc, const char *ai, const char *v, const char *vi)
+{
+    const char *k = r->kind;
+    bool f = dtype_is_float(r->acc);
+    bool dbl = r->acc == DT_FLOAT64;
+    if (r->arg) {
+        bool mx = !strcmp(k, "argmax");
+        const char *cmp = mx ? ">" : "<";
+        if (f)
+            line(em, "if ((%s != %s && !(%s != %s && %s < %s)) || (!(%s != %s) && (%s %s %s || (%s == %s && %s < %s)))) { %s = %s; %s = %s; }",
+                 v, v, acc, acc, ai, vi, acc, acc, v, cmp, acc, v, acc, vi, ai, acc, v, ai, vi);
+        else
+            line(em, "if (%s %s %s || (%s == %s && %s < %s)) { %s = %s; %s = %s; }", v, cmp, acc, v, acc, vi, ai, acc, v, ai, vi);
+        return;
+    }
+    if (!strcmp(k, "any")) line(em, "%s = %s || %s;", acc, acc, v);
+    else if (!strcmp(k, "all")) line(em, "%s = %s && %s;", acc, acc, v);
+    else if (!strcmp(k, "max") || !strcmp(k, "min")) {
+        bool mx = k[1] == 'a';
+        if (f) line(em, "%s = %s(%s, %s);", acc, dbl ? (mx ? "tilec_maxd" : "tilec_mind") : (mx ? "tilec_maxf" : "tilec_minf"), acc, v);
+        else if (r->acc == DT_BOOL) line(em, "%s = %s %s %s;", acc, acc, mx ? "||" : "&&", v);
+        else line(em, "%s = %s %s %s ? %s : %s;", acc, v, mx ? ">" : "<", acc, v, acc);
+    } else {
+        const char *op = !strcmp(k, "sum") ? "+" : "*";
+        if (f) line(em, "%s = %s %s %s;", acc, acc, op, v);
+        else line(em, "%s = (%s)((%s)%s %s (%s)%s);", acc, dtype_host_type(r->acc), utype(r->acc), acc, op, utype(r->acc), v);
+    }
+}
+
+static const char *acc_type(const Red *r)
+{
+    if (r->acc == DT_FLOAT32) return "float";
+    if (r->acc == DT_FLOAT64) return "double";
+    return dtype_host_type(r->acc);
+}
+
+/* A warp shuffle of a value of the accumulation type. */
+static char *shfl(Emitter *em, const Red *r, const char *v, const char *off)
+{
+    if (r->acc == DT_FLOAT32 || r->acc == DT_FLOAT64)
+        return S("__shfl_xor_sync(0xffffffffu, %s, %s)", v, off);
+    if (dtype_bits(r->acc) == 64)
+        return S("(%s)__shfl_xor_sync(0xffffffffu, (%s)%s, %s)", dtype_host_type(r->acc),
+                 dtype_is_signed(r->acc) ? "long long" : "unsigned long long", v, off);
+    return S("(%s)__shfl_xor_sync(0xffffffffu, (int)%s, %s)", dtype_host_type(r->acc), v, off);
+}
+
+/* The operand's linear index of element j (row-major over the reduced axes)
+ * of the group that produces result element r (row-major over `keep`). */
+static char *red_src(Emitter *em, const Red *rd, const Shape *xs, const char *r, const char *j)
+{
+    Shape js = {0};
+    for (int i = 0; i < rd->nax; i++) js.dim[js.rank++] = xs->dim[rd->axes[i]];
+    char *src = S("0");
+    for (int a = 0, k = 0; a < xs->rank; a++) {
+        int64_t stride = 1;
+        for (int q = a + 1; q < xs->rank; q++) stride *= xs->dim[q];
+        bool red = k < rd->nax && rd->axes[k] == a;
+        char *c = red ? coord(em, j, &js, k++) : coord(em, r, &rd->keep, a);
+        src = S("%s + (%s << %d)", src, c, log2i(stride));
+    }
+    return S("(%s)", src);
+}
+
+/* Result element of operand element i (host target): drop reduced coords. */
+static char *red_dst(Emitter *em, const Red *rd, const Shape *xs, const char *i)
+{
+    char *dst = S("0");
+    for (int a = 0, k = 0; a < xs->rank; a++) {
+        bool red = k < rd->nax && rd->axes[k] == a;
+        if (red) {
+            k++;
+            continue;
+        }
+        int64_t stride = 1;
+        for (int q = a + 1; q < xs->rank; q++) stride *= rd->keep.dim[q];
+        dst = S("%s + (%s << %d)", dst, coord(em, i, xs, a), log2i(stride));
+    }
+    return S("(%s)", dst);
+}
+
+/* Whether the register/shuffle path applies (see emit_reduce_fast). */
+static bool red_fast(Emitter *em, Expr *e, const Red *rd)
+{
+    Lay l = lay_of(em, &e->args[0]->shape);
+    return rd->trailing && !l.repl && rd->nred >= l.V && (!rd->arg || rd->nax == 1 || rd->nax == e->args[0]->shape.rank);
+}
+
+static void note_reduce(Emitter *em, Expr *e)
+{
+    if (!em->cuda) return;
+    Red rd = red_info(e);
+    if (red_fast(em, e, &rd)) return;
+    int64_t bytes = (rd.n + rd.n / 32 + 1) * (dtype_bits(rd.acc) > 32 ? 8 : 4);
+    if (bytes > em->red_bytes) em->red_bytes = bytes;
+}
+
+/* Writes the result (accumulation values in s_res_[nres]) into the result
+ * tile's registers in its own layout. */
+static void red_distribute(Emitter *em, Expr *e, const Red *rd, const char *res)
+{
+    const char *name = em->tmp[e->id];
+    Dtype d = e->dtype;
+    if (e->shape.rank == 0) {
+        line(em, "%s = %s;", name, st(em, d, conv(em, S("%s[0]", res), rd->arg ? DT_INT32 : rd->acc, d)));
+        return;
+    }
+    open_elem_loop(em, &e->shape);
+    line(em, "%s[%s] = %s;", name, home_idx(em), st(em, d, conv(em, S("%s[i_]", res), rd->arg ? DT_INT32 : rd->acc, d)));
+    close_loop(em);
+}
+
+static void emit_reduce_host(Emitter *em, Expr *e, const Red *rd)
+{
+    Expr *x = e->args[0];
+    const char *at = acc_type(rd);
+    line(em, "%s acc_[%" PRId64 "];", at, rd->nres);
+    if (rd->arg) line(em, "int32_t ai_[%" PRId64 "];", rd->nres);
+    line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", rd->nres);
+    em->ind++;
+    line(em, "acc_[r_] = %s;", red_identity(em, rd));
+    if (rd->arg) line(em, "ai_[r_] = INT32_MAX;");
+    close_loop(em);
+    open_elem_loop(em, &x->shape);
+    Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
+    line(em, "const %s v_ = %s;", at, evc(em, x, c, rd->acc));
+    line(em, "const int64_t r_ = %s;", red_dst(em, rd, &x->shape, "i_"));
+    if (rd->arg) {
+        /* position along the reduced axes */
+        Shape js = {0};
+        for (int i = 0; i < rd->nax; i++) js.dim[js.rank++] = x->shape.dim[rd->axes[i]];
+        char *pos = S("0");
+        int64_t stride = 1;
+        for (int i = rd->nax - 1; i >= 0; i--) {
+            pos = S("%s + %s * %" PRId64, pos, coord(em, "i_", &x->shape, rd->axes[i]), stride);
+            stride *= js.dim[i];
+        }
+        line(em, "const int32_t vi_ = (int32_t)(%s);", pos);
+        red_update(em, rd, "acc_[r_]", "ai_[r_]", "v_", "vi_");
+    } else {
+        red_update(em, rd, "acc_[r_]", NULL, "v_", NULL);
+    }
+    close_loop(em);
+    red_distribute(em, e, rd, rd->arg ? "ai_" : "acc_");
+}
+
+/* CUDA, reduced axes trailing and each thread's vector runs inside one
+ * group: reduce in registers, then across the g threads sharing a group with
+ * warp shuffles (and shared memory between warps when g > 32). */
+static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
+{
+    Expr *x = e->args[0];
+    const char *at = acc_type(rd);
+    int T = em->T, V = l.V;
+    int C = l.E / V;                       /* chunks (runs) per thread */
+    int64_t K = rd->nred > (int64_t)T * V ? rd->nred / ((int64_t)T * V) : 1; /* chunks per group */
+    int Q = (int)(C / K);                  /* partial results per thread */
+    int64_t g = rd->nred / V < T ? rd->nred / V : T; /* threads per group */
+    line(em, "%s q_[%d];", at, Q);
+    if (rd->arg) line(em, "int32_t qi_[%d];", Q);
+    line(em, "#pragma unroll");
+    line(em, "for (int j_ = 0; j_ < %d; ++j_) {", Q);
+    em->ind++;
+    line(em, "%s acc_ = %s;", at, red_identity(em, rd));
+    if (rd->arg) line(em, "int32_t ai_ = INT32_MAX;");
+    line(em, "#pragma unroll");
+    line(em, "for (int c_ = j_ * %" PRId64 "; c_ < (j_ + 1) * %" PRId64 "; ++c_) {", K, K);
+    em->ind++;
+    line(em, "#pragma unroll");
+    line(em, "for (int k_ = 0; k_ < %d; ++k_) {", V);
+    em->ind++;
+    line(em, "const int e_ = c_ * %d + k_;", V);
+    line(em, "const int i_ = c_ * %d + t_ * %d + k_;", T * V, V);
+    line(em, "(void)e_; (void)i_;");
+    Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
+    line(em, "const %s v_ = %s;", at, evc(em, x, c, rd->acc));
+    if (rd->arg) {
+        line(em, "const int32_t vi_ = (int32_t)(i_ & %" PRId64 ");", rd->nred - 1);
+        red_update(em, rd, "acc_", "ai_", "v_", "vi_");
+    } else {
+        red_update(em, rd, "acc_", NULL, "v_", NULL);
+    }
+    close_loop(em);
+    close_loop(em);
+    int64_t wg = g < 32 ? g : 32;
+    line(em, "#pragma unroll");
+    line(em, "for (int off_ = %" PRId64 "; off_ > 0; off_ >>= 1) {", wg / 2);
+    em->ind++;
+    line(em, "const %s o_ = %s;", at, shfl(em, rd, "acc_", "off_"));
+    if (rd->arg) {
+        line(em, "const int32_t oi_ = __shfl_xor_sync(0xffffffffu, ai_, off_);");
+        red_update(em, rd, "acc_", "ai_", "o_", "oi_");
+    } else {
+        red_update(em, rd, "acc_", NULL, "o_", NULL);
+    }
+    close_loop(em);
+    line(em, "q_[j_] = acc_;");
+    if (rd->arg) line(em, "qi_[j_] = ai_;");
+    close_loop(em);
+    int64_t groups_per_row = T / g; /* groups in one chunk row of T threads */
+    if (g > 32) {
+        int64_t wpg = g / 32;
+        line(em, "__shared__ %s sp_%d[%d][%d];", at, e->id, Q, T / 32);
+        if (rd->arg) line(em, "__shared__ int32_t spi_%d[%d][%d];", e->id, Q, T / 32);
+        line(em, "if ((t_ & 31) == 0) {");
+        em->ind++;
+        line(em, "#pragma unroll");
+        line(em, "for (int j_ = 0; j_ < %d; ++j_) { sp_%d[j_][t_ >> 5] = q_[j_];%s }", Q, e->id,
+             rd->arg ? S(" spi_%d[j_][t_ >> 5] = qi_[j_];", e->id) : "");
+        close_loop(em);
+        line(em, "__syncthreads();");
+        line(em, "#pragma unroll");
+        line(em, "for (int j_ = 0; j_ < %d; ++j_) {", Q);
+        em->ind++;
+        line(em, "%s acc_ = %s;", at, red_identity(em, rd));
+        if (rd->arg) line(em, "int32_t ai_ = INT32_MAX;");
+        line(em, "for (int w_ = 0; w_ < %" PRId64 "; ++w_) {", wpg);
+        em->ind++;
+        line(em, "const %s o_ = sp_%d[j_][(t_ / %" PRId64 ") * %" PRId64 " + w_];", at, e->id, g, wpg);
+        if (rd->arg) {
+            line(em, "const int32_t oi_ = spi_%d[j_][(t_ / %" PRId64 ") * %" PRId64 " + w_];", e->id, g, wpg);
+            red_update(em, rd, "acc_", "ai_", "o_", "oi_");
+        } else {
+            red_update(em, rd, "acc_", NULL, "o_", NULL);
+        }
+        close_loop(em);
+        line(em, "q_[j_] = acc_;");
+        if (rd->arg) line(em, "qi_[j_] = ai_;");
+        close_loop(em);
+    }
+    /* Every thread of a group now holds its group's result; share them. */
+    line(em, "__shared__ %s sr_%d[%" PRId64 "];", rd->arg ? "int32_t" : at, e->id, rd->nres);
+    line(em, "__syncthreads();");
+    line(em, "if (t_ %% %" PRId64 " == 0) {", g);
+    em->ind++;
+    line(em, "#pragma unroll");
+    line(em, "for (int j_ = 0; j_ < %d; ++j_) sr_%d[j_ * %" PRId64 " + t_ / %" PRId64 "] = %s[j_];", Q, e->id,
+         groups_per_row, g, rd->arg ? "qi_" : "q_");
+    close_loop(em);
+    line(em, "__syncthreads();");
+    red_distribute(em, e, rd, S("sr_%d", e->id));
+    em->smem_bytes += (int)(rd->nres * (dtype_bits(rd->acc) > 32 ? 8 : 4));
+}
+
+/* CUDA, any axes: the operand goes to shared memory (row-major, padded one
+ * word in 32 against bank conflicts), and each result element is folded
+ * from it by the thread that holds it. */
+static void emit_reduce_generic(Emitter *em, Expr *e, const Red *rd)
+{
+    Expr *x = e->args[0];
+    const char *at = acc_type(rd);
+    Lay lx = lay_of(em, &x->shape);
+    line(em, "%s *sb_ = (%s *)s_red_;", at, at);
+    line(em, "__syncthreads();");
+    open_elem_loop(em, &x->shape);
+    Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
+    if (lx.repl) line(em, "if (t_ < %" PRId64 ")", lx.n);
+    line(em, "sb_[i_ + (i_ >> 5)] = %s;", evc(em, x, c, rd->acc));
+    close_loop(em);
+    line(em, "__syncthreads();");
+    const char *name = em->tmp[e->id];
+    open_elem_loop(em, &e->shape);
+    line(em, "%s acc_ = %s;", at, red_identity(em, rd));
+    if (rd->arg) line(em, "int32_t ai_ = INT32_MAX;");
+    line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) {", rd->nred);
+    em->ind++;
+    line(em, "const int s_ = %s;", red_src(em, rd, &x->shape, "i_", "j_"));
+    line(em, "const %s v_ = sb_[s_ + (s_ >> 5)];", at);
+    if (rd->arg) red_update(em, rd, "acc_", "ai_", "v_", "j_");
+    else red_update(em, rd, "acc_", NULL, "v_", NULL);
+    close_loop(em);
+    Dtype from = rd->arg ? DT_INT32 : rd->acc;
+    if (e->shape.rank == 0)
+        line(em, "%s = %s;", name, st(em, e->dtype, conv(em, rd->arg ? "ai_" : "acc_", from, e->dtype)));
+    else
+        line(em, "%s[e_] = %s;", name, st(em, e->dtype, conv(em, rd->arg ? "ai_" : "acc_", from, e->dtype)));
+    close_loop(em);
+}
+
+static void emit_reduce(Emitter *em, Expr *e)
+{
+    Red rd = red_info(e);
+    line(em, "{ /* tile_%s */", e->name);
+    em->ind++;
+    if (!em->cuda) {
+        emit_reduce_host(em, e, &rd);
+    } else {
+        if (red_fast(em, e, &rd)) emit_reduce_fast(em, e, &rd, lay_of(em, &e->args[0]->shape));
+        else emit_reduce_generic(em, e, &rd);
+    }
+    em->ind--;
+    line(em, "}");
+    if (em->tmp_smem[e->id] && em->cuda) write_mirror(em, em->tmp[e->id], &e->shape);
+}
+
 /* Materialises the loads and calls inside e, innermost first. */
 static void hoist(Emitter *em, Expr *e)
 {
@@ -927,6 +1363,11 @@ static void hoist(Emitter *em, Expr *e)
         return;
     }
     if (e->kind == EX_BUILTIN && !strcmp(e->name, "store")) return;
+    if (e->kind == EX_BUILTIN && sema_is_reduction(e->name)) {
+        hoist(em, e->args[0]);
+        emit_reduce(em, e);
+        return;
+    }
     hoist(em, e->a);
     hoist(em, e->b);
     hoist(em, e->c);
@@ -1167,6 +1608,10 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
             line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, em.tmp[i], l.n);
             smem += (int)(l.n * dtype_bits(em.tmp_dt[i]) / 8);
         }
+    }
+    if (cuda && em.red_bytes) {
+        line(&em, "__shared__ __align__(16) unsigned char s_red_[%" PRId64 "];", em.red_bytes);
+        smem += (int)em.red_bytes;
     }
     plan->smem_bytes = smem;
     if (smem > 48 * 1024) {

@@ -384,7 +384,8 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
     SrcLoc loc = loc_of(cx, c);
     switch (k) {
     case CXCursor_IntegerLiteral:
-    case CXCursor_CharacterLiteral: {
+    case CXCursor_CharacterLiteral:
+    case CXCursor_CXXBoolLiteralExpr: /* C23 true and false */ {
         Expr *e = new_expr(cx, EX_INT, loc);
         if (!eval_int(c, &e->uval, &e->ival)) return bad_expr(cx, c, "%s", "cannot evaluate literal");
         return e;

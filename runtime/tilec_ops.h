@@ -168,6 +168,13 @@ TILEC_OP float tilec_fast_cosf(float x)
 #endif
 }
 
+/* ---- reductions: max/min that propagate NaN, like NumPy and PyTorch ----- */
+
+TILEC_OP float tilec_maxf(float a, float b) { return a != a ? a : (b != b ? b : (a > b ? a : b)); }
+TILEC_OP float tilec_minf(float a, float b) { return a != a ? a : (b != b ? b : (a < b ? a : b)); }
+TILEC_OP double tilec_maxd(double a, double b) { return a != a ? a : (b != b ? b : (a > b ? a : b)); }
+TILEC_OP double tilec_mind(double a, double b) { return a != a ? a : (b != b ? b : (a < b ? a : b)); }
+
 /* ---- launcher support ---------------------------------------------------- */
 
 /* Whether array a allows the vectorised path: its rows are contiguous (last

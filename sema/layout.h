@@ -14,8 +14,11 @@
  *  - Functions that can fail return bool and, on failure, write a one-line
  *    reason (no "error:" prefix, no newline) into err[errlen]; err may be NULL.
  *  - An output may alias an input (results are built in a temporary).
- *  - Every input is validated and every result is checked against the limits
- *    below, so no operation overflows or reads out of bounds on bad input.
+ *  - Every function that returns bool validates its inputs and checks its
+ *    result against the limits below, so none overflows or reads out of
+ *    bounds on bad input.  The plain queries (layout_size, layout_eval, ...)
+ *    assume a valid layout: one from a parser or constructor here, or one
+ *    that passed layout_validate.
  *  - Semantics are CuTe's with all integers static (compile-time) ones: where
  *    CuTe would static_assert, we fail with a reason instead.
  */

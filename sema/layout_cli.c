@@ -15,29 +15,29 @@ enum { RES_OK = 0, RES_ERROR = 1, RES_USAGE = 2 };
 typedef struct OpInfo {
     const char *name;
     int min_args, max_args;
-    const char *args;
+    const char *args, *help;
 } OpInfo;
 
 static const OpInfo OPS[] = {
-    {"eval", 2, 2, "L I          offset of index or coordinate I"},
-    {"coord", 2, 2, "L I         natural coordinate of index I"},
-    {"size", 1, 1, "L"},
-    {"cosize", 1, 1, "L"},
-    {"rank", 1, 1, "L"},
-    {"depth", 1, 1, "L"},
-    {"coalesce", 1, 2, "L [PROFILE]"},
-    {"filter", 1, 1, "L"},
-    {"sort", 1, 1, "L"},
-    {"complement", 1, 2, "L [M]"},
-    {"compose", 2, 2, "A B       B a layout or a tiler <B0,B1,...>"},
-    {"logical-divide", 2, 2, "A B"},
-    {"zipped-divide", 2, 2, "A B"},
-    {"tiled-divide", 2, 2, "A B"},
-    {"logical-product", 2, 2, "A B"},
-    {"blocked-product", 2, 2, "A B   (B a layout)"},
-    {"raked-product", 2, 2, "A B     (B a layout)"},
-    {"right-inverse", 1, 1, "L"},
-    {"left-inverse", 1, 1, "L"},
+    {"eval", 2, 2, "L I", "offset of linear index I or coordinate tuple I"},
+    {"coord", 2, 2, "L I", "natural coordinate of linear index I"},
+    {"size", 1, 1, "L", "number of elements"},
+    {"cosize", 1, 1, "L", "1 + largest |offset|"},
+    {"rank", 1, 1, "L", "number of top-level modes"},
+    {"depth", 1, 1, "L", "nesting depth (8:1 is 0)"},
+    {"coalesce", 1, 2, "L [PROFILE]", "simplify, keeping the function (by mode with PROFILE)"},
+    {"filter", 1, 1, "L", "drop stride-0 and size-1 modes, then coalesce"},
+    {"sort", 1, 1, "L", "flatten and sort the modes by stride"},
+    {"complement", 1, 2, "L [M]", "the layout of the rest, up to cotarget M"},
+    {"compose", 2, 2, "A B", "A o B; B a layout or a tiler <B0,B1,...>"},
+    {"logical-divide", 2, 2, "A B", "A o (B, complement(B, size(A)))"},
+    {"zipped-divide", 2, 2, "A B", "((tiles...),(rests...))"},
+    {"tiled-divide", 2, 2, "A B", "((tiles...),rests...)"},
+    {"logical-product", 2, 2, "A B", "(A, complement(A, size(A)*cosize(B)) o B)"},
+    {"blocked-product", 2, 2, "A B", "A repeated as blocks over B (B a layout)"},
+    {"raked-product", 2, 2, "A B", "A interleaved over B (B a layout)"},
+    {"right-inverse", 1, 1, "L", "R with L(R(i)) == i"},
+    {"left-inverse", 1, 1, "L", "R with R(L(i)) == i (L injective)"},
 };
 
 static void usage(FILE *f)
@@ -48,8 +48,11 @@ static void usage(FILE *f)
           "a bare shape such as (4,8) has compact column-major strides.\n"
           "Operations:\n",
           f);
-    for (size_t k = 0; k < sizeof OPS / sizeof OPS[0]; k++)
-        fprintf(f, "  %-16s %s\n", OPS[k].name, OPS[k].args);
+    for (size_t k = 0; k < sizeof OPS / sizeof OPS[0]; k++) {
+        char head[48];
+        snprintf(head, sizeof head, "%s %s", OPS[k].name, OPS[k].args);
+        fprintf(f, "  %-28s %s\n", head, OPS[k].help);
+    }
     fputs("See docs/layout.md.\n", f);
 }
 

@@ -48,6 +48,11 @@ static bool check_stmt(Sema *s, Stmt *st);
 
 static const Shape scalar_shape = {0};
 
+static Dtype concrete_or(Dtype d, const ConstValue *v)
+{
+    return dtype_is_loose(d) ? dtype_concretize(d, v) : d;
+}
+
 static void set_const_int(Expr *e, int64_t v)
 {
     e->is_const = true;
@@ -647,6 +652,214 @@ static bool builtin_where(Sema *s, Expr *e, Expr *c, Expr *a, Expr *b)
     return true;
 }
 
+/* Axes given as `.axis = 1` or `.axis = {0, 2}`, negative counting from the
+ * end as in NumPy; sorted, checked for range and duplicates.  *n = 0 when
+ * the option is absent. */
+static bool axes_option(Sema *s, Expr *e, int rank, int *axes, int *n)
+{
+    Option *o = find_opt(e, "axis");
+    *n = 0;
+    if (!o) return true;
+    int64_t v[TILE_MAX_RANK];
+    int k;
+    if (!const_list(s, o->value, ".axis", v, &k)) return false;
+    bool seen[TILE_MAX_RANK] = {0};
+    for (int i = 0; i < k; i++) {
+        int64_t a = v[i] < 0 ? v[i] + rank : v[i];
+        if (a < 0 || a >= rank) {
+            diag_error(o->loc, "axis %" PRId64 " is out of range for a tile of rank %d", v[i], rank);
+            return false;
+        }
+        if (seen[a]) {
+            diag_error(o->loc, "axis %" PRId64 " is given twice", v[i]);
+            return false;
+        }
+        seen[a] = true;
+    }
+    for (int a = 0; a < rank; a++)
+        if (seen[a]) axes[(*n)++] = a;
+    return true;
+}
+
+/* The accumulation and result rules of reductions (docs/language.md):
+ * sums and products of bool and of integers narrower than 32 bits give
+ * int32 (uint32 when unsigned), wider integers and floats keep their type
+ * (float16/bfloat16 accumulate in float32); max/min keep the type; argmax
+ * and argmin give int32; any/all give bool. */
+static Dtype reduce_result(const char *n, Dtype t)
+{
+    if (!strcmp(n, "any") || !strcmp(n, "all")) return DT_BOOL;
+    if (!strcmp(n, "argmax") || !strcmp(n, "argmin")) return DT_INT32;
+    if (!strcmp(n, "sum") || !strcmp(n, "prod")) {
+        if (t == DT_BOOL) return DT_INT32;
+        if (dtype_is_int(t) && dtype_bits(t) < 32) return dtype_is_signed(t) ? DT_INT32 : DT_UINT32;
+    }
+    return t;
+}
+
+bool sema_is_reduction(const char *n)
+{
+    static const char *const names[] = {"sum", "prod", "max", "min", "argmax", "argmin", "any", "all", NULL};
+    for (const char *const *p = names; *p; p++)
+        if (!strcmp(*p, n)) return true;
+    return false;
+}
+
+static bool builtin_reduce(Sema *s, Expr *e)
+{
+    static const char *const opts[] = {"axis", "keepdims", NULL};
+    if (!check_opts(e, opts)) return false;
+    Expr *x = e->args[0];
+    if (!type_expr(s, x)) return false;
+    Dtype t = concrete_or(x->dtype, &x->cval);
+    if (t == DT_TFLOAT32 || t == DT_FLOAT8_E4M3FN || t == DT_FLOAT8_E5M2) {
+        diag_error_fix(x->loc, "cast it first, e.g. tile_cast(x, float)", "tile_%s does not take %s tiles", e->name,
+                       dtype_name(t));
+        return false;
+    }
+    if (t == DT_BOOL && strcmp(e->name, "any") && strcmp(e->name, "all") && strcmp(e->name, "sum") &&
+        strcmp(e->name, "max") && strcmp(e->name, "min")) {
+        diag_error(x->loc, "tile_%s does not take bool tiles", e->name);
+        return false;
+    }
+    int axes[TILE_MAX_RANK], na;
+    if (!axes_option(s, e, x->shape.rank, axes, &na)) return false;
+    if (na == 0) {
+        for (int a = 0; a < x->shape.rank; a++) axes[a] = a;
+        na = x->shape.rank;
+    }
+    bool keep = false;
+    Option *kd = find_opt(e, "keepdims");
+    if (kd) {
+        int64_t v;
+        if (!type_expr(s, kd->value) || !expect_const_int(s, kd->value, ".keepdims", &v)) return false;
+        keep = v != 0;
+    }
+    if ((!strcmp(e->name, "argmax") || !strcmp(e->name, "argmin")) && na > 1 && find_opt(e, "axis")) {
+        diag_error(find_opt(e, "axis")->loc, "tile_%s takes one axis", e->name);
+        return false;
+    }
+    Shape r = {0};
+    for (int a = 0, k = 0; a < x->shape.rank; a++) {
+        bool red = k < na && axes[k] == a;
+        if (red) k++;
+        if (red && !keep) continue;
+        r.dim[r.rank++] = red ? 1 : x->shape.dim[a];
+    }
+    e->dtype = reduce_result(e->name, t);
+    e->shape = r;
+    return true;
+}
+
+static bool shape_of_option(Sema *s, Expr *e, Shape *sh)
+{
+    Option *o = find_opt(e, "shape");
+    if (!o) {
+        diag_error_fix(e->loc, "add '.shape = {...}'", "tile_%s needs a .shape", e->name);
+        return false;
+    }
+    return shape_option(s, e, o, sh);
+}
+
+static bool builtin_shape_op(Sema *s, Expr *e)
+{
+    const char *n = e->name;
+    Expr *x = e->args[0];
+    if (!type_expr(s, x)) return false;
+    static const char *const shape_opts[] = {"shape", NULL};
+    static const char *const axis_opts[] = {"axis", NULL};
+    static const char *const no_opts[] = {NULL};
+    char a[SHAPE_FMT_MAX], b[SHAPE_FMT_MAX];
+    e->dtype = x->dtype;
+    if (x->is_const && x->shape.rank == 0) {
+        e->is_const = false;
+    }
+    if (!strcmp(n, "reshape") || !strcmp(n, "broadcast_to")) {
+        if (!check_opts(e, shape_opts)) return false;
+        Shape sh;
+        if (!shape_of_option(s, e, &sh)) return false;
+        if (n[0] == 'r' && shape_numel(&sh) != shape_numel(&x->shape)) {
+            diag_error(e->loc, "cannot reshape a tile of shape %s (%" PRId64 " elements) to %s (%" PRId64 " elements)",
+                       fmt_shape(&x->shape, a, sizeof a), shape_numel(&x->shape), fmt_shape(&sh, b, sizeof b),
+                       shape_numel(&sh));
+            return false;
+        }
+        char err[256];
+        if (n[0] == 'b' && !shape_broadcast_to(&x->shape, &sh, err, sizeof err)) {
+            diag_error(e->loc, "%s", err);
+            return false;
+        }
+        e->shape = sh;
+        return true;
+    }
+    if (!strcmp(n, "transpose")) {
+        if (!check_opts(e, no_opts)) return false;
+        e->shape.rank = x->shape.rank;
+        for (int i = 0; i < x->shape.rank; i++) e->shape.dim[i] = x->shape.dim[x->shape.rank - 1 - i];
+        return true;
+    }
+    if (!check_opts(e, axis_opts)) return false;
+    Option *o = find_opt(e, "axis");
+    if (!strcmp(n, "permute")) {
+        int64_t v[TILE_MAX_RANK];
+        int k;
+        if (!o) {
+            diag_error_fix(e->loc, "add '.axis = {...}' with a permutation of the axes", "tile_permute needs .axis");
+            return false;
+        }
+        if (!const_list(s, o->value, ".axis", v, &k)) return false;
+        bool seen[TILE_MAX_RANK] = {0};
+        if (k != x->shape.rank) {
+            diag_error(o->loc, ".axis has %d entries but the tile has rank %d", k, x->shape.rank);
+            return false;
+        }
+        for (int i = 0; i < k; i++) {
+            if (v[i] < 0 || v[i] >= k || seen[v[i]]) {
+                diag_error(o->loc, ".axis must be a permutation of 0..%d", k - 1);
+                return false;
+            }
+            seen[v[i]] = true;
+            e->shape.dim[i] = x->shape.dim[v[i]];
+        }
+        e->shape.rank = k;
+        return true;
+    }
+    if (!strcmp(n, "expand_dims")) {
+        int64_t ax;
+        if (!o) {
+            diag_error_fix(e->loc, "add '.axis = N'", "tile_expand_dims needs .axis");
+            return false;
+        }
+        if (!type_expr(s, o->value) || !expect_const_int(s, o->value, ".axis", &ax)) return false;
+        int r = x->shape.rank + 1;
+        if (ax < 0) ax += r;
+        if (ax < 0 || ax >= r || r > TILE_MAX_RANK) {
+            diag_error(o->loc, "axis out of range for expanding a tile of rank %d", x->shape.rank);
+            return false;
+        }
+        e->shape.rank = r;
+        for (int i = 0, j = 0; i < r; i++) e->shape.dim[i] = i == ax ? 1 : x->shape.dim[j++];
+        return true;
+    }
+    /* squeeze */
+    int axes[TILE_MAX_RANK], na;
+    if (!axes_option(s, e, x->shape.rank, axes, &na)) return false;
+    e->shape.rank = 0;
+    for (int i = 0, k = 0; i < x->shape.rank; i++) {
+        bool listed = na == 0 ? x->shape.dim[i] == 1 : (k < na && axes[k] == i);
+        if (listed) {
+            k++;
+            if (x->shape.dim[i] != 1) {
+                diag_error(o->loc, "cannot squeeze axis %d of size %" PRId64, i, x->shape.dim[i]);
+                return false;
+            }
+            continue;
+        }
+        e->shape.dim[e->shape.rank++] = x->shape.dim[i];
+    }
+    return true;
+}
+
 static bool type_builtin(Sema *s, Expr *e)
 {
     const char *n = e->name;
@@ -684,6 +897,10 @@ static bool type_builtin(Sema *s, Expr *e)
         !strcmp(n, "maximum") || !strcmp(n, "truediv"))
         return builtin_math(s, e);
     if (!strcmp(n, "where")) return builtin_where(s, e, e->args[0], e->args[1], e->args[2]);
+    if (sema_is_reduction(n)) return builtin_reduce(s, e);
+    if (!strcmp(n, "reshape") || !strcmp(n, "broadcast_to") || !strcmp(n, "transpose") || !strcmp(n, "permute") ||
+        !strcmp(n, "expand_dims") || !strcmp(n, "squeeze"))
+        return builtin_shape_op(s, e);
     diag_error(e->loc, "tile_%s is not supported by this version of tilec yet", n);
     return false;
 }

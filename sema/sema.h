@@ -29,4 +29,5 @@ Inline *sema_inline_of(const Expr *call);
 
 /* Builtins sema knows; codegen asks by name. */
 bool sema_is_math1(const char *name); /* exp, log, sqrt ... */
+bool sema_is_reduction(const char *name); /* sum, max, argmax, any ... */
 #endif

@@ -41,13 +41,17 @@ for dir in examples/*/ tests/kernels/*/; do
         if ! "$TILEC" --arch="$ARCH" -o "$b/$name.cu" "$src" 2> "$b/tilec.err"; then
             echo "$name: tilec failed:"; head -20 "$b/tilec.err"; f=$((f + 1)); continue
         fi
-        if ! $NVCC -std=c++17 -O3 -arch="$ARCH" -I"$b" -Iruntime -DEXAMPLE_CUDA -o "$b/app" \
-                "$b/$name.cu" -x cu "$dir/main.c" -x cu runtime/tilec_rt.c 2> "$b/nvcc.err"; then
+        cudainc=$(dirname "$(command -v "$NVCC")")/../include
+        if ! { $NVCC -std=c++17 -O3 -arch="$ARCH" -I"$b" -Iruntime -c -o "$b/kernels.o" "$b/$name.cu" &&
+               $CC -std=c17 -O2 -DEXAMPLE_CUDA -I"$cudainc" -I"$b" -Iruntime -c -o "$b/main.o" "$dir/main.c" &&
+               $CC -std=c17 -O2 -Iruntime -c -o "$b/rt.o" runtime/tilec_rt.c &&
+               $NVCC -arch="$ARCH" -o "$b/app" "$b/kernels.o" "$b/main.o" "$b/rt.o" -lm; } 2> "$b/nvcc.err"; then
             echo "$name: nvcc failed:"; head -30 "$b/nvcc.err"; f=$((f + 1)); continue
         fi
         run="$b/app"
         [ "${SANITIZE:-0}" = 1 ] && run="compute-sanitizer --tool memcheck --error-exitcode 3 $b/app"
     fi
+    if [ -n "${EX_DUMP_ROOT:-}" ]; then mkdir -p "$EX_DUMP_ROOT/$name"; export EX_DUMP="$EX_DUMP_ROOT/$name"; fi
     (cd "$b" && $run) > "$b/run.out" 2>&1
     rc=$?
     cat "$b/run.out" | grep -E ': [0-9]+ passed, [0-9]+ failed$' | tail -n 1

@@ -99,9 +99,31 @@ static inline double ex_uniform(double lo, double hi)
 
 /* Compares got[i] with want[i] (float64 references) within atol + rtol*|want|;
  * reports the worst element. */
+/* With EX_DUMP=DIR set, every checked result is also written to
+ * DIR/<what>.bin (atol, rtol, then the values as float64), so that
+ * tests/gpu/run.sh can compare the GPU's results with the host backend's
+ * element by element (the differential mode). */
+static inline void ex_dump(const char *what, const double *got, int64_t n, double atol, double rtol)
+{
+    const char *dir = getenv("EX_DUMP");
+    if (!dir || !*dir) return;
+    char path[1024];
+    int k = snprintf(path, sizeof path, "%s/", dir);
+    for (const char *c = what; *c && k < (int)sizeof path - 5; c++)
+        path[k++] = (*c == ' ' || *c == '/') ? '_' : *c;
+    snprintf(path + k, sizeof path - (size_t)k, ".bin");
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    double hdr[2] = {atol, rtol};
+    fwrite(hdr, sizeof hdr[0], 2, f);
+    fwrite(got, sizeof got[0], (size_t)n, f);
+    fclose(f);
+}
+
 static inline void ex_check(const char *what, const double *got, const double *want, int64_t n, double atol,
                      double rtol)
 {
+    ex_dump(what, got, n, atol, rtol);
     int64_t bad = 0, worst = -1;
     double worst_err = 0;
     for (int64_t i = 0; i < n; i++) {

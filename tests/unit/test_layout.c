@@ -1277,6 +1277,40 @@ static void test_batch_basic(void)
     fclose(out);
 }
 
+/* The golden pair tests/layout/batch_{cases,expected}.txt, when the test
+ * runs from the repository root (tests/run.sh also diffs it through the
+ * tilec binary). */
+static void test_batch_golden(void)
+{
+    FILE *in = fopen("tests/layout/batch_cases.txt", "r");
+    FILE *want = fopen("tests/layout/batch_expected.txt", "r");
+    FILE *got = tmpfile();
+    if (!in || !want || !got) {
+        if (in) fclose(in);
+        if (want) fclose(want);
+        if (got) fclose(got);
+        return;
+    }
+    CHECK_INT(layout_cli_batch(in, got), 0);
+    rewind(got);
+    char a[LAYOUT_STR_MAX + 300], b[LAYOUT_STR_MAX + 300];
+    int line = 0;
+    for (;;) {
+        char *x = fgets(a, sizeof a, got), *y = fgets(b, sizeof b, want);
+        line++;
+        if (!x || !y) {
+            CHECK(!x && !y, "batch_expected.txt: output and expected differ in length at line %d",
+                  line);
+            break;
+        }
+        if (strcmp(a, b) != 0) CHECK(0, "batch_expected.txt line %d: got %s want %s", line, a, b);
+    }
+    CHECK(line > 100, "golden pair has only %d lines", line);
+    fclose(in);
+    fclose(want);
+    fclose(got);
+}
+
 static void test_batch_speed(void)
 {
     static const char *ops2[] = {"compose", "logical-divide", "zipped-divide", "tiled-divide",
@@ -1351,6 +1385,7 @@ int main(void)
     prop_reshape();
     test_cli();
     test_batch_basic();
+    test_batch_golden();
     test_batch_speed();
     return check_done("layout");
 }

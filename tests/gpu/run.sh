@@ -1,0 +1,89 @@
+#!/bin/sh
+# tests/gpu/run.sh: every GPU check and benchmark in one go.
+#
+# tilec needs libclang, which the GPU machine does not have, so the work is
+# split in two phases:
+#   sh tests/gpu/run.sh prepare      (here)  builds tilec, generates the CUDA
+#        sources of every example and test kernel into build/gpu/, runs the
+#        same applications on the host backend with their results dumped
+#        (for the differential comparison), and prepares the benchmarks;
+#   sh tests/gpu/run.sh device [--bench] [--quick]   (on the GPU machine,
+#        with build/gpu and build/bench carried along): compiles the
+#        generated CUDA with nvcc, runs every application (checks against
+#        float64 references), runs each under compute-sanitizer memcheck,
+#        compares every checked result with the host backend's element by
+#        element, and with --bench runs the benchmark table.
+# The last line is "N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TOP=$(pwd)
+phase=${1:-}
+shift 2>/dev/null
+G=$TOP/build/gpu
+
+case "$phase" in
+prepare)
+    make -s all || exit 2
+    rm -rf "$G"
+    mkdir -p "$G"
+    for dir in examples/*/ tests/kernels/*/; do
+        [ -f "$dir/main.c" ] || continue
+        src=$(ls "$dir"*.tile.c | head -n 1)
+        name=$(basename "$src" .tile.c)
+        mkdir -p "$G/gen/$name"
+        bin/tilec -O2 --arch=sm_90 -o "$G/gen/$name/$name.cu" "$src" || exit 1
+    done
+    # Host results for the differential comparison.
+    EX_DUMP_ROOT=$G/dump-host SAN=0 TILEC=$TOP/bin/tilec OUT=$G/host sh tests/run_examples.sh host | tail -n 1
+    if [ -f tests/bench/prepare.sh ]; then sh tests/bench/prepare.sh || exit 1; fi
+    echo "prepared $G"
+    ;;
+device)
+    bench=0; quick=
+    for a in "$@"; do
+        case "$a" in --bench) bench=1 ;; --quick) quick=--quick ;; esac
+    done
+    [ -d "$G/gen" ] || { echo "run 'sh tests/gpu/run.sh prepare' first (and carry build/gpu)"; exit 2; }
+    nvidia-smi -L
+    p=0; f=0
+    for dir in examples/*/ tests/kernels/*/; do
+        [ -f "$dir/main.c" ] || continue
+        src=$(ls "$dir"*.tile.c | head -n 1)
+        name=$(basename "$src" .tile.c)
+        b=$G/cuda/$name
+        mkdir -p "$b" "$G/dump-gpu/$name"
+        cp "$G/gen/$name/$name.cu" "$G/gen/$name/$name.h" "$b/"
+        cudainc=$(dirname "$(command -v nvcc)")/../include
+        if ! { nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -I"$b" -Iruntime -c -o "$b/k.o" "$b/$name.cu" &&
+               cc -std=c17 -O2 -DEXAMPLE_CUDA -I"$cudainc" -I"$b" -Iruntime -c -o "$b/main.o" "$dir/main.c" &&
+               cc -std=c17 -O2 -Iruntime -c -o "$b/rt.o" runtime/tilec_rt.c &&
+               nvcc -arch=sm_90 -o "$b/app" "$b/k.o" "$b/main.o" "$b/rt.o" -lm; } > "$b/build.log" 2>&1; then
+            echo "FAIL build $name"; tail -n 20 "$b/build.log"; f=$((f + 1)); continue
+        fi
+        if (cd "$b" && EX_DUMP=$G/dump-gpu/$name ./app) > "$b/run.out" 2>&1; then
+            p=$((p + 1)); echo "ok   run $(grep -E 'passed, [0-9]+ failed' "$b/run.out" | tail -n 1)"
+        else
+            f=$((f + 1)); echo "FAIL run $name"; tail -n 15 "$b/run.out"
+        fi
+        if (cd "$b" && compute-sanitizer --tool memcheck --error-exitcode 3 ./app) > "$b/memcheck.out" 2>&1; then
+            p=$((p + 1)); echo "ok   memcheck $name: $(grep -E 'ERROR SUMMARY' "$b/memcheck.out" | tail -n 1)"
+        else
+            f=$((f + 1)); echo "FAIL memcheck $name"; grep -E 'ERROR|Invalid|at 0x' "$b/memcheck.out" | head -n 10
+        fi
+    done
+    # Differential: GPU results against the host backend's, element by element.
+    out=$(python3 tests/gpu/diffdump.py "$G/dump-host" "$G/dump-gpu")
+    printf '%s\n' "$out" | grep -v '^diff:'
+    line=$(printf '%s\n' "$out" | grep '^diff:' | tail -n 1)
+    dp=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    df=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    p=$((p + ${dp:-0})); f=$((f + ${df:-1}))
+    if [ $bench = 1 ] && [ -f tests/bench/bench.py ]; then
+        python3 tests/bench/bench.py $quick --out "${OUT:-$G}" || f=$((f + 1))
+    fi
+    echo "$p passed, $f failed"
+    [ $f -eq 0 ]
+    ;;
+*)
+    echo "usage: sh tests/gpu/run.sh prepare | device [--bench] [--quick]"; exit 2 ;;
+esac
