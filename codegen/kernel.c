@@ -30,6 +30,7 @@
 
 #include "codegen/emit.h"
 #include "frontend/diag.h"
+#include "sema/layout.h"
 #include "sema/sema.h"
 #include "tilec_fp.h"
 
@@ -324,6 +325,50 @@ static Lay lay_of(Emitter *em, const Shape *s)
     return l;
 }
 
+/* The thread-value layout of a tile of shape s (CUDA, not replicated), from
+ * the layout algebra: (T,(V,R)):(V,(1,T*V)) maps (thread, value) to the
+ * row-major element index.  Returns false when s is replicated. */
+static bool tv_layout(Emitter *em, const Shape *s, Layout *tv)
+{
+    Lay l = lay_of(em, s);
+    if (l.repl || !em->cuda) return false;
+    char err[128];
+    int64_t flat = l.n;
+    if (!layout_tv_row_major(1, &flat, em->T, l.V, tv, err, sizeof err)) {
+        em->ok = false;
+        return false;
+    }
+    return true;
+}
+
+/* Whether two shapes with the same row-major order (a reshape) put every
+ * element in the same thread and register: then values pass register to
+ * register, without a trip through shared memory. */
+static bool tv_agree(Emitter *em, const Shape *a, const Shape *b)
+{
+    if (shape_equal(a, b)) return true;
+    if (!em->cuda || shape_numel(a) != shape_numel(b)) return !em->cuda && shape_numel(a) == shape_numel(b);
+    Layout la, lb;
+    if (!tv_layout(em, a, &la) || !tv_layout(em, b, &lb)) return false;
+    return layout_equal_function(&la, &lb);
+}
+
+/* The C expression of a layout's function at the (thread, value) coordinate
+ * (t_, e_): each leaf's coordinate times its stride, the value mode's leaves
+ * taken colexicographically from e_. */
+static char *tv_index_expr(Emitter *em, const Layout *tv)
+{
+    int64_t shape[64], stride[64];
+    int n = layout_flatten(tv, shape, stride);
+    char *r = S("t_ * %" PRId64, stride[0]);
+    int64_t prefix = 1;
+    for (int i = 1; i < n; i++) {
+        if (shape[i] > 1) r = S("%s + ((e_ / %" PRId64 ") %% %" PRId64 ") * %" PRId64, r, prefix, shape[i], stride[i]);
+        prefix *= shape[i];
+    }
+    return r;
+}
+
 static const char *home_idx(Emitter *em)
 {
     return em->cuda ? "e_" : "i_";
@@ -340,10 +385,11 @@ static void open_elem_loop(Emitter *em, const Shape *s)
     line(em, "#pragma unroll");
     line(em, "for (int e_ = 0; e_ < %d; ++e_) {", l.E);
     em->ind++;
+    Layout tv;
     if (l.repl)
         line(em, "const int i_ = t_ & %" PRId64 ";", l.n - 1);
-    else
-        line(em, "const int i_ = (e_ / %d) * %d + t_ * %d + (e_ %% %d);", l.V, em->T * l.V, l.V, l.V);
+    else if (tv_layout(em, s, &tv))
+        line(em, "const int i_ = %s;", tv_index_expr(em, &tv));
     line(em, "(void)i_;");
 }
 
@@ -358,7 +404,8 @@ static void close_loop(Emitter *em)
 static char *read_mat(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c)
 {
     if (s->rank == 0) return ld(em, d, name);
-    if (c.home && shape_equal(s, c.shape)) return ld(em, d, S("%s[%s]", name, home_idx(em)));
+    if (c.home && (shape_equal(s, c.shape) || (shape_numel(s) == shape_numel(c.shape) && tv_agree(em, s, c.shape))))
+        return ld(em, d, S("%s[%s]", name, home_idx(em)));
     char *ix = bcast_index(em, c.idx, c.shape, s);
     if (em->cuda) {
         if (!smem) em->ok = false; /* the scan must have asked for a mirror */
@@ -561,7 +608,9 @@ static char *ev_shape_op(Emitter *em, Expr *e, Ctx c)
     } else {
         src = S("%s", idx); /* reshape, expand_dims, squeeze keep the row-major order */
     }
-    Ctx xc = {.shape = &x->shape, .idx = src, .home = false};
+    bool same_order = !strcmp(n, "reshape") || !strcmp(n, "expand_dims") || !strcmp(n, "squeeze");
+    bool home = same_order && c.home && shape_equal(&e->shape, c.shape) && tv_agree(em, &e->shape, &x->shape);
+    Ctx xc = {.shape = &x->shape, .idx = src, .home = home};
     if (x->shape.rank == 0) xc = (Ctx){.shape = &x->shape, .idx = "0", .home = false};
     return ev(em, x, xc);
 }
@@ -708,8 +757,12 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             return;
         }
         if (is_shape_op(e->name)) {
-            /* The operand is read at mapped indices: never register to register. */
-            scan_expr(em, e->args[0], &e->args[0]->shape, false);
+            /* The operand is read at mapped indices; only a reshape whose
+             * thread-value layouts agree stays register to register. */
+            const char *n = e->name;
+            bool same_order = !strcmp(n, "reshape") || !strcmp(n, "expand_dims") || !strcmp(n, "squeeze");
+            bool home = same_order && my_home && tv_agree(em, &e->shape, &e->args[0]->shape);
+            scan_expr(em, e->args[0], &e->args[0]->shape, home);
             return;
         }
         for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, my_home);
