@@ -26,7 +26,7 @@ CORE_OBJS := $(CORE_SRCS:%.c=build/obj/%.o)
 SAN_OBJS := $(CORE_SRCS:%.c=build/san/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
 
-.PHONY: all check unit clean install examples setup-check golden-update
+.PHONY: all check unit clean install examples setup-check golden-update fuzz
 Q := @
 ifeq ($(V),1)
 Q :=
@@ -78,7 +78,22 @@ build/unit/%: tests/unit/%.c build/libtilec_san.a runtime/tilec_rt.c tests/unit/
 unit: $(UNIT_BINS)
 	@sh tests/run_unit.sh $(UNIT_BINS)
 
-check: all bin/tilec-san $(UNIT_BINS)
+# Fuzz targets: replayed over the corpus by `make check` (no libFuzzer
+# needed), and built for real fuzzing with clang by `make fuzz`.
+build/fuzz/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c build/libtilec_san.a
+	@mkdir -p build/fuzz
+	@echo "  FUZZ    $@"
+	$(Q)$(CC) -O1 -g $(SAN) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) $^ $(CLANG_LIBS) -lm -o $@
+
+FUZZ_CC ?= clang
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -std=c17 $(CPPFLAGS_ALL) $(CLANG_CFLAGS)
+fuzz: | setup-check
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_frontend.c $(CORE_SRCS) $(CLANG_LIBS) -lm -o build/fuzz/fuzz_frontend
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_layout.c sema/layout.c sema/layout_cli.c -lm -o build/fuzz/fuzz_layout
+	@echo "run: build/fuzz/fuzz_frontend -max_total_time=600 build/fuzz/corpus-frontend tests/fuzz/corpus/frontend examples tests/diag"
+
+check: all bin/tilec-san $(UNIT_BINS) build/fuzz/replay_frontend build/fuzz/replay_layout
 	@sh tests/run.sh
 
 # The main job: compile every example with tilec and run it, on the GPU when

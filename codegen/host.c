@@ -40,7 +40,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
                "#include \"tilec_ops.h\"\n#include \"%s\"\n\n",
             co->header_name);
     fputs("#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
-          "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-label\"\n#endif\n\n",
+          "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-label\"\n#endif\n\n",
           o);
     bool ok = true;
     for (int fi = 0; fi < p->nfuncs; fi++) {

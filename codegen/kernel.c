@@ -575,7 +575,7 @@ static char *ev(Emitter *em, Expr *e, Ctx c);
 static bool is_shape_op(const char *n)
 {
     return !strcmp(n, "reshape") || !strcmp(n, "broadcast_to") || !strcmp(n, "transpose") || !strcmp(n, "permute") ||
-           !strcmp(n, "expand_dims") || !strcmp(n, "squeeze");
+           !strcmp(n, "expand_dims") || !strcmp(n, "squeeze") || !strcmp(n, "cat") || !strcmp(n, "extract");
 }
 
 /* Shape operations are index maps: element idx of the result is element
@@ -591,6 +591,34 @@ static char *ev_shape_op(Emitter *em, Expr *e, Ctx c)
     char *src;
     if (!strcmp(n, "broadcast_to")) {
         src = bcast_index(em, idx, &e->shape, &x->shape);
+    } else if (!strcmp(n, "extract")) {
+        Option *io = opt(e, "index");
+        src = S("0");
+        for (int k = 0; k < x->shape.rank; k++) {
+            int64_t base = (io->value->kind == EX_LIST ? io->value->args[k] : io->value)->cval.i * e->shape.dim[k];
+            int64_t stride = 1;
+            for (int q = k + 1; q < x->shape.rank; q++) stride *= x->shape.dim[q];
+            src = S("%s + ((%" PRId64 " + %s) << %d)", src, base, coord(em, idx, &e->shape, k), log2i(stride));
+        }
+        src = S("(%s)", src);
+    } else if (!strcmp(n, "cat")) {
+        Expr *b = e->args[1];
+        Option *ao = opt(e, "axis");
+        int ax = ao ? (int)ao->value->cval.i : 0;
+        if (ax < 0) ax += e->shape.rank;
+        int64_t half = x->shape.dim[ax];
+        char *in = S("0");
+        for (int k = 0; k < x->shape.rank; k++) {
+            int64_t stride = 1;
+            for (int q = k + 1; q < x->shape.rank; q++) stride *= x->shape.dim[q];
+            char *ck = coord(em, idx, &e->shape, k);
+            if (k == ax) ck = S("(%s & %" PRId64 ")", ck, half - 1);
+            in = S("%s + (%s << %d)", in, ck, log2i(stride));
+        }
+        Dtype t = concrete(e->dtype, &e->cval);
+        Ctx ca = {.shape = &x->shape, .idx = S("(%s)", in), .home = false};
+        Ctx cb = {.shape = &b->shape, .idx = S("(%s)", in), .home = false};
+        return S("((%s < %" PRId64 ") ? (%s) : (%s))", coord(em, idx, &e->shape, ax), half, evc(em, x, ca, t), evc(em, b, cb, t));
     } else if (!strcmp(n, "transpose") || !strcmp(n, "permute")) {
         int perm[TILE_MAX_RANK];
         int r = e->shape.rank;
@@ -686,6 +714,8 @@ static char *ev(Emitter *em, Expr *e, Ctx c)
                      evc(em, e->args[2], sub_ctx(em, e->args[2], c), t));
         }
         if (is_shape_op(n)) return ev_shape_op(em, e, c);
+        if (!strcmp(n, "gather") || !strncmp(n, "atomic_", 7) || !strcmp(n, "cumsum") || !strcmp(n, "cumprod"))
+            return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
         if (sema_is_reduction(n))
             return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
         return ev_math(em, e, c);
@@ -749,6 +779,30 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             for (int i = 0; i < e->nopts; i++) scan_root(em, e->opts[i].value);
             return;
         }
+        if (!strcmp(e->name, "gather") || !strcmp(e->name, "scatter") || !strncmp(e->name, "atomic_", 7)) {
+            if (strcmp(e->name, "scatter")) {
+                note_tmp(em, e, e->dtype, &e->shape);
+                if (random) em->tmp_smem[e->id] = true;
+            }
+            for (int i = 1; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, true);
+            Expr *iv = opt(e, "index")->value;
+            if (iv->kind == EX_LIST)
+                for (int i = 0; i < iv->nargs; i++) scan_expr(em, iv->args[i], &e->shape, true);
+            else
+                scan_expr(em, iv, &e->shape, true);
+            return;
+        }
+        if (!strcmp(e->name, "cumsum") || !strcmp(e->name, "cumprod")) {
+            note_tmp(em, e, e->dtype, &e->shape);
+            if (random) em->tmp_smem[e->id] = true;
+            scan_root(em, e->args[0]);
+            if (em->cuda) {
+                int64_t n = shape_numel(&e->shape);
+                int64_t bytes = (n + n / 32 + 1) * (dtype_bits(e->dtype) > 32 ? 8 : 4);
+                if (bytes > em->red_bytes) em->red_bytes = bytes;
+            }
+            return;
+        }
         if (sema_is_reduction(e->name)) {
             note_tmp(em, e, e->dtype, &e->shape);
             if (random) em->tmp_smem[e->id] = true;
@@ -762,7 +816,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             const char *n = e->name;
             bool same_order = !strcmp(n, "reshape") || !strcmp(n, "expand_dims") || !strcmp(n, "squeeze");
             bool home = same_order && my_home && tv_agree(em, &e->shape, &e->args[0]->shape);
-            scan_expr(em, e->args[0], &e->args[0]->shape, home);
+            for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->args[i]->shape, home);
             return;
         }
         for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, my_home);
@@ -1402,6 +1456,131 @@ static void emit_reduce(Emitter *em, Expr *e)
     if (em->tmp_smem[e->id] && em->cuda) write_mirror(em, em->tmp[e->id], &e->shape);
 }
 
+/* ---- gather, scatter, atomics -------------------------------------------- */
+
+static const char *atomic_suffix(Dtype d)
+{
+    switch (d) {
+    case DT_INT32: return "i32";
+    case DT_UINT32: return "u32";
+    case DT_INT64: return "i64";
+    case DT_UINT64: return "u64";
+    case DT_FLOAT32: return "f32";
+    default: return "f64";
+    }
+}
+
+/* Element-wise access of an array at index tiles: each element of the
+ * operation's shape addresses array[idx0][idx1]...; out-of-bounds elements
+ * read the padding (gather) or are skipped (scatter, atomics). */
+static void emit_indexed(Emitter *em, Expr *e)
+{
+    const char *n = e->name;
+    const char *arr = S("p_%s", e->args[0]->name);
+    Dtype d = e->args[0]->dtype;
+    const char *ty = emit_storage_type(d);
+    const Shape *s = &e->shape;
+    Expr *iv = opt(e, "index")->value;
+    int rank = iv->kind == EX_LIST ? iv->nargs : 1;
+    Lay l = lay_of(em, s);
+    line(em, "{ /* tile_%s %s */", n, e->args[0]->name);
+    em->ind++;
+    line(em, "%s%s *p_ = (%s%s *)%s.data;", strcmp(n, "gather") ? "" : "const ", ty, strcmp(n, "gather") ? "" : "const ", ty, arr);
+    if (s->rank == 0) {
+        line(em, "{");
+        em->ind++;
+        line(em, "const int i_ = 0;");
+        line(em, "(void)i_;");
+    } else {
+        open_elem_loop(em, s);
+    }
+    Ctx c = {.shape = s, .idx = s->rank ? "i_" : "0", .home = s->rank > 0};
+    char *inb = S("true"), *off = S("0");
+    for (int k = 0; k < rank; k++) {
+        Expr *x = iv->kind == EX_LIST ? iv->args[k] : iv;
+        line(em, "const int64_t g%d_ = %s;", k, evc(em, x, sub_ctx(em, x, c), DT_INT64));
+        inb = S("%s && g%d_ >= 0 && g%d_ < %s.shape[%d]", inb, k, k, arr, k);
+        off = S("%s + g%d_ * %s.strides[%d]", off, k, arr, k);
+    }
+    const char *dst = s->rank ? S("%s[%s]", em->tmp[e->id] ? em->tmp[e->id] : "", home_idx(em)) : em->tmp[e->id];
+    if (!strcmp(n, "gather")) {
+        line(em, "%s = (%s) ? p_[%s] : %s;", dst, inb, off, pad_value(em, d, opt_int(e, "padding", 0)));
+    } else {
+        if (em->cuda && l.repl) inb = S("t_ < %" PRId64 " && %s", l.n, inb);
+        char *v = st(em, d, evc(em, e->args[1], sub_ctx(em, e->args[1], c), d));
+        int mo = (int)opt_int(e, "memory_order", 1), sc = (int)opt_int(e, "scope", 2);
+        if (!strcmp(n, "scatter")) {
+            line(em, "if (%s) p_[%s] = %s;", inb, off, v);
+        } else if (!strcmp(n, "atomic_cas")) {
+            char *v2 = st(em, d, evc(em, e->args[2], sub_ctx(em, e->args[2], c), d));
+            line(em, "%s = (%s) ? tilec_atomic_cas_%s(&p_[%s], %s, %s, %d, %d) : (%s)0;", dst, inb, atomic_suffix(d), off, v,
+                 v2, mo, sc, ty);
+        } else {
+            line(em, "%s = (%s) ? tilec_%s_%s(&p_[%s], %s, %d, %d) : (%s)0;", dst, inb, n, atomic_suffix(d), off, v, mo, sc, ty);
+        }
+    }
+    close_loop(em);
+    em->ind--;
+    line(em, "}");
+    if (em->tmp[e->id] && em->tmp_smem[e->id] && em->cuda && s->rank) write_mirror(em, em->tmp[e->id], s);
+}
+
+/* ---- scans ---------------------------------------------------------------- */
+
+/* Inclusive or exclusive prefix sums/products along one axis: the operand
+ * goes to a buffer (shared memory on the GPU, padded against bank
+ * conflicts) and each result element folds its prefix from it. */
+static void emit_scan(Emitter *em, Expr *e)
+{
+    Expr *x = e->args[0];
+    const Shape *s = &e->shape;
+    int ax = (int)opt_int(e, "axis", -1);
+    if (ax < 0) ax += s->rank;
+    bool excl = opt_int(e, "exclusive", 0) != 0, rev = opt_int(e, "reverse", 0) != 0;
+    bool sum = !strcmp(e->name, "cumsum");
+    Dtype acc = e->dtype == DT_FLOAT16 || e->dtype == DT_BFLOAT16 ? DT_FLOAT32 : e->dtype;
+    const char *at = acc == DT_FLOAT32 ? "float" : acc == DT_FLOAT64 ? "double" : dtype_host_type(acc);
+    int64_t n = shape_numel(s), len = s->dim[ax], stride = 1;
+    for (int q = ax + 1; q < s->rank; q++) stride *= s->dim[q];
+    Lay l = lay_of(em, s);
+    line(em, "{ /* tile_%s */", e->name);
+    em->ind++;
+    const char *pad = em->cuda ? "+ ((%s) >> 5)" : "";
+    (void)pad;
+    if (em->cuda) {
+        line(em, "%s *sb_ = (%s *)s_red_;", at, at);
+        line(em, "__syncthreads();");
+    } else {
+        line(em, "%s sb_[%" PRId64 "];", at, n);
+    }
+    open_elem_loop(em, s);
+    Ctx c = {.shape = s, .idx = "i_", .home = true};
+    if (em->cuda && l.repl) line(em, "if (t_ < %" PRId64 ")", n);
+    line(em, "sb_[i_%s] = %s;", em->cuda ? " + (i_ >> 5)" : "", evc(em, x, sub_ctx(em, x, c), acc));
+    close_loop(em);
+    if (em->cuda) line(em, "__syncthreads();");
+    open_elem_loop(em, s);
+    line(em, "const int c_ = %s;", coord(em, "i_", s, ax));
+    line(em, "const int b_ = i_ - c_ * %" PRId64 ";", stride);
+    ConstValue one = {.i = 1, .u = 1}, zero = {.i = 0};
+    line(em, "%s acc_ = %s;", at, lit(em, sum ? &zero : &one, acc));
+    line(em, "for (int k_ = 0; k_ < %" PRId64 "; ++k_) {", len);
+    em->ind++;
+    const char *cond = rev ? (excl ? "k_ > c_" : "k_ >= c_") : (excl ? "k_ < c_" : "k_ <= c_");
+    line(em, "const int j_ = b_ + k_ * %" PRId64 ";", stride);
+    const char *v = em->cuda ? "sb_[j_ + (j_ >> 5)]" : "sb_[j_]";
+    if (dtype_is_float(acc))
+        line(em, "if (%s) acc_ = acc_ %s %s;", cond, sum ? "+" : "*", v);
+    else
+        line(em, "if (%s) acc_ = (%s)((%s)acc_ %s (%s)%s);", cond, at, utype(acc), sum ? "+" : "*", utype(acc), v);
+    close_loop(em);
+    line(em, "%s[%s] = %s;", em->tmp[e->id], home_idx(em), st(em, e->dtype, conv(em, "acc_", acc, e->dtype)));
+    close_loop(em);
+    em->ind--;
+    line(em, "}");
+    if (em->tmp_smem[e->id] && em->cuda) write_mirror(em, em->tmp[e->id], s);
+}
+
 /* Materialises the loads and calls inside e, innermost first. */
 static void hoist(Emitter *em, Expr *e)
 {
@@ -1419,6 +1598,17 @@ static void hoist(Emitter *em, Expr *e)
     if (e->kind == EX_BUILTIN && sema_is_reduction(e->name)) {
         hoist(em, e->args[0]);
         emit_reduce(em, e);
+        return;
+    }
+    if (e->kind == EX_BUILTIN && (!strcmp(e->name, "gather") || !strcmp(e->name, "scatter") || !strncmp(e->name, "atomic_", 7))) {
+        for (int i = 1; i < e->nargs; i++) hoist(em, e->args[i]);
+        hoist(em, opt(e, "index")->value);
+        emit_indexed(em, e);
+        return;
+    }
+    if (e->kind == EX_BUILTIN && (!strcmp(e->name, "cumsum") || !strcmp(e->name, "cumprod"))) {
+        hoist(em, e->args[0]);
+        emit_scan(em, e);
         return;
     }
     hoist(em, e->a);
@@ -1500,7 +1690,7 @@ static void emit_stmt(Emitter *em, Stmt *st)
             for (int i = 0; i < v->nopts; i++) hoist(em, v->opts[i].value);
             emit_store(em, v); /* materialises (and hoists) the stored value */
         } else {
-            hoist(em, v);
+            hoist(em, v); /* calls, scatter and atomics */
         }
         return;
     }

@@ -32,6 +32,10 @@ enum tilec_padding {
 enum tilec_rounding {
     TILE_RN = 1, TILE_RZ, TILE_RM, TILE_RP, TILE_FULL, TILE_APPROX, TILE_RZI
 };
+/* Memory order and scope of atomics (seed 001's atomics): relaxed and
+ * device scope unless given. */
+enum tilec_memory_order { TILE_RELAXED = 1, TILE_ACQUIRE, TILE_RELEASE, TILE_ACQ_REL, TILE_SEQ_CST };
+enum tilec_scope { TILE_SCOPE_BLOCK = 1, TILE_SCOPE_DEVICE, TILE_SCOPE_SYSTEM };
 /* order: a permutation of the dimensions, fastest-varying last ('C' order is
  * the identity); TILE_ORDER_F spells Fortran order for any rank. */
 #define TILE_ORDER_C {-2}
@@ -45,7 +49,12 @@ struct tilec_mem_opts {
     int order[8];
     int padding;
     int latency;
+    int memory_order; /* atomics: TILE_RELAXED ... TILE_SEQ_CST */
+    int scope;        /* atomics: TILE_SCOPE_BLOCK, _DEVICE, _SYSTEM */
 };
+/* gather/scatter/atomics take tiles of indices in .index; cat and extract
+ * use .axis and .index/.shape. */
+struct tilec_cat_opts { int axis; };
 struct tilec_shape_opts { int64_t shape[8]; };
 struct tilec_cast_opts { int rounding; bool saturate; };
 struct tilec_math_opts { int rounding; bool approx; bool ftz; };
@@ -98,6 +107,15 @@ double __tilec_permute(double x, struct tilec_reduce_opts o);
 double __tilec_transpose(double x);
 double __tilec_expand_dims(double x, struct tilec_reduce_opts o);
 double __tilec_squeeze(double x, struct tilec_reduce_opts o);
+double __tilec_cat(double a, double b, struct tilec_cat_opts o);
+double __tilec_extract(double x, struct tilec_mem_opts o);
+double __tilec_gather(const void *array, struct tilec_mem_opts o);
+void __tilec_scatter(void *array, double tile, struct tilec_mem_opts o);
+double __tilec_atomic_add(void *array, double tile, struct tilec_mem_opts o);
+double __tilec_atomic_max(void *array, double tile, struct tilec_mem_opts o);
+double __tilec_atomic_min(void *array, double tile, struct tilec_mem_opts o);
+double __tilec_atomic_xchg(void *array, double tile, struct tilec_mem_opts o);
+double __tilec_atomic_cas(void *array, double expected, double desired, struct tilec_mem_opts o);
 double __tilec_mma(double a, double b, double acc);
 double __tilec_matmul(double a, double b);
 
@@ -146,6 +164,16 @@ double __tilec_matmul(double a, double b);
 #define tile_transpose(x) __tilec_transpose(x)
 #define tile_expand_dims(x, ...) __tilec_expand_dims(x, (struct tilec_reduce_opts){__VA_ARGS__})
 #define tile_squeeze(x, ...) __tilec_squeeze(x, (struct tilec_reduce_opts){__VA_ARGS__})
+#define tile_cat(a, b, ...) __tilec_cat(a, b, (struct tilec_cat_opts){__VA_ARGS__})
+#define tile_extract(x, ...) __tilec_extract(x, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_gather(array, ...) __tilec_gather(array, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_scatter(array, tile, ...) __tilec_scatter(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_atomic_add(array, tile, ...) __tilec_atomic_add(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_atomic_max(array, tile, ...) __tilec_atomic_max(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_atomic_min(array, tile, ...) __tilec_atomic_min(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_atomic_xchg(array, tile, ...) __tilec_atomic_xchg(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_atomic_cas(array, expected, desired, ...) \
+    __tilec_atomic_cas(array, expected, desired, (struct tilec_mem_opts){__VA_ARGS__})
 #define tile_mma(a, b, acc) __tilec_mma(a, b, acc)
 #define tile_matmul(a, b) __tilec_matmul(a, b)
 #endif

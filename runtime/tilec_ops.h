@@ -175,6 +175,105 @@ TILEC_OP float tilec_minf(float a, float b) { return a != a ? a : (b != b ? b : 
 TILEC_OP double tilec_maxd(double a, double b) { return a != a ? a : (b != b ? b : (a > b ? a : b)); }
 TILEC_OP double tilec_mind(double a, double b) { return a != a ? a : (b != b ? b : (a < b ? a : b)); }
 
+/* ---- atomics on global arrays -------------------------------------------- */
+/* tilec_atomic_<op>_<type>(p, v, order, scope) returns the old value.  order
+ * is 1..5 (relaxed, acquire, release, acq_rel, seq_cst), scope 1..3 (block,
+ * device, system), both compile-time constants in generated code.  On the
+ * device they are cuda::atomic_ref operations; on the host the GCC __atomic
+ * builtins (the scope does not matter there).  max and min of floats, which
+ * have no native instruction, are compare-and-swap loops. */
+#if defined(__CUDACC__) && defined(__cplusplus)
+#include <cuda/atomic>
+template <typename T, cuda::thread_scope S> struct tilec_aref_ {
+    static __device__ __forceinline__ cuda::std::memory_order mo(int o)
+    {
+        return o == 2 ? cuda::std::memory_order_acquire : o == 3 ? cuda::std::memory_order_release
+             : o == 4 ? cuda::std::memory_order_acq_rel : o == 5 ? cuda::std::memory_order_seq_cst
+             : cuda::std::memory_order_relaxed;
+    }
+    static __device__ __forceinline__ T add(T *p, T v, int o) { return cuda::atomic_ref<T, S>(*p).fetch_add(v, mo(o)); }
+    static __device__ __forceinline__ T xchg(T *p, T v, int o) { return cuda::atomic_ref<T, S>(*p).exchange(v, mo(o)); }
+    static __device__ __forceinline__ T cas(T *p, T e, T d, int o)
+    {
+        cuda::atomic_ref<T, S>(*p).compare_exchange_strong(e, d, mo(o), cuda::std::memory_order_relaxed);
+        return e;
+    }
+    static __device__ __forceinline__ T maxmin(T *p, T v, int o, bool mx)
+    {
+        cuda::atomic_ref<T, S> r(*p);
+        T old = r.load(cuda::std::memory_order_relaxed);
+        while ((mx ? v > old : v < old) && !r.compare_exchange_weak(old, v, mo(o), cuda::std::memory_order_relaxed)) {
+        }
+        return old;
+    }
+};
+#define TILEC_SCOPED_(T, sc, call)                                                  \
+    ((sc) == 1 ? tilec_aref_<T, cuda::thread_scope_block>::call                     \
+     : (sc) == 3 ? tilec_aref_<T, cuda::thread_scope_system>::call                  \
+                 : tilec_aref_<T, cuda::thread_scope_device>::call)
+#define TILEC_DEF_ATOMICS_(T, S)                                                                      \
+    static __device__ __forceinline__ T tilec_atomic_add_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, add(p, v, o)); } \
+    static __device__ __forceinline__ T tilec_atomic_xchg_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, xchg(p, v, o)); } \
+    static __device__ __forceinline__ T tilec_atomic_cas_##S(T *p, T e, T d, int o, int sc) { return TILEC_SCOPED_(T, sc, cas(p, e, d, o)); } \
+    static __device__ __forceinline__ T tilec_atomic_max_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, maxmin(p, v, o, true)); } \
+    static __device__ __forceinline__ T tilec_atomic_min_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, maxmin(p, v, o, false)); }
+#else
+/* Addition that wraps for integers (no signed-overflow undefined behaviour). */
+static inline int32_t tilec_wrap_add_i32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+static inline uint32_t tilec_wrap_add_u32(uint32_t a, uint32_t b) { return a + b; }
+static inline int64_t tilec_wrap_add_i64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline uint64_t tilec_wrap_add_u64(uint64_t a, uint64_t b) { return a + b; }
+static inline float tilec_wrap_add_f32(float a, float b) { return a + b; }
+static inline double tilec_wrap_add_f64(double a, double b) { return a + b; }
+static inline int tilec_gcc_mo_(int o)
+{
+    return o == 2 ? __ATOMIC_ACQUIRE : o == 3 ? __ATOMIC_RELEASE : o == 4 ? __ATOMIC_ACQ_REL
+         : o == 5 ? __ATOMIC_SEQ_CST : __ATOMIC_RELAXED;
+}
+#define TILEC_DEF_ATOMICS_(T, S)                                                                     \
+    static inline T tilec_atomic_cas_##S(T *p, T e, T d, int o, int sc)                             \
+    {                                                                                                \
+        (void)sc;                                                                                    \
+        __atomic_compare_exchange(p, &e, &d, 0, tilec_gcc_mo_(o), __ATOMIC_RELAXED);                 \
+        return e;                                                                                    \
+    }                                                                                                \
+    static inline T tilec_atomic_add_##S(T *p, T v, int o, int sc)                                  \
+    {                                                                                                \
+        T old;                                                                                       \
+        __atomic_load(p, &old, __ATOMIC_RELAXED);                                                    \
+        for (;;) {                                                                                   \
+            T nv = tilec_wrap_add_##S(old, v);                                                       \
+            if (__atomic_compare_exchange(p, &old, &nv, 1, tilec_gcc_mo_(o), __ATOMIC_RELAXED)) break; \
+        }                                                                                            \
+        (void)sc;                                                                                    \
+        return old;                                                                                  \
+    }                                                                                                \
+    static inline T tilec_atomic_xchg_##S(T *p, T v, int o, int sc)                                 \
+    {                                                                                                \
+        T old;                                                                                       \
+        (void)sc;                                                                                    \
+        __atomic_exchange(p, &v, &old, tilec_gcc_mo_(o));                                            \
+        return old;                                                                                  \
+    }                                                                                                \
+    static inline T tilec_atomic_maxmin_##S(T *p, T v, int o, bool mx)                              \
+    {                                                                                                \
+        T old;                                                                                       \
+        __atomic_load(p, &old, __ATOMIC_RELAXED);                                                    \
+        while ((mx ? v > old : v < old) &&                                                           \
+               !__atomic_compare_exchange(p, &old, &v, 1, tilec_gcc_mo_(o), __ATOMIC_RELAXED)) {     \
+        }                                                                                            \
+        return old;                                                                                  \
+    }                                                                                                \
+    static inline T tilec_atomic_max_##S(T *p, T v, int o, int sc) { (void)sc; return tilec_atomic_maxmin_##S(p, v, o, true); } \
+    static inline T tilec_atomic_min_##S(T *p, T v, int o, int sc) { (void)sc; return tilec_atomic_maxmin_##S(p, v, o, false); }
+#endif
+TILEC_DEF_ATOMICS_(int32_t, i32)
+TILEC_DEF_ATOMICS_(uint32_t, u32)
+TILEC_DEF_ATOMICS_(int64_t, i64)
+TILEC_DEF_ATOMICS_(uint64_t, u64)
+TILEC_DEF_ATOMICS_(float, f32)
+TILEC_DEF_ATOMICS_(double, f64)
+
 /* ---- launcher support ---------------------------------------------------- */
 
 /* Whether array a allows the vectorised path: its rows are contiguous (last

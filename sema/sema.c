@@ -860,6 +860,206 @@ static bool builtin_shape_op(Sema *s, Expr *e)
     return true;
 }
 
+/* .index of gather/scatter/atomics: one integer tile (or scalar) per array
+ * dimension; their broadcast shape, with `extra` (the value tile, may be
+ * NULL), is the shape of the operation. */
+static bool index_tiles(Sema *s, Expr *e, Param *arr, Expr *extra, Shape *out)
+{
+    Option *idx = find_opt(e, "index");
+    if (!idx) {
+        diag_error_fix(e->loc, "add '.index = {...}' with one index tile per array dimension",
+                       "tile_%s needs an .index", e->name);
+        return false;
+    }
+    Expr *v = idx->value;
+    if (!type_expr(s, v)) return false;
+    int n = v->kind == EX_LIST ? v->nargs : 1;
+    if (n != arr->rank) {
+        diag_error(idx->loc, ".index has %d entries but array '%s' has rank %d", n, arr->name, arr->rank);
+        return false;
+    }
+    Shape sh = extra ? extra->shape : scalar_shape;
+    for (int i = 0; i < n; i++) {
+        Expr *x = v->kind == EX_LIST ? v->args[i] : v;
+        if (!dtype_is_int(x->dtype) && x->dtype != DT_INT_CONST) {
+            diag_error_fix(x->loc, "cast it to an integer type", "an index tile must hold integers, not %s",
+                           dtype_name(x->dtype));
+            return false;
+        }
+        if (!broadcast2(x->loc, &sh, &x->shape, &sh)) return false;
+    }
+    *out = sh;
+    return true;
+}
+
+static bool builtin_gather_scatter(Sema *s, Expr *e)
+{
+    const char *n = e->name;
+    bool gather = !strcmp(n, "gather");
+    bool atomic = !strncmp(n, "atomic_", 7);
+    static const char *const gopts[] = {"index", "padding", NULL};
+    static const char *const sopts[] = {"index", NULL};
+    static const char *const aopts[] = {"index", "memory_order", "scope", NULL};
+    if (!check_opts(e, gather ? gopts : atomic ? aopts : sopts)) return false;
+    Param *arr = array_arg(s, e, e->args[0]);
+    if (!arr) return false;
+    if (!gather && arr->readonly) {
+        diag_error_fix(e->args[0]->loc, "drop 'const' from its TILE_ARRAY declaration",
+                       "array '%s' is read-only (declared with a const element type)", arr->name);
+        return false;
+    }
+    Dtype at = arr->type.dtype;
+    Expr *val = NULL;
+    for (int i = 1; i < e->nargs; i++) {
+        Expr *v = e->args[i];
+        if (!type_expr(s, v)) return false;
+        if (!dtype_implicitly_converts(v->dtype, v->is_const ? &v->cval : NULL, at)) {
+            char fix[128];
+            snprintf(fix, sizeof fix, "convert explicitly: tile_cast(value, %s)", arr->type.spelling);
+            diag_error_fix(v->loc, fix, "cannot use a %s tile with %s array '%s' implicitly", dtype_name(v->dtype),
+                           dtype_name(at), arr->name);
+            return false;
+        }
+        if (val) {
+            Shape sh;
+            if (!broadcast2(v->loc, &val->shape, &v->shape, &sh)) return false;
+            Expr *tmp = arena_alloc(s->prog->arena, sizeof *tmp);
+            *tmp = *v;
+            tmp->shape = sh;
+            val = tmp;
+        } else {
+            val = v;
+        }
+    }
+    Shape sh;
+    if (!index_tiles(s, e, arr, val, &sh)) return false;
+    Option *pad = find_opt(e, "padding");
+    int64_t iv;
+    if (pad && (!type_expr(s, pad->value) || !expect_const_int(s, pad->value, ".padding", &iv))) return false;
+    for (const char *o[] = {"memory_order", "scope"}, **q = o; q < o + 2; q++) {
+        Option *op = find_opt(e, *q);
+        if (op && (!type_expr(s, op->value) || !expect_const_int(s, op->value, *q, &iv))) return false;
+        if (op && (iv < 1 || iv > (**q == 'm' ? 5 : 3))) {
+            diag_error(op->loc, "invalid .%s (use the TILE_%s constants)", *q, **q == 'm' ? "RELAXED ... TILE_SEQ_CST" : "SCOPE_*");
+            return false;
+        }
+    }
+    if (atomic) {
+        bool ok;
+        if (!strcmp(n, "atomic_add")) ok = at == DT_INT32 || at == DT_UINT32 || at == DT_INT64 || at == DT_UINT64 ||
+                                           at == DT_FLOAT32 || at == DT_FLOAT64;
+        else if (!strcmp(n, "atomic_cas")) ok = at == DT_INT32 || at == DT_UINT32 || at == DT_INT64 || at == DT_UINT64;
+        else ok = dtype_bits(at) >= 32 && at != DT_TFLOAT32;
+        if (!ok) {
+            diag_error(e->args[0]->loc, "tile_%s does not support %s arrays (32- and 64-bit types%s)", n,
+                       dtype_name(at), strcmp(n, "atomic_cas") ? "" : ", integers only");
+            return false;
+        }
+    }
+    e->dtype = gather || atomic ? at : DT_INVALID;
+    e->shape = sh;
+    return true;
+}
+
+static bool builtin_cat(Sema *s, Expr *e)
+{
+    static const char *const opts[] = {"axis", NULL};
+    if (!check_opts(e, opts)) return false;
+    Expr *a = e->args[0], *b = e->args[1];
+    if (!type_expr(s, a) || !type_expr(s, b)) return false;
+    int64_t ax = 0;
+    Option *o = find_opt(e, "axis");
+    if (o && (!type_expr(s, o->value) || !expect_const_int(s, o->value, ".axis", &ax))) return false;
+    char x[SHAPE_FMT_MAX], y[SHAPE_FMT_MAX];
+    if (a->shape.rank != b->shape.rank || a->shape.rank == 0) {
+        diag_error(e->loc, "tile_cat needs two tiles of the same rank (at least 1), not %s and %s",
+                   fmt_shape(&a->shape, x, sizeof x), fmt_shape(&b->shape, y, sizeof y));
+        return false;
+    }
+    if (ax < 0) ax += a->shape.rank;
+    if (ax < 0 || ax >= a->shape.rank) {
+        diag_error(o ? o->loc : e->loc, "axis out of range for tiles of rank %d", a->shape.rank);
+        return false;
+    }
+    for (int i = 0; i < a->shape.rank; i++)
+        if (a->shape.dim[i] != b->shape.dim[i]) {
+            diag_error(e->loc, "tile_cat of %s and %s: the tiles must have equal shapes (the result's dimensions are powers of two)",
+                       fmt_shape(&a->shape, x, sizeof x), fmt_shape(&b->shape, y, sizeof y));
+            return false;
+        }
+    Promotion pr;
+    if (!promote2(e->loc, PROMOTE_SELECT, a, b, &pr)) return false;
+    e->dtype = concrete_or(pr.result, &a->cval);
+    e->shape = a->shape;
+    e->shape.dim[ax] *= 2;
+    return true;
+}
+
+static bool builtin_extract(Sema *s, Expr *e)
+{
+    static const char *const opts[] = {"index", "shape", NULL};
+    if (!check_opts(e, opts)) return false;
+    Expr *x = e->args[0];
+    if (!type_expr(s, x)) return false;
+    Shape sh;
+    if (!shape_of_option(s, e, &sh)) return false;
+    Option *io = find_opt(e, "index");
+    if (!io) {
+        diag_error_fix(e->loc, "add '.index = {...}' (in units of the extracted shape)", "tile_extract needs an .index");
+        return false;
+    }
+    int64_t idx[TILE_MAX_RANK];
+    int n;
+    if (!const_list(s, io->value, "a tile_extract index", idx, &n)) return false;
+    char a[SHAPE_FMT_MAX], b[SHAPE_FMT_MAX];
+    if (n != x->shape.rank || sh.rank != x->shape.rank) {
+        diag_error(e->loc, "tile_extract of a rank-%d tile needs .index and .shape of rank %d", x->shape.rank, x->shape.rank);
+        return false;
+    }
+    for (int i = 0; i < n; i++)
+        if (idx[i] < 0 || (idx[i] + 1) * sh.dim[i] > x->shape.dim[i]) {
+            diag_error(io->loc, "sub-tile %s at index %d of dimension %d lies outside the tile %s",
+                       fmt_shape(&sh, a, sizeof a), (int)idx[i], i, fmt_shape(&x->shape, b, sizeof b));
+            return false;
+        }
+    e->dtype = x->dtype;
+    e->shape = sh;
+    return true;
+}
+
+static bool builtin_scan(Sema *s, Expr *e)
+{
+    static const char *const opts[] = {"axis", "exclusive", "reverse", NULL};
+    if (!check_opts(e, opts)) return false;
+    Expr *x = e->args[0];
+    if (!type_expr(s, x)) return false;
+    if (x->shape.rank == 0) {
+        diag_error(x->loc, "tile_%s needs a tile, not a scalar", e->name);
+        return false;
+    }
+    int64_t v;
+    Option *o = find_opt(e, "axis");
+    if (o) {
+        if (!type_expr(s, o->value) || !expect_const_int(s, o->value, ".axis", &v)) return false;
+        if (v < -x->shape.rank || v >= x->shape.rank) {
+            diag_error(o->loc, "axis %d is out of range for a tile of rank %d", (int)v, x->shape.rank);
+            return false;
+        }
+    }
+    for (const char *q[] = {"exclusive", "reverse"}, **p = q; p < q + 2; p++) {
+        Option *op = find_opt(e, *p);
+        if (op && (!type_expr(s, op->value) || !expect_const_int(s, op->value, *p, &v))) return false;
+    }
+    Dtype t = concrete_or(x->dtype, &x->cval);
+    if (t == DT_TFLOAT32 || t == DT_FLOAT8_E4M3FN || t == DT_FLOAT8_E5M2) {
+        diag_error(x->loc, "tile_%s does not take %s tiles", e->name, dtype_name(t));
+        return false;
+    }
+    e->dtype = reduce_result(!strcmp(e->name, "cumsum") ? "sum" : "prod", t);
+    e->shape = x->shape;
+    return true;
+}
+
 static bool type_builtin(Sema *s, Expr *e)
 {
     const char *n = e->name;
@@ -898,6 +1098,10 @@ static bool type_builtin(Sema *s, Expr *e)
         return builtin_math(s, e);
     if (!strcmp(n, "where")) return builtin_where(s, e, e->args[0], e->args[1], e->args[2]);
     if (sema_is_reduction(n)) return builtin_reduce(s, e);
+    if (!strcmp(n, "gather") || !strcmp(n, "scatter") || !strncmp(n, "atomic_", 7)) return builtin_gather_scatter(s, e);
+    if (!strcmp(n, "cat")) return builtin_cat(s, e);
+    if (!strcmp(n, "extract")) return builtin_extract(s, e);
+    if (!strcmp(n, "cumsum") || !strcmp(n, "cumprod")) return builtin_scan(s, e);
     if (!strcmp(n, "reshape") || !strcmp(n, "broadcast_to") || !strcmp(n, "transpose") || !strcmp(n, "permute") ||
         !strcmp(n, "expand_dims") || !strcmp(n, "squeeze"))
         return builtin_shape_op(s, e);
@@ -1321,7 +1525,9 @@ static bool check_stmt(Sema *s, Stmt *st)
     case ST_EXPR: {
         Expr *v = st->value;
         if (!type_expr(s, v)) return false;
-        bool effect = (v->kind == EX_BUILTIN && !strcmp(v->name, "store")) || v->kind == EX_CALL;
+        bool effect = (v->kind == EX_BUILTIN && (!strcmp(v->name, "store") || !strcmp(v->name, "scatter") ||
+                                                 !strncmp(v->name, "atomic_", 7))) ||
+                      v->kind == EX_CALL;
         if (!effect) diag_warning(v->loc, "expression result unused");
         return true;
     }

@@ -4,7 +4,7 @@
 # compiler under test is the ASan/UBSan build (bin/tilec-san); generated host
 # code and the example applications are built with the sanitizers too.
 # Set TILEC_TEST_FILTER=section to run one section (unit, golden, diag, cli,
-# layout, host, nvcc).
+# layout, fuzz, host, nvcc).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$(pwd)
@@ -101,6 +101,23 @@ if want layout; then
         echo "layout: batch output differs:"; head -30 "$OUT/layout.diff"; f=$((f + 1))
     fi
     section layout $p $f
+fi
+
+# --- fuzz corpus: every input the fuzzers found, and every source we have ------
+if want fuzz; then
+    p=0; f=0
+    files=$(ls tests/fuzz/corpus/frontend/* examples/*/*.tile.c tests/kernels/*/*.tile.c tests/diag/*.tile.c tests/golden/*.tile.c 2>/dev/null)
+    if TILEC_INCLUDE=$TOP/runtime build/fuzz/replay_frontend fuzz-frontend $files > "$OUT/fuzz.out" 2>&1; then
+        p=$((p + 1))
+    else
+        echo "fuzz: frontend replay failed:"; tail -30 "$OUT/fuzz.out"; f=$((f + 1))
+    fi
+    if build/fuzz/replay_layout fuzz-layout tests/fuzz/corpus/layout/* tests/layout/batch_cases.txt > "$OUT/fuzzl.out" 2>&1; then
+        p=$((p + 1))
+    else
+        echo "fuzz: layout replay failed:"; tail -30 "$OUT/fuzzl.out"; f=$((f + 1))
+    fi
+    section fuzz $p $f
 fi
 
 # --- host backend: compile and run every example and test kernel -------------
