@@ -714,7 +714,8 @@ static char *ev(Emitter *em, Expr *e, Ctx c)
                      evc(em, e->args[2], sub_ctx(em, e->args[2], c), t));
         }
         if (is_shape_op(n)) return ev_shape_op(em, e, c);
-        if (!strcmp(n, "gather") || !strncmp(n, "atomic_", 7) || !strcmp(n, "cumsum") || !strcmp(n, "cumprod"))
+        if (!strcmp(n, "gather") || !strncmp(n, "atomic_", 7) || !strcmp(n, "cumsum") || !strcmp(n, "cumprod") ||
+            !strcmp(n, "mma") || !strcmp(n, "matmul"))
             return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
         if (sema_is_reduction(n))
             return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
@@ -790,6 +791,12 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
                 for (int i = 0; i < iv->nargs; i++) scan_expr(em, iv->args[i], &e->shape, true);
             else
                 scan_expr(em, iv, &e->shape, true);
+            return;
+        }
+        if (!strcmp(e->name, "mma") || !strcmp(e->name, "matmul")) {
+            note_tmp(em, e, e->dtype, &e->shape);
+            if (random) em->tmp_smem[e->id] = true;
+            for (int i = 0; i < e->nargs; i++) scan_root(em, e->args[i]);
             return;
         }
         if (!strcmp(e->name, "cumsum") || !strcmp(e->name, "cumprod")) {
@@ -1581,6 +1588,98 @@ static void emit_scan(Emitter *em, Expr *e)
     if (em->tmp_smem[e->id] && em->cuda) write_mirror(em, em->tmp[e->id], s);
 }
 
+/* ---- matrix multiply on tensor cores -------------------------------------- */
+
+/* Stages the operand x (compute values) into buffer buf of C type `st_ty`. */
+static void stage(Emitter *em, Expr *x, const char *buf, const char *conv_fmt)
+{
+    Lay l = lay_of(em, &x->shape);
+    open_elem_loop(em, &x->shape);
+    Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
+    char *v = ev(em, x, sub_ctx(em, x, c));
+    if (em->cuda && l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
+    line(em, "%s[i_] = %s;", buf, S(conv_fmt, v));
+    close_loop(em);
+}
+
+/* acc + a @ b.  CUDA: operands are staged row-major in shared memory and
+ * each warp computes 16x16 output blocks with WMMA (mma.sync on the tensor
+ * cores), float8 inputs going through float16 (exact) and tf32 through the
+ * tf32 WMMA shape.  Host: float (int64 for int8) dot products. */
+static void emit_mma(Emitter *em, Expr *e)
+{
+    Expr *a = e->args[0], *b = e->args[1], *acc = e->nargs > 2 ? e->args[2] : NULL;
+    int64_t M = a->shape.dim[0], K = a->shape.dim[1], N = b->shape.dim[1];
+    Dtype t = a->dtype;
+    bool integer = t == DT_INT8;
+    const char *name = em->tmp[e->id];
+    line(em, "{ /* tile_%s %lldx%lldx%lld */", e->name, (long long)M, (long long)N, (long long)K);
+    em->ind++;
+    if (!em->cuda) {
+        const char *at = integer ? "int64_t" : "float";
+        line(em, "%s sa_[%" PRId64 "], sb_[%" PRId64 "];", integer ? "int32_t" : "float", M * K, K * N);
+        stage(em, a, "sa_", "%s");
+        stage(em, b, "sb_", "%s");
+        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) {", M * N);
+        em->ind++;
+        line(em, "const int m_ = i_ / %" PRId64 ", n_ = i_ %% %" PRId64 ";", N, N);
+        Ctx c = {.shape = &e->shape, .idx = "i_", .home = true};
+        line(em, "%s s_ = %s;", at, acc ? evc(em, acc, sub_ctx(em, acc, c), integer ? DT_INT64 : DT_FLOAT32) : "0");
+        line(em, "for (int k_ = 0; k_ < %" PRId64 "; ++k_) s_ += (%s)sa_[m_ * %" PRId64 " + k_] * (%s)sb_[k_ * %" PRId64 " + n_];",
+             K, at, K, at, N);
+        line(em, "%s[i_] = %s;", name, integer ? "(int32_t)s_" : "s_");
+        close_loop(em);
+        em->ind--;
+        line(em, "}");
+        return;
+    }
+    const char *sty, *fmt, *frag;
+    int kk = 16;
+    switch (t) {
+    case DT_BFLOAT16: sty = "__nv_bfloat16"; fmt = "__float2bfloat16_rn(%s)"; frag = "__nv_bfloat16"; break;
+    case DT_TFLOAT32: sty = "float"; fmt = "%s"; frag = "nvcuda::wmma::precision::tf32"; kk = 8; break;
+    case DT_INT8: sty = "signed char"; fmt = "(signed char)(%s)"; frag = "signed char"; break;
+    default: sty = "__half"; fmt = "__float2half_rn(%s)"; frag = "__half"; break; /* f16, fp8 via f16 */
+    }
+    const char *cty = integer ? "int" : "float";
+    int bytes = (int)((M * K + K * N) * (t == DT_TFLOAT32 ? 4 : t == DT_INT8 ? 1 : 2) + M * N * 4);
+    em->smem_bytes += bytes;
+    line(em, "__shared__ __align__(32) %s sa_[%" PRId64 "];", sty, M * K);
+    line(em, "__shared__ __align__(32) %s sb_[%" PRId64 "];", sty, K * N);
+    line(em, "__shared__ __align__(32) %s sc_[%" PRId64 "];", cty, M * N);
+    line(em, "__syncthreads();");
+    stage(em, a, "sa_", fmt);
+    stage(em, b, "sb_", fmt);
+    if (acc) stage(em, acc, "sc_", "%s");
+    else {
+        line(em, "for (int i_ = t_; i_ < %" PRId64 "; i_ += %d) sc_[i_] = 0;", M * N, em->T);
+    }
+    line(em, "__syncthreads();");
+    line(em, "for (int tile_ = t_ >> 5; tile_ < %" PRId64 "; tile_ += %d) {", (M / 16) * (N / 16), em->T / 32);
+    em->ind++;
+    line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
+    line(em, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s> c_;", kk, cty);
+    line(em, "nvcuda::wmma::load_matrix_sync(c_, sc_ + tm_ * %" PRId64 " + tn_ * 16, %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
+    line(em, "#pragma unroll 4");
+    line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += %d) {", K, kk);
+    em->ind++;
+    line(em, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, %d, %s, nvcuda::wmma::row_major> a_;", kk, frag);
+    line(em, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, %d, %s, nvcuda::wmma::row_major> b_;", kk, frag);
+    line(em, "nvcuda::wmma::load_matrix_sync(a_, sa_ + tm_ * %" PRId64 " + k_, %" PRId64 ");", 16 * K, K);
+    line(em, "nvcuda::wmma::load_matrix_sync(b_, sb_ + k_ * %" PRId64 " + tn_ * 16, %" PRId64 ");", N, N);
+    line(em, "nvcuda::wmma::mma_sync(c_, a_, b_, c_);");
+    close_loop(em);
+    line(em, "nvcuda::wmma::store_matrix_sync(sc_ + tm_ * %" PRId64 " + tn_ * 16, c_, %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
+    close_loop(em);
+    line(em, "__syncthreads();");
+    open_elem_loop(em, &e->shape);
+    line(em, "%s[e_] = sc_[i_];", name);
+    close_loop(em);
+    em->ind--;
+    line(em, "}");
+    if (em->tmp_smem[e->id]) write_mirror(em, name, &e->shape);
+}
+
 /* Materialises the loads and calls inside e, innermost first. */
 static void hoist(Emitter *em, Expr *e)
 {
@@ -1604,6 +1703,11 @@ static void hoist(Emitter *em, Expr *e)
         for (int i = 1; i < e->nargs; i++) hoist(em, e->args[i]);
         hoist(em, opt(e, "index")->value);
         emit_indexed(em, e);
+        return;
+    }
+    if (e->kind == EX_BUILTIN && (!strcmp(e->name, "mma") || !strcmp(e->name, "matmul"))) {
+        for (int i = 0; i < e->nargs; i++) hoist(em, e->args[i]);
+        emit_mma(em, e);
         return;
     }
     if (e->kind == EX_BUILTIN && (!strcmp(e->name, "cumsum") || !strcmp(e->name, "cumprod"))) {

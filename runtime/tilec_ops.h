@@ -294,6 +294,7 @@ static inline int tilec_array_vector_ok(const tilec_array *a, int bytes)
 }
 /* ---- CUDA only: vector memory access ------------------------------------ */
 #if defined(__CUDACC__) && defined(__cplusplus)
+#include <mma.h> /* tensor cores through WMMA (tile_mma) */
 template <int BYTES> struct tilec_vec_word;
 template <> struct tilec_vec_word<16> { typedef uint4 type; };
 template <> struct tilec_vec_word<8> { typedef uint2 type; };

@@ -1060,6 +1060,53 @@ static bool builtin_scan(Sema *s, Expr *e)
     return true;
 }
 
+/* tile_mma(a, b, acc) and tile_matmul(a, b): a (M,K) times b (K,N) on
+ * tensor cores.  Inputs float16, bfloat16, tfloat32, float8 (both formats)
+ * or int8, both of one type; float inputs accumulate in float32, int8 in
+ * int32; M, N and K at least 16. */
+static bool builtin_mma(Sema *s, Expr *e)
+{
+    static const char *const no_opts[] = {NULL};
+    if (!check_opts(e, no_opts)) return false;
+    for (int i = 0; i < e->nargs; i++)
+        if (!type_expr(s, e->args[i])) return false;
+    Expr *a = e->args[0], *b = e->args[1];
+    char x[SHAPE_FMT_MAX], y[SHAPE_FMT_MAX];
+    if (a->shape.rank != 2 || b->shape.rank != 2 || a->shape.dim[1] != b->shape.dim[0]) {
+        diag_error(e->loc, "tile_%s multiplies an (M,K) tile by a (K,N) tile, not %s by %s", e->name,
+                   fmt_shape(&a->shape, x, sizeof x), fmt_shape(&b->shape, y, sizeof y));
+        return false;
+    }
+    Dtype t = a->dtype;
+    bool fl = t == DT_FLOAT16 || t == DT_BFLOAT16 || t == DT_TFLOAT32 || t == DT_FLOAT8_E4M3FN || t == DT_FLOAT8_E5M2;
+    if (b->dtype != t || !(fl || t == DT_INT8)) {
+        diag_error_fix(e->loc, "cast both operands to one of float16, bfloat16, tfloat32, float8 or int8",
+                       "tile_%s takes two float16, bfloat16, tfloat32, float8 or int8 tiles, not %s and %s", e->name,
+                       dtype_name(t), dtype_name(b->dtype));
+        return false;
+    }
+    int64_t M = a->shape.dim[0], K = a->shape.dim[1], N = b->shape.dim[1];
+    if (M < 16 || N < 16 || K < 16) {
+        diag_error(e->loc, "tile_%s needs M, N and K of at least 16 (the tensor-core tile), not M=%lld N=%lld K=%lld", e->name,
+                   (long long)M, (long long)N, (long long)K);
+        return false;
+    }
+    Dtype acc = fl ? DT_FLOAT32 : DT_INT32;
+    e->shape = (Shape){.rank = 2, .dim = {M, N}};
+    e->dtype = acc;
+    if (e->nargs == 3) {
+        Expr *c = e->args[2];
+        if (c->dtype != acc || !shape_equal(&c->shape, &e->shape)) {
+            char z[SHAPE_FMT_MAX];
+            fmt_shape(&e->shape, z, sizeof z);
+            diag_error(c->loc, "the accumulator of tile_mma must be a %s tile of shape %s, not %s %s", dtype_name(acc), z,
+                       dtype_name(c->dtype), fmt_shape(&c->shape, x, sizeof x));
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool type_builtin(Sema *s, Expr *e)
 {
     const char *n = e->name;
@@ -1100,6 +1147,7 @@ static bool type_builtin(Sema *s, Expr *e)
     if (sema_is_reduction(n)) return builtin_reduce(s, e);
     if (!strcmp(n, "gather") || !strcmp(n, "scatter") || !strncmp(n, "atomic_", 7)) return builtin_gather_scatter(s, e);
     if (!strcmp(n, "cat")) return builtin_cat(s, e);
+    if (!strcmp(n, "mma") || !strcmp(n, "matmul")) return builtin_mma(s, e);
     if (!strcmp(n, "extract")) return builtin_extract(s, e);
     if (!strcmp(n, "cumsum") || !strcmp(n, "cumprod")) return builtin_scan(s, e);
     if (!strcmp(n, "reshape") || !strcmp(n, "broadcast_to") || !strcmp(n, "transpose") || !strcmp(n, "permute") ||

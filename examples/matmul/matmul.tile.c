@@ -1,0 +1,34 @@
+/* matmul.tile.c: C = A @ B with a K loop on tensor cores (tile_mma), for
+ * float16 and bfloat16 inputs with a float32 accumulator kept across the
+ * loop; partial tiles at the edges read zeros. */
+#include <tilec.h>
+
+/* One (BM, BN) block of C per program instance; K is walked in BK steps. */
+TILE_KERNEL void matmul_f16(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _Float16, 2) b,
+                            TILE_ARRAY(float, 2) c, TILE_CONST(int, 64) BM, TILE_CONST(int, 64) BN,
+                            TILE_CONST(int, 32) BK)
+{
+    int i = tile_bid(0), j = tile_bid(1);
+    float acc = tile_zeros(float, .shape = {BM, BN});
+    int64_t nk = (tile_dim(a, 1) + BK - 1) / BK;
+    for (int64_t k = 0; k < nk; k++) {
+        _Float16 x = tile_load(a, .index = {i, k}, .shape = {BM, BK}, .padding = TILE_PAD_ZERO);
+        _Float16 y = tile_load(b, .index = {k, j}, .shape = {BK, BN}, .padding = TILE_PAD_ZERO);
+        acc = tile_mma(x, y, acc);
+    }
+    tile_store(c, acc, .index = {i, j});
+}
+
+/* The same with bfloat16 inputs and a bfloat16 result (rounded once). */
+TILE_KERNEL void matmul_bf16(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(__bf16, 2) c)
+{
+    int i = tile_bid(0), j = tile_bid(1);
+    float acc = tile_zeros(float, .shape = {32, 64});
+    int64_t nk = (tile_dim(a, 1) + 31) / 32;
+    for (int64_t k = 0; k < nk; k++) {
+        __bf16 x = tile_load(a, .index = {i, k}, .shape = {32, 32}, .padding = TILE_PAD_ZERO);
+        __bf16 y = tile_load(b, .index = {k, j}, .shape = {32, 64}, .padding = TILE_PAD_ZERO);
+        acc = tile_mma(x, y, acc);
+    }
+    tile_store(c, tile_cast(acc, __bf16), .index = {i, j});
+}
