@@ -57,6 +57,9 @@ typedef struct Emitter {
     bool ok;
     int smem_bytes;
     int64_t red_bytes;  /* size of the shared buffer the generic reductions share */
+    int64_t mma_bytes;  /* size of the shared buffer tile_mma stages through */
+    bool *sym_frag;     /* symbol lives in WMMA accumulator fragments */
+    int *sym_kk;        /* the WMMA k of its updates */
 } Emitter;
 
 typedef struct Ctx {
@@ -732,6 +735,9 @@ static char *ev(Emitter *em, Expr *e, Ctx c)
 static void scan_stmt(Emitter *em, Stmt *st);
 static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home);
 static void note_reduce(Emitter *em, Expr *e);
+static int64_t mma_bytes(const Expr *e);
+static bool is_frag_update(const Stmt *st);
+static bool expr_reads(const Expr *e, const Symbol *sym, const Expr *skip);
 
 static void note_tmp(Emitter *em, Expr *e, Dtype d, const Shape *s)
 {
@@ -796,6 +802,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
         if (!strcmp(e->name, "mma") || !strcmp(e->name, "matmul")) {
             note_tmp(em, e, e->dtype, &e->shape);
             if (random) em->tmp_smem[e->id] = true;
+            if (em->cuda && mma_bytes(e) > em->mma_bytes) em->mma_bytes = mma_bytes(e);
             for (int i = 0; i < e->nargs; i++) scan_root(em, e->args[i]);
             return;
         }
@@ -843,13 +850,31 @@ static void scan_stmt(Emitter *em, Stmt *st)
 {
     if (!st) return;
     switch (st->kind) {
-    case ST_DECL:
-        em->syms[st->sym->id] = st->sym;
-        scan_expr(em, st->init, &st->sym->shape, true);
+    case ST_DECL: {
+        Symbol *sym = st->sym;
+        em->syms[sym->id] = sym;
+        scan_expr(em, st->init, &sym->shape, true);
+        if (em->cuda && sym->shape.rank == 2 && (sym->dtype == DT_FLOAT32 || sym->dtype == DT_INT32) &&
+            sym->shape.dim[0] % 16 == 0 && sym->shape.dim[1] % 16 == 0 &&
+            sym->shape.dim[0] * sym->shape.dim[1] * 4 <= 32768) {
+            em->sym_frag[sym->id] = true; /* until an assignment says otherwise */
+            em->sym_kk[sym->id] = 0;
+        }
         return;
-    case ST_ASSIGN:
-        scan_expr(em, st->value, &st->target->sym->shape, true);
+    }
+    case ST_ASSIGN: {
+        Symbol *sym = st->target->sym;
+        scan_expr(em, st->value, &sym->shape, true);
+        if (!em->sym_frag[sym->id]) return;
+        if (!is_frag_update(st)) {
+            em->sym_frag[sym->id] = false;
+            return;
+        }
+        int kk = st->value->args[0]->dtype == DT_TFLOAT32 ? 8 : 16;
+        if (em->sym_kk[sym->id] && em->sym_kk[sym->id] != kk) em->sym_frag[sym->id] = false;
+        em->sym_kk[sym->id] = kk;
         return;
+    }
     case ST_EXPR:
     case ST_RETURN:
         if (st->value) scan_root(em, st->value);
@@ -857,7 +882,13 @@ static void scan_stmt(Emitter *em, Stmt *st)
     default:
         break;
     }
-    if (st->cond) scan_root(em, st->cond);
+    if (st->cond) {
+        scan_root(em, st->cond);
+        /* A fragment accumulator read in a condition would need refreshing
+         * on every test: keep such variables in registers. */
+        for (int i = 0; i < em->k->nsyms; i++)
+            if (em->sym_frag[i] && em->syms[i] && expr_reads(st->cond, em->syms[i], NULL)) em->sym_frag[i] = false;
+    }
     scan_stmt(em, st->init_s);
     scan_stmt(em, st->step_s);
     scan_stmt(em, st->then_s);
@@ -1590,36 +1621,127 @@ static void emit_scan(Emitter *em, Expr *e)
 
 /* ---- matrix multiply on tensor cores -------------------------------------- */
 
-/* Stages the operand x (compute values) into buffer buf of C type `st_ty`. */
-static void stage(Emitter *em, Expr *x, const char *buf, const char *conv_fmt)
+typedef struct MmaKind {
+    const char *sty;   /* staging type in shared memory */
+    const char *fmt;   /* compute value -> staging value */
+    const char *frag;  /* WMMA element type */
+    const char *cty;   /* accumulator type */
+    int kk;            /* WMMA k */
+    int esize;         /* staging element bytes */
+    int pad;           /* row padding (elements) against bank conflicts */
+    bool bits_match;   /* staging bits equal the storage bits (vector copy) */
+} MmaKind;
+
+static MmaKind mma_kind(Dtype t)
+{
+    switch (t) {
+    case DT_BFLOAT16: return (MmaKind){"__nv_bfloat16", "__float2bfloat16_rn(%s)", "__nv_bfloat16", "float", 16, 2, 8, true};
+    case DT_TFLOAT32: return (MmaKind){"float", "%s", "nvcuda::wmma::precision::tf32", "float", 8, 4, 4, true};
+    case DT_INT8: return (MmaKind){"signed char", "(signed char)(%s)", "signed char", "int", 16, 1, 16, true};
+    case DT_FLOAT16: return (MmaKind){"__half", "__float2half_rn(%s)", "__half", "float", 16, 2, 8, true};
+    default: return (MmaKind){"__half", "__float2half_rn(%s)", "__half", "float", 16, 2, 8, false}; /* float8 */
+    }
+}
+
+/* Stages operand x (rows x cols, row stride ld) into shared buffer buf.
+ * A tile already in registers with the staging bits is copied in vector
+ * runs; anything else element by element. */
+static void stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, int64_t ld)
 {
     Lay l = lay_of(em, &x->shape);
+    int64_t cols = x->shape.rank ? x->shape.dim[x->shape.rank - 1] : 1;
+    const char *reg = NULL;
+    if (x->kind == EX_NAME && x->sym && x->sym->kind == SYM_VAR) reg = sym_name(em, x->sym);
+    if (x->kind == EX_BUILTIN && !strcmp(x->name, "load")) reg = em->tmp[x->id];
+    if (em->cuda && reg && k->bits_match && !l.repl && l.V > 1) {
+        const char *st = dtype_host_type(x->dtype);
+        line(em, "#pragma unroll");
+        line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
+        em->ind++;
+        line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
+        line(em, "tilec_vstore<%d>((%s *)%s + (i_ / %" PRId64 ") * %" PRId64 " + (i_ %% %" PRId64 "), &%s[r_ * %d]);", l.V, st,
+             buf, cols, ld, cols, reg, l.V);
+        close_loop(em);
+        return;
+    }
     open_elem_loop(em, &x->shape);
     Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
     char *v = ev(em, x, sub_ctx(em, x, c));
     if (em->cuda && l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
-    line(em, "%s[i_] = %s;", buf, S(conv_fmt, v));
+    line(em, "%s[(i_ / %" PRId64 ") * %" PRId64 " + (i_ %% %" PRId64 ")] = %s;", buf, cols, ld, cols, S(k->fmt, v));
     close_loop(em);
 }
 
-/* acc + a @ b.  CUDA: operands are staged row-major in shared memory and
- * each warp computes 16x16 output blocks with WMMA (mma.sync on the tensor
- * cores), float8 inputs going through float16 (exact) and tf32 through the
- * tf32 WMMA shape.  Host: float (int64 for int8) dot products. */
+/* Stages a and b; each warp then runs the WMMA k loop for its 16x16 output
+ * blocks.  When frag is set the accumulator lives in that symbol's
+ * per-warp fragments; otherwise in the shared buffer sc_ (row stride N). */
+static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
+{
+    Expr *a = e->args[0], *b = e->args[1];
+    int64_t M = a->shape.dim[0], K = a->shape.dim[1], N = b->shape.dim[1];
+    MmaKind k = mma_kind(a->dtype);
+    int64_t lda = K + k.pad, ldb = N + k.pad;
+    int nw = em->T / 32;
+    int64_t blocks = (M / 16) * (N / 16), bpw = (blocks + nw - 1) / nw;
+    line(em, "%s *sa_ = (%s *)s_mma_;", k.sty, k.sty);
+    line(em, "%s *sb_ = sa_ + %" PRId64 ";", k.sty, M * lda);
+    line(em, "__syncthreads();");
+    stage(em, a, "sa_", &k, lda);
+    stage(em, b, "sb_", &k, ldb);
+    if (!frag_sym) {
+        line(em, "%s *sc_ = (%s *)(sb_ + %" PRId64 ");", k.cty, k.cty, K * ldb);
+        if (e->nargs > 2) {
+            MmaKind ck = {.fmt = "%s"};
+            stage(em, e->args[2], "sc_", &ck, N);
+        } else {
+            line(em, "for (int i_ = t_; i_ < %" PRId64 "; i_ += %d) sc_[i_] = 0;", M * N, em->T);
+        }
+    }
+    line(em, "__syncthreads();");
+    line(em, "#pragma unroll");
+    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", bpw);
+    em->ind++;
+    line(em, "const int tile_ = (t_ >> 5) + b_ * %d;", nw);
+    if (blocks % nw) line(em, "if (tile_ >= %" PRId64 ") break;", blocks);
+    line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
+    const char *cf = frag_sym ? S("%s[b_]", frag_sym) : "c_";
+    if (!frag_sym) {
+        line(em, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s> c_;", k.kk, k.cty);
+        line(em, "nvcuda::wmma::load_matrix_sync(c_, sc_ + tm_ * %" PRId64 " + tn_ * 16, %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
+    }
+    line(em, "#pragma unroll");
+    line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += %d) {", K, k.kk);
+    em->ind++;
+    line(em, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, %d, %s, nvcuda::wmma::row_major> fa_;", k.kk, k.frag);
+    line(em, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, %d, %s, nvcuda::wmma::row_major> fb_;", k.kk, k.frag);
+    line(em, "nvcuda::wmma::load_matrix_sync(fa_, sa_ + tm_ * %" PRId64 " + k_, %" PRId64 ");", 16 * lda, lda);
+    line(em, "nvcuda::wmma::load_matrix_sync(fb_, sb_ + k_ * %" PRId64 " + tn_ * 16, %" PRId64 ");", ldb, ldb);
+    line(em, "nvcuda::wmma::mma_sync(%s, fa_, fb_, %s);", cf, cf);
+    close_loop(em);
+    if (!frag_sym)
+        line(em, "nvcuda::wmma::store_matrix_sync(sc_ + tm_ * %" PRId64 " + tn_ * 16, c_, %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
+    close_loop(em);
+    line(em, "__syncthreads();");
+}
+
+/* acc + a @ b into the temporary of e.  CUDA: operands staged row-major in
+ * shared memory (rows padded against bank conflicts), WMMA (mma.sync on the
+ * tensor cores) per warp; float8 goes through float16 (exactly).  Host:
+ * float dot products (int64 for int8). */
 static void emit_mma(Emitter *em, Expr *e)
 {
     Expr *a = e->args[0], *b = e->args[1], *acc = e->nargs > 2 ? e->args[2] : NULL;
     int64_t M = a->shape.dim[0], K = a->shape.dim[1], N = b->shape.dim[1];
-    Dtype t = a->dtype;
-    bool integer = t == DT_INT8;
+    bool integer = a->dtype == DT_INT8;
     const char *name = em->tmp[e->id];
     line(em, "{ /* tile_%s %lldx%lldx%lld */", e->name, (long long)M, (long long)N, (long long)K);
     em->ind++;
     if (!em->cuda) {
         const char *at = integer ? "int64_t" : "float";
+        MmaKind hk = {.fmt = "%s"};
         line(em, "%s sa_[%" PRId64 "], sb_[%" PRId64 "];", integer ? "int32_t" : "float", M * K, K * N);
-        stage(em, a, "sa_", "%s");
-        stage(em, b, "sb_", "%s");
+        stage(em, a, "sa_", &hk, K);
+        stage(em, b, "sb_", &hk, N);
         line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) {", M * N);
         em->ind++;
         line(em, "const int m_ = i_ / %" PRId64 ", n_ = i_ %% %" PRId64 ";", N, N);
@@ -1633,51 +1755,109 @@ static void emit_mma(Emitter *em, Expr *e)
         line(em, "}");
         return;
     }
-    const char *sty, *fmt, *frag;
-    int kk = 16;
-    switch (t) {
-    case DT_BFLOAT16: sty = "__nv_bfloat16"; fmt = "__float2bfloat16_rn(%s)"; frag = "__nv_bfloat16"; break;
-    case DT_TFLOAT32: sty = "float"; fmt = "%s"; frag = "nvcuda::wmma::precision::tf32"; kk = 8; break;
-    case DT_INT8: sty = "signed char"; fmt = "(signed char)(%s)"; frag = "signed char"; break;
-    default: sty = "__half"; fmt = "__float2half_rn(%s)"; frag = "__half"; break; /* f16, fp8 via f16 */
-    }
-    const char *cty = integer ? "int" : "float";
-    int bytes = (int)((M * K + K * N) * (t == DT_TFLOAT32 ? 4 : t == DT_INT8 ? 1 : 2) + M * N * 4);
-    em->smem_bytes += bytes;
-    line(em, "__shared__ __align__(32) %s sa_[%" PRId64 "];", sty, M * K);
-    line(em, "__shared__ __align__(32) %s sb_[%" PRId64 "];", sty, K * N);
-    line(em, "__shared__ __align__(32) %s sc_[%" PRId64 "];", cty, M * N);
-    line(em, "__syncthreads();");
-    stage(em, a, "sa_", fmt);
-    stage(em, b, "sb_", fmt);
-    if (acc) stage(em, acc, "sc_", "%s");
-    else {
-        line(em, "for (int i_ = t_; i_ < %" PRId64 "; i_ += %d) sc_[i_] = 0;", M * N, em->T);
-    }
-    line(em, "__syncthreads();");
-    line(em, "for (int tile_ = t_ >> 5; tile_ < %" PRId64 "; tile_ += %d) {", (M / 16) * (N / 16), em->T / 32);
-    em->ind++;
-    line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
-    line(em, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s> c_;", kk, cty);
-    line(em, "nvcuda::wmma::load_matrix_sync(c_, sc_ + tm_ * %" PRId64 " + tn_ * 16, %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
-    line(em, "#pragma unroll 4");
-    line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += %d) {", K, kk);
-    em->ind++;
-    line(em, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, %d, %s, nvcuda::wmma::row_major> a_;", kk, frag);
-    line(em, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, %d, %s, nvcuda::wmma::row_major> b_;", kk, frag);
-    line(em, "nvcuda::wmma::load_matrix_sync(a_, sa_ + tm_ * %" PRId64 " + k_, %" PRId64 ");", 16 * K, K);
-    line(em, "nvcuda::wmma::load_matrix_sync(b_, sb_ + k_ * %" PRId64 " + tn_ * 16, %" PRId64 ");", N, N);
-    line(em, "nvcuda::wmma::mma_sync(c_, a_, b_, c_);");
-    close_loop(em);
-    line(em, "nvcuda::wmma::store_matrix_sync(sc_ + tm_ * %" PRId64 " + tn_ * 16, c_, %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
-    close_loop(em);
-    line(em, "__syncthreads();");
+    mma_core(em, e, NULL);
+    MmaKind k = mma_kind(a->dtype);
+    line(em, "const %s *sc_ = (const %s *)((%s *)s_mma_ + %" PRId64 ");", k.cty, k.cty, k.sty, M * (K + k.pad) + K * (N + k.pad));
     open_elem_loop(em, &e->shape);
     line(em, "%s[e_] = sc_[i_];", name);
     close_loop(em);
     em->ind--;
     line(em, "}");
     if (em->tmp_smem[e->id]) write_mirror(em, name, &e->shape);
+}
+
+/* The shared bytes an mma needs: staging of a and b, and the accumulator. */
+static int64_t mma_bytes(const Expr *e)
+{
+    const Expr *a = e->args[0], *b = e->args[1];
+    int64_t M = a->shape.dim[0], K = a->shape.dim[1], N = b->shape.dim[1];
+    MmaKind k = mma_kind(a->dtype);
+    return (M * (K + k.pad) + K * (N + k.pad)) * k.esize + M * N * 4 + 64;
+}
+
+/* ---- fragment-resident accumulators --------------------------------------
+ * A variable assigned only by `v = tile_mma(a, b, v)` keeps its value in the
+ * warps' WMMA accumulator fragments across the K loop; its registers are
+ * refreshed from the fragments (through shared memory) before a statement
+ * that reads it otherwise. */
+
+static bool is_frag_update(const Stmt *st)
+{
+    return st->kind == ST_ASSIGN && st->op < 0 && st->value->kind == EX_BUILTIN && !strcmp(st->value->name, "mma") &&
+           st->value->args[2]->kind == EX_NAME && st->value->args[2]->sym == st->target->sym;
+}
+
+/* Whether e reads symbol sym (the accumulator argument of a fragment update
+ * excepted, passed as skip). */
+static bool expr_reads(const Expr *e, const Symbol *sym, const Expr *skip)
+{
+    if (!e || e == skip) return false;
+    if (e->kind == EX_NAME && e->sym == sym) return true;
+    if (expr_reads(e->a, sym, skip) || expr_reads(e->b, sym, skip) || expr_reads(e->c, sym, skip)) return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (expr_reads(e->args[i], sym, skip)) return true;
+    for (int i = 0; i < e->nopts; i++)
+        if (expr_reads(e->opts[i].value, sym, skip)) return true;
+    return false;
+}
+
+static void frag_to_registers(Emitter *em, Symbol *sym)
+{
+    const char *name = sym_name(em, sym);
+    int64_t M = sym->shape.dim[0], N = sym->shape.dim[1];
+    int nw = em->T / 32;
+    int64_t blocks = (M / 16) * (N / 16), bpw = (blocks + nw - 1) / nw;
+    const char *cty = sym->dtype == DT_INT32 ? "int" : "float";
+    line(em, "{ /* %s: fragments -> registers */", sym->name);
+    em->ind++;
+    line(em, "%s *sc_ = (%s *)s_mma_;", cty, cty);
+    line(em, "__syncthreads();");
+    line(em, "#pragma unroll");
+    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", bpw);
+    em->ind++;
+    line(em, "const int tile_ = (t_ >> 5) + b_ * %d;", nw);
+    if (blocks % nw) line(em, "if (tile_ >= %" PRId64 ") break;", blocks);
+    line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
+    line(em, "nvcuda::wmma::store_matrix_sync(sc_ + tm_ * %" PRId64 " + tn_ * 16, f%s[b_], %" PRId64 ", nvcuda::wmma::mem_row_major);",
+         16 * N, name, N);
+    close_loop(em);
+    line(em, "__syncthreads();");
+    open_elem_loop(em, &sym->shape);
+    line(em, "%s[e_] = sc_[i_];", name);
+    close_loop(em);
+    em->ind--;
+    line(em, "}");
+    if (em->sym_smem[sym->id]) write_mirror(em, name, &sym->shape);
+}
+
+static void registers_to_frag(Emitter *em, Symbol *sym)
+{
+    const char *name = sym_name(em, sym);
+    int64_t M = sym->shape.dim[0], N = sym->shape.dim[1];
+    int nw = em->T / 32;
+    int64_t blocks = (M / 16) * (N / 16), bpw = (blocks + nw - 1) / nw;
+    const char *cty = sym->dtype == DT_INT32 ? "int" : "float";
+    line(em, "{ /* %s: registers -> fragments */", sym->name);
+    em->ind++;
+    line(em, "%s *sc_ = (%s *)s_mma_;", cty, cty);
+    line(em, "__syncthreads();");
+    open_elem_loop(em, &sym->shape);
+    Lay l = lay_of(em, &sym->shape);
+    if (l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
+    line(em, "sc_[i_] = %s[e_];", name);
+    close_loop(em);
+    line(em, "__syncthreads();");
+    line(em, "#pragma unroll");
+    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", bpw);
+    em->ind++;
+    line(em, "const int tile_ = (t_ >> 5) + b_ * %d;", nw);
+    if (blocks % nw) line(em, "if (tile_ >= %" PRId64 ") break;", blocks);
+    line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
+    line(em, "nvcuda::wmma::load_matrix_sync(f%s[b_], sc_ + tm_ * %" PRId64 " + tn_ * 16, %" PRId64 ", nvcuda::wmma::mem_row_major);",
+         name, 16 * N, N);
+    close_loop(em);
+    em->ind--;
+    line(em, "}");
 }
 
 /* Materialises the loads and calls inside e, innermost first. */
@@ -1755,17 +1935,47 @@ static void emit_loop_body(Emitter *em, Stmt *body, Stmt *step, int label)
     if (step) emit_stmt(em, step);
 }
 
+/* Refreshes the registers of every fragment accumulator the leaf statement
+ * st reads (other than as the accumulator of its own update). */
+static void refresh_frags(Emitter *em, Stmt *st)
+{
+    if (!em->cuda) return;
+    const Expr *skip = is_frag_update(st) && em->sym_frag[st->target->sym->id] ? st->value->args[2] : NULL;
+    const Expr *roots[3] = {st->init, st->value, st->kind == ST_ASSIGN && st->op >= 0 ? st->target : NULL};
+    for (int i = 0; i < em->k->nsyms; i++) {
+        if (!em->sym_frag[i] || !em->syms[i]) continue;
+        for (int r = 0; r < 3; r++)
+            if (expr_reads(roots[r], em->syms[i], skip)) {
+                frag_to_registers(em, em->syms[i]);
+                break;
+            }
+    }
+}
+
 static void emit_stmt(Emitter *em, Stmt *st)
 {
     if (!st) return;
     emit_line(em->o, em->co, st->loc);
+    if (st->kind == ST_DECL || st->kind == ST_ASSIGN || st->kind == ST_EXPR || st->kind == ST_RETURN)
+        refresh_frags(em, st);
     switch (st->kind) {
     case ST_DECL:
         materialize(em, sym_name(em, st->sym), st->sym->dtype, &st->sym->shape, st->init, em->sym_smem[st->sym->id]);
+        if (em->sym_frag[st->sym->id]) registers_to_frag(em, st->sym);
         return;
     case ST_ASSIGN: {
         Symbol *sym = st->target->sym;
         Expr *v = st->value;
+        if (em->sym_frag[sym->id]) { /* v = tile_mma(a, b, v) on the fragments */
+            hoist(em, v->args[0]);
+            hoist(em, v->args[1]);
+            line(em, "{ /* %s = tile_mma(..., %s) on tensor cores */", sym->name, sym->name);
+            em->ind++;
+            mma_core(em, v, S("f%s", sym_name(em, sym)));
+            em->ind--;
+            line(em, "}");
+            return;
+        }
         if (st->op >= 0) {
             /* x op= v is x = x op v with x read at home. */
             Expr *bin = arena_alloc(em->ar, sizeof *bin);
@@ -1922,7 +2132,18 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
     em.tmp_smem = arena_alloc(p->arena, sizeof(bool) * (size_t)ne);
     em.syms = arena_alloc(p->arena, sizeof(Symbol *) * (size_t)ns);
     em.sym_smem = arena_alloc(p->arena, sizeof(bool) * (size_t)ns);
+    em.sym_frag = arena_alloc(p->arena, sizeof(bool) * (size_t)ns);
+    em.sym_kk = arena_alloc(p->arena, sizeof(int) * (size_t)ns);
     scan_stmt(&em, f->body);
+    /* Fragment accumulators are the variables that tile_mma updates; their
+     * conversions go through the tile_mma staging buffer. */
+    for (int i = 0; i < ns; i++) {
+        if (em.sym_frag[i] && !em.sym_kk[i]) em.sym_frag[i] = false;
+        if (em.sym_frag[i]) {
+            int64_t b = em.syms[i]->shape.dim[0] * em.syms[i]->shape.dim[1] * 4 + 64;
+            if (b > em.mma_bytes) em.mma_bytes = b;
+        }
+    }
 
     /* Declarations: every symbol and materialised value, at the top. */
     if (cuda) line(&em, "const int t_ = (int)threadIdx.x;");
@@ -1936,6 +2157,13 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
         } else {
             Lay l = lay_of(&em, &sym->shape);
             line(&em, "%s v%d[%d];", ty, sym->id, l.E);
+            if (em.sym_frag[i]) {
+                int nw = em.T / 32;
+                int64_t blocks = (sym->shape.dim[0] / 16) * (sym->shape.dim[1] / 16);
+                line(&em, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s> fv%d[%" PRId64 "];",
+                     em.sym_kk[i] ? em.sym_kk[i] : 16, sym->dtype == DT_INT32 ? "int" : "float", sym->id,
+                     (blocks + nw - 1) / nw);
+            }
             if (cuda && em.sym_smem[i]) {
                 line(&em, "__shared__ %s s_v%d[%" PRId64 "];", ty, sym->id, l.n);
                 smem += (int)(l.n * dtype_bits(sym->dtype) / 8);
@@ -1951,10 +2179,15 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
         }
         Lay l = lay_of(&em, &em.tmp_shape[i]);
         line(&em, "%s %s[%d];", ty, em.tmp[i], l.E);
+        line(&em, "(void)%s;", em.tmp[i]); /* unused when it lives in fragments */
         if (cuda && em.tmp_smem[i]) {
             line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, em.tmp[i], l.n);
             smem += (int)(l.n * dtype_bits(em.tmp_dt[i]) / 8);
         }
+    }
+    if (cuda && em.mma_bytes) {
+        line(&em, "__shared__ __align__(32) unsigned char s_mma_[%" PRId64 "];", em.mma_bytes);
+        smem += (int)em.mma_bytes;
     }
     if (cuda && em.red_bytes) {
         line(&em, "__shared__ __align__(16) unsigned char s_red_[%" PRId64 "];", em.red_bytes);
