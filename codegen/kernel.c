@@ -59,6 +59,8 @@ typedef struct Emitter {
     int64_t red_bytes;  /* size of the shared buffer the generic reductions share */
     int64_t mma_bytes;  /* size of the shared buffer tile_mma stages through */
     bool *sym_frag;     /* symbol lives in WMMA accumulator fragments */
+    int *mma_target;    /* expr id of a `v = tile_mma(a, b, v)` value -> v's id + 1 */
+    Expr **mma_exprs;   /* expr id -> the tile_mma / tile_matmul expression */
     int *sym_kk;        /* the WMMA k of its updates */
 } Emitter;
 
@@ -802,7 +804,12 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
         if (!strcmp(e->name, "mma") || !strcmp(e->name, "matmul")) {
             note_tmp(em, e, e->dtype, &e->shape);
             if (random) em->tmp_smem[e->id] = true;
-            if (em->cuda && mma_bytes(e) > em->mma_bytes) em->mma_bytes = mma_bytes(e);
+            em->mma_exprs[e->id] = e;
+            if (em->cuda) {
+                const Expr *a = e->args[0], *b = e->args[1];
+                int64_t staging = mma_bytes(e) - a->shape.dim[0] * b->shape.dim[1] * 4;
+                if (staging > em->mma_bytes) em->mma_bytes = staging;
+            }
             for (int i = 0; i < e->nargs; i++) scan_root(em, e->args[i]);
             return;
         }
@@ -870,6 +877,7 @@ static void scan_stmt(Emitter *em, Stmt *st)
             em->sym_frag[sym->id] = false;
             return;
         }
+        em->mma_target[st->value->id] = sym->id + 1;
         int kk = st->value->args[0]->dtype == DT_TFLOAT32 ? 8 : 16;
         if (em->sym_kk[sym->id] && em->sym_kk[sym->id] != kk) em->sym_frag[sym->id] = false;
         em->sym_kk[sym->id] = kk;
@@ -2134,6 +2142,8 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
     em.sym_smem = arena_alloc(p->arena, sizeof(bool) * (size_t)ns);
     em.sym_frag = arena_alloc(p->arena, sizeof(bool) * (size_t)ns);
     em.sym_kk = arena_alloc(p->arena, sizeof(int) * (size_t)ns);
+    em.mma_target = arena_alloc(p->arena, sizeof(int) * (size_t)ne);
+    em.mma_exprs = arena_alloc(p->arena, sizeof(Expr *) * (size_t)ne);
     scan_stmt(&em, f->body);
     /* Fragment accumulators are the variables that tile_mma updates; their
      * conversions go through the tile_mma staging buffer. */
@@ -2143,6 +2153,13 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
             int64_t b = em.syms[i]->shape.dim[0] * em.syms[i]->shape.dim[1] * 4 + 64;
             if (b > em.mma_bytes) em.mma_bytes = b;
         }
+    }
+    for (int i = 0; cuda && i < ne; i++) {
+        /* An mma that does not update a fragment accumulator needs room for
+         * its accumulator after the staged operands. */
+        int t = em.mma_target[i];
+        if (!em.mma_exprs[i] || (t && em.sym_frag[t - 1])) continue;
+        if (mma_bytes(em.mma_exprs[i]) > em.mma_bytes) em.mma_bytes = mma_bytes(em.mma_exprs[i]);
     }
 
     /* Declarations: every symbol and materialised value, at the top. */
@@ -2195,8 +2212,8 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
     }
     plan->smem_bytes = smem;
     if (smem > 48 * 1024) {
-        diag_error(f->loc, "kernel '%s' needs %d bytes of shared memory to broadcast its tiles (at most 49152)",
-                   f->name, smem);
+        diag_error_fix(f->loc, "use smaller tiles", "kernel '%s' needs %d bytes of shared memory (at most 49152)",
+                       f->name, smem);
         return false;
     }
     emit_stmt(&em, f->body);
