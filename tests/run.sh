@@ -4,7 +4,7 @@
 # compiler under test is the ASan/UBSan build (bin/tilec-san); generated host
 # code and the example applications are built with the sanitizers too.
 # Set TILEC_TEST_FILTER=section to run one section (unit, golden, diag, cli,
-# layout, fuzz, host, nvcc).
+# layout, fuzz, host, valgrind, install, nvcc).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$(pwd)
@@ -128,6 +128,33 @@ if want host; then
     p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     section host "${p:-0}" "${f:-1}"
+fi
+
+# --- valgrind memcheck on a sample of compilations (no leaks of tilec's own) --
+if want valgrind && command -v valgrind > /dev/null 2>&1; then
+    p=0; f=0
+    for src in examples/vec_add/vec_add.tile.c tests/kernels/reductions/reductions.tile.c; do
+        for tgt in cuda host; do
+            if valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
+                    --suppressions=tests/valgrind.supp bin/tilec --target=$tgt -o "$OUT/vg.out" "$src" \
+                    > "$OUT/vg.log" 2>&1; then
+                p=$((p + 1))
+            else
+                echo "valgrind: $src --target=$tgt:"; head -30 "$OUT/vg.log"; f=$((f + 1))
+            fi
+        done
+    done
+    section valgrind $p $f
+fi
+
+# --- make install and a user's Makefile ------------------------------------------
+if want install; then
+    out=$(OUT="$OUT/install" sh tests/install/run.sh 2>&1)
+    printf '%s\n' "$out" | grep -v '^install:'
+    line=$(printf '%s\n' "$out" | grep '^install:' | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section install "${p:-0}" "${f:-1}"
 fi
 
 # --- nvcc: every generated .cu compiles for sm_80 and sm_90, warnings fatal --

@@ -19,6 +19,7 @@ mkdir -p "$OUT"
 p=0; f=0
 for dir in examples/*/ tests/kernels/*/; do
     [ -f "$dir/main.c" ] || continue
+    [ -f "$dir/Makefile" ] && continue # examples/app builds itself (tests/install)
     src=$(ls "$dir"*.tile.c 2>/dev/null | head -n 1)
     [ -n "$src" ] || continue
     name=$(basename "$src" .tile.c)

@@ -28,6 +28,7 @@ prepare)
     mkdir -p "$G"
     for dir in examples/*/ tests/kernels/*/; do
         [ -f "$dir/main.c" ] || continue
+        [ -f "$dir/Makefile" ] && continue
         src=$(ls "$dir"*.tile.c | head -n 1)
         name=$(basename "$src" .tile.c)
         mkdir -p "$G/gen/$name"
@@ -48,6 +49,7 @@ device)
     p=0; f=0
     for dir in examples/*/ tests/kernels/*/; do
         [ -f "$dir/main.c" ] || continue
+        [ -f "$dir/Makefile" ] && continue
         src=$(ls "$dir"*.tile.c | head -n 1)
         name=$(basename "$src" .tile.c)
         b=$G/cuda/$name
