@@ -41,6 +41,7 @@ typedef struct Options {
     Target target;
     int arch;
     int opt_level;
+    int max_threads;
     Emit emit;
     bool check_only;
     bool line_directives;
@@ -81,6 +82,7 @@ static void usage(FILE *o)
         "  -I DIR                add DIR to the include path\n"
         "  -D NAME[=VAL]         define a macro;  -U NAME  undefine one\n"
         "  -O0 | -O2             optimisation level (default -O2)\n"
+        "  --max-threads=N       CUDA threads per block at most (power of two, 32..1024; default 256)\n"
         "  --emit=ast|typed      print the tilec AST (typed: with dtypes and shapes) instead of code\n"
         "  --check               parse and analyse only, write nothing (several files allowed)\n"
         "  --no-line-directives  no #line directives back to the .tile.c source\n"
@@ -431,7 +433,8 @@ static int compile_one(const Options *o, const char *input)
     }
     char *src_name = map_prefix(o, input);
     CodegenOptions co = {.source_name = src_name, .header_name = base_name(hdr), .arch = o->arch,
-                         .opt_level = o->opt_level, .line_directives = o->line_directives};
+                         .opt_level = o->opt_level, .line_directives = o->line_directives,
+                         .max_threads = o->max_threads};
     const char *targets[2] = {out, hdr};
     Mem code = {0}, head = {0}, deps = {0};
     bool ok = true;
@@ -530,6 +533,12 @@ static int parse_args(Options *o, int argc, char **argv)
         } else if (!strncmp(a, "-U", 2)) {
             NEED("-U");
             o->undefines[o->fe.nundefines++ % 256] = v;
+        } else if (!strncmp(a, "--max-threads=", 14)) {
+            char *end;
+            long n = strtol(a + 14, &end, 10);
+            if (*end || n < 32 || n > 1024 || (n & (n - 1)))
+                return usage_error("--max-threads wants a power of two from 32 to 1024");
+            o->max_threads = (int)n;
         } else if (!strcmp(a, "-O0") || !strcmp(a, "-O1")) {
             o->opt_level = 0;
         } else if (!strcmp(a, "-O2") || !strcmp(a, "-O3") || !strcmp(a, "-O")) {

@@ -14,6 +14,7 @@ typedef struct CodegenOptions {
     int arch;                 /* --arch=sm_XX as XX; 0 = not given */
     int opt_level;            /* 0 or 2 */
     bool line_directives;     /* emit #line mapping to the .tile.c */
+    int max_threads;          /* --max-threads: CUDA threads per block at most (0: 256) */
 } CodegenOptions;
 
 bool codegen_cuda(Program *p, const CodegenOptions *o, FILE *out);

@@ -80,7 +80,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             }
             if (!sema_kernel(p, f, nconst ? vals : NULL)) return false;
             fputs("template <bool ALIGNED>\n", o);
-            KernelPlan plan = emit_plan(f, true);
+            KernelPlan plan = emit_plan(f, true, co->max_threads);
             fprintf(o, "__global__ void __launch_bounds__(%d) ", plan.threads);
             kernel_name(o, f, nspec);
             fputc('(', o);

@@ -25,7 +25,7 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
                       KernelPlan *plan);
 
 /* Chooses threads per block and the vector width for f (typed). */
-KernelPlan emit_plan(const Func *f, bool cuda);
+KernelPlan emit_plan(const Func *f, bool cuda, int max_threads);
 
 /* Iterates the specializations of f: call with idx zeroed; fills vals and
  * returns false when done. */

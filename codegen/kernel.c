@@ -409,6 +409,8 @@ static void close_loop(Emitter *em)
 static char *read_mat(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c)
 {
     if (s->rank == 0) return ld(em, d, name);
+    /* A one-element tile is held by every thread: no data movement. */
+    if (shape_numel(s) == 1) return ld(em, d, S("%s[0]", name));
     if (c.home && (shape_equal(s, c.shape) || (shape_numel(s) == shape_numel(c.shape) && tv_agree(em, s, c.shape))))
         return ld(em, d, S("%s[%s]", name, home_idx(em)));
     char *ix = bcast_index(em, c.idx, c.shape, s);
@@ -436,10 +438,21 @@ static char *evc(Emitter *em, Expr *e, Ctx c, Dtype to)
     return conv(em, ev(em, e, c), from, to);
 }
 
+static bool tv_agree(Emitter *em, const Shape *a, const Shape *b);
+
+/* Whether a value of shape `s` read in context shape `ctx` needs no data
+ * movement: equal shapes, or a broadcast that only adds leading ones (equal
+ * element counts) with agreeing thread-value layouts. */
+static bool same_home(Emitter *em, const Shape *s, const Shape *ctx)
+{
+    return shape_equal(s, ctx) || (shape_numel(s) == shape_numel(ctx) && tv_agree(em, s, ctx));
+}
+
 static Ctx sub_ctx(Emitter *em, Expr *e, Ctx c)
 {
     if (e->shape.rank == 0) return (Ctx){.shape = &e->shape, .idx = "0", .home = false};
     if (shape_equal(&e->shape, c.shape)) return c;
+    if (c.home && same_home(em, &e->shape, c.shape)) return (Ctx){.shape = &e->shape, .idx = c.idx, .home = true};
     return (Ctx){.shape = &e->shape, .idx = bcast_index(em, c.idx, c.shape, &e->shape), .home = false};
 }
 
@@ -756,8 +769,8 @@ static void scan_root(Emitter *em, Expr *e)
 static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
 {
     if (!e) return;
-    bool my_home = home && shape_equal(&e->shape, ctx);
-    bool random = e->shape.rank > 0 && !my_home;
+    bool my_home = home && same_home(em, &e->shape, ctx);
+    bool random = e->shape.rank > 0 && !my_home && shape_numel(&e->shape) > 1;
     if (e->is_const && e->shape.rank == 0) return;
     switch (e->kind) {
     case EX_NAME:
@@ -1411,6 +1424,8 @@ static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
         int64_t wpg = g / 32;
         line(em, "__shared__ %s sp_%d[%d][%d];", at, e->id, Q, T / 32);
         if (rd->arg) line(em, "__shared__ int32_t spi_%d[%d][%d];", e->id, Q, T / 32);
+        /* In a loop, the previous iteration may still be reading sp_. */
+        if (em->nloops > 0) line(em, "__syncthreads();");
         line(em, "if ((t_ & 31) == 0) {");
         em->ind++;
         line(em, "#pragma unroll");
@@ -1436,6 +1451,11 @@ static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
         line(em, "q_[j_] = acc_;");
         if (rd->arg) line(em, "qi_[j_] = ai_;");
         close_loop(em);
+    }
+    if (rd->nres == 1 && g == T) {
+        /* One group spanning the block: every thread already holds the result. */
+        red_distribute(em, e, rd, rd->arg ? "qi_" : "q_");
+        return;
     }
     /* Every thread of a group now holds its group's result; share them. */
     line(em, "__shared__ %s sr_%d[%" PRId64 "];", rd->arg ? "int32_t" : at, e->id, rd->nres);
@@ -2110,7 +2130,7 @@ static void plan_walk(const Stmt *st, int64_t *maxn, int *minsize)
     for (int i = 0; i < st->nitems; i++) plan_walk(st->items[i], maxn, minsize);
 }
 
-KernelPlan emit_plan(const Func *f, bool cuda)
+KernelPlan emit_plan(const Func *f, bool cuda, int max_threads)
 {
     KernelPlan pl = {.threads = 1, .vec = 1};
     if (!cuda) return pl;
@@ -2121,8 +2141,10 @@ KernelPlan emit_plan(const Func *f, bool cuda)
     /* Enough threads that each holds about one 16-byte run per tile, 128 to
      * 256 of them (full warps, and at most 8 runs of registers per tile). */
     int64_t t = maxn / pl.vec;
-    if (t < 128) t = 128;
-    if (t > 256) t = 256;
+    int64_t tmax = max_threads >= 32 ? max_threads : 256;
+    if (t > tmax) t = tmax;
+    if (t < 128 && tmax >= 128) t = 128;
+    if (t < 32) t = 32;
     pl.threads = (int)t;
     return pl;
 }
@@ -2130,7 +2152,7 @@ KernelPlan emit_plan(const Func *f, bool cuda)
 bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan)
 {
     Emitter em = {.o = out, .ind = 1, .ar = p->arena, .cuda = cuda, .p = p, .k = f, .co = o, .ok = true};
-    *plan = emit_plan(f, cuda);
+    *plan = emit_plan(f, cuda, o->max_threads);
     em.T = plan->threads;
     em.Vk = plan->vec;
     int ne = f->nexprs + 1, ns = f->nsyms + 1;
