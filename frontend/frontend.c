@@ -80,6 +80,21 @@ static SrcLoc loc_of(Ctx *cx, CXCursor c)
     l.file = file_name(cx, f);
     l.line = (int)(use_spelling ? sline : eline);
     l.col = (int)(use_spelling ? scol : ecol);
+    if (!use_spelling && sf && ef && !(clang_File_isEqual(sf, ef) && soff == eoff)) {
+        /* Text from a macro's body: point at the invocation in the user's
+         * code and remember the macro's name for a note (tilec.h's own
+         * spellings excepted: they are the language, not user macros). */
+        CXSourceLocation at = clang_getLocation(cx->tu, ef, eline, ecol);
+        CXToken *toks;
+        unsigned n;
+        clang_tokenize(cx->tu, clang_getRange(at, at), &toks, &n);
+        if (n > 0 && clang_getTokenKind(toks[0]) == CXToken_Identifier) {
+            char *name = str_take(cx, clang_getTokenSpelling(cx->tu, toks[0]));
+            if (strncmp(name, "tile_", 5) && strncmp(name, "TILE_", 5)) l.macro = name;
+            l.len = (int)strlen(name);
+        }
+        clang_disposeTokens(cx->tu, toks, n);
+    }
     if (use_spelling) {
         CXSourceRange r = clang_getCursorExtent(c);
         CXFile f1, f2;
