@@ -401,7 +401,31 @@ static int compile_one(const Options *o, const char *input)
         }
         Mem m;
         mem_open(&m);
-        ast_dump_program(m.f, p, o->emit == EMIT_TYPED);
+        if (o->emit == EMIT_AST) {
+            ast_dump_program(m.f, p, false);
+        } else {
+            /* Each kernel once per specialization: shapes depend on them. */
+            fprintf(m.f, "file %s\n", p->main_file);
+            for (int i = 0; i < p->nfuncs; i++) {
+                Func *f = p->funcs[i];
+                if (!f->is_kernel) continue;
+                int idx[16] = {0};
+                int64_t vals[16];
+                int nc = sema_nconst(f);
+                for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
+                    char label[256] = "";
+                    for (int j = 0, c = 0; j < f->nparams; j++)
+                        if (f->params[j].kind == PARAM_CONST) {
+                            size_t len = strlen(label);
+                            snprintf(label + len, sizeof label - len, "%s%s=%lld", c ? ", " : "", f->params[j].name,
+                                     (long long)vals[c]);
+                            c++;
+                        }
+                    sema_kernel(p, f, nc ? vals : NULL);
+                    ast_dump_func(m.f, f, true, nc ? label : NULL);
+                }
+            }
+        }
         mem_close(&m);
         if (o->output) {
             if (!output_commit(o->output, m.data, m.len)) rc = 2;

@@ -67,13 +67,13 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
     for (int fi = 0; fi < p->nfuncs; fi++) {
         Func *f = p->funcs[fi];
         if (!f->is_kernel) continue;
-        int nconst = emit_nconst(f);
+        int nconst = sema_nconst(f);
         int idx[16] = {0};
         int64_t vals[16];
         int nspec = 0;
         int threads[256];
         int64_t specvals[256][16];
-        for (bool first = true; emit_next_spec(f, idx, vals, first); first = false) {
+        for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
             if (nspec == 256) {
                 diag_error(f->loc, "kernel '%s' has more than 256 specializations", f->name);
                 return false;

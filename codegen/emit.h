@@ -27,10 +27,6 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
 /* Chooses threads per block and the vector width for f (typed). */
 KernelPlan emit_plan(const Func *f, bool cuda, int max_threads);
 
-/* Iterates the specializations of f: call with idx zeroed; fills vals and
- * returns false when done. */
-int emit_nconst(const Func *f);
-bool emit_next_spec(const Func *f, int *idx, int64_t *vals, bool first);
 
 /* The C type a scalar kernel parameter has in the launch API and kernels. */
 const char *emit_scalar_api_type(Dtype d);

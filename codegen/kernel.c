@@ -2245,36 +2245,6 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
 
 /* ---- shared pieces of the launchers ------------------------------------ */
 
-int emit_nconst(const Func *f)
-{
-    int n = 0;
-    for (int i = 0; i < f->nparams; i++) n += f->params[i].kind == PARAM_CONST;
-    return n;
-}
-
-bool emit_next_spec(const Func *f, int *idx, int64_t *vals, bool first)
-{
-    int n = emit_nconst(f);
-    if (!first) {
-        int j = 0, c = 0;
-        for (int q = 0; q < f->nparams && j < n; q++) {
-            if (f->params[q].kind != PARAM_CONST) continue;
-            if (++idx[c] < f->params[q].nspecs) break;
-            idx[c] = 0;
-            c++;
-            j++;
-        }
-        if (j == n) return false;
-    }
-    int c = 0;
-    for (int q = 0; q < f->nparams; q++)
-        if (f->params[q].kind == PARAM_CONST) {
-            vals[c] = f->params[q].specs[idx[c]];
-            c++;
-        }
-    return true;
-}
-
 const char *emit_scalar_api_type(Dtype d)
 {
     switch (d) {

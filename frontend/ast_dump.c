@@ -3,6 +3,8 @@
  * only together with tests/golden/. */
 #include "frontend/ast_dump.h"
 
+#include "sema/sema.h"
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -18,10 +20,10 @@ static void loc(FILE *o, SrcLoc l)
 
 static void type_info(FILE *o, const Expr *e, bool typed)
 {
-    if (!typed) return;
-    char buf[128];
+    if (!typed || e->kind == EX_LIST) return;
+    char buf[SHAPE_FMT_MAX];
     shape_format(&e->shape, buf, sizeof buf);
-    fprintf(o, " : %s%s", dtype_name(e->dtype), buf);
+    fprintf(o, " : %s %s", e->dtype == DT_INVALID ? "void" : dtype_name(e->dtype), buf);
     if (e->is_const) {
         if (e->cval.is_float) fprintf(o, " = %.17g", e->cval.f);
         else if (e->cval.is_unsigned) fprintf(o, " = %" PRIu64, e->cval.u);
@@ -31,8 +33,17 @@ static void type_info(FILE *o, const Expr *e, bool typed)
 
 static void dump_expr(FILE *o, const Expr *e, int d, bool typed);
 
+static void dump_stmt(FILE *o, const Stmt *s, int d, bool typed);
+
 static void dump_children(FILE *o, const Expr *e, int d, bool typed)
 {
+    if (typed && e->kind == EX_CALL && e->inl) {
+        for (int i = 0; i < e->nargs; i++) dump_expr(o, e->args[i], d, typed);
+        for (int i = 0; i < d; i++) fputs("  ", o);
+        fputs("inlined:\n", o);
+        dump_stmt(o, e->inl->body, d + 1, typed);
+        return;
+    }
     if (e->a) dump_expr(o, e->a, d, typed);
     if (e->b) dump_expr(o, e->b, d, typed);
     if (e->c) dump_expr(o, e->c, d, typed);
@@ -149,9 +160,18 @@ void ast_dump_program(FILE *o, const Program *p, bool typed)
 {
     fprintf(o, "file %s\n", p->main_file);
     for (int i = 0; i < p->nfuncs; i++) {
-        const Func *f = p->funcs[i];
+        /* Typed dumps show tile functions where they are inlined. */
+        if (typed && !p->funcs[i]->is_kernel) continue;
+        ast_dump_func(o, p->funcs[i], typed, NULL);
+    }
+}
+
+void ast_dump_func(FILE *o, const Func *f, bool typed, const char *label)
+{
+    {
         fprintf(o, "%s %s %s", f->is_kernel ? "kernel" : "function", f->ret.spelling, f->name);
         loc(o, f->loc);
+        if (label) fprintf(o, " [%s]", label);
         fputc('\n', o);
         if (f->doc) {
             indent(o, 1);

@@ -7,4 +7,6 @@
 #include "frontend/ast.h"
 
 void ast_dump_program(FILE *out, const Program *p, bool typed);
+/* One function; label (may be NULL) names the specialization shown. */
+void ast_dump_func(FILE *out, const Func *f, bool typed, const char *label);
 #endif

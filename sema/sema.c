@@ -1684,57 +1684,67 @@ Inline *sema_inline_of(const Expr *call)
     return call->inl;
 }
 
+int sema_nconst(const Func *f)
+{
+    int n = 0;
+    for (int i = 0; i < f->nparams; i++) n += f->params[i].kind == PARAM_CONST;
+    return n;
+}
+
+bool sema_next_spec(const Func *f, int *idx, int64_t *vals, bool first)
+{
+    int n = sema_nconst(f);
+    if (!first) {
+        int j = 0, c = 0;
+        for (int q = 0; q < f->nparams && j < n; q++) {
+            if (f->params[q].kind != PARAM_CONST) continue;
+            if (++idx[c] < f->params[q].nspecs) break;
+            idx[c] = 0;
+            c++;
+            j++;
+        }
+        if (j == n) return false;
+    }
+    int c = 0;
+    for (int q = 0; q < f->nparams; q++)
+        if (f->params[q].kind == PARAM_CONST) {
+            vals[c] = f->params[q].specs[idx[c]];
+            c++;
+        }
+    return true;
+}
+
 bool sema_program(Program *p)
 {
     bool ok = true;
     for (int i = 0; i < p->nfuncs; i++) {
         Func *f = p->funcs[i];
         if (!f->is_kernel) continue;
-        /* Every specialization, so that a shape that only breaks for one
-         * listed value is reported too. */
-        int nconst = 0;
-        for (int j = 0; j < f->nparams; j++) nconst += f->params[j].kind == PARAM_CONST;
-        int64_t vals[16];
-        int idx[16] = {0};
+        int nconst = sema_nconst(f);
         if (nconst > 16) {
             diag_error(f->loc, "kernel '%s' has more than 16 constant parameters", f->name);
             ok = false;
             continue;
         }
-        for (;;) {
-            int k = 0;
-            for (int j = 0; j < f->nparams; j++)
-                if (f->params[j].kind == PARAM_CONST) {
-                    vals[k] = f->params[j].specs[idx[k]];
-                    k++;
-                }
+        /* Every specialization, so that a shape that only breaks for one
+         * listed value is reported too (and named in a note). */
+        int idx[16] = {0};
+        int64_t vals[16];
+        for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
             int before = diag_error_count();
-            if (!sema_kernel(p, f, nconst ? vals : NULL)) {
-                ok = false;
-                if (nconst && diag_error_count() > before) {
-                    char buf[256] = "";
-                    int m = 0;
-                    for (int j = 0; j < f->nparams; j++)
-                        if (f->params[j].kind == PARAM_CONST) {
-                            size_t len = strlen(buf);
-                            snprintf(buf + len, sizeof buf - len, "%s%s=%" PRId64, m ? ", " : "",
-                                     f->params[j].name, vals[m]);
-                            m++;
-                        }
-                    diag_note(f->loc, "in kernel '%s' compiled for %s", f->name, buf);
-                }
-                break;
+            if (sema_kernel(p, f, nconst ? vals : NULL)) continue;
+            ok = false;
+            if (nconst && diag_error_count() > before) {
+                char buf[256] = "";
+                for (int j = 0, m = 0; j < f->nparams; j++)
+                    if (f->params[j].kind == PARAM_CONST) {
+                        size_t len = strlen(buf);
+                        snprintf(buf + len, sizeof buf - len, "%s%s=%" PRId64, m ? ", " : "", f->params[j].name, vals[m]);
+                        m++;
+                    }
+                diag_note(f->loc, "in kernel '%s' compiled for %s", f->name, buf);
             }
-            /* next combination */
-            int j = 0;
-            for (; j < nconst; j++) {
-                int pj = -1, c = 0;
-                for (int q = 0; q < f->nparams; q++)
-                    if (f->params[q].kind == PARAM_CONST && c++ == j) pj = q;
-                if (++idx[j] < f->params[pj].nspecs) break;
-                idx[j] = 0;
-            }
-            if (j == nconst) break;
+            break;
         }
     }
     return ok;

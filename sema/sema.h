@@ -24,6 +24,12 @@ bool sema_kernel(Program *p, Func *f, const int64_t *const_values);
  * function signature; used by --check and before code generation. */
 bool sema_program(Program *p);
 
+/* The TILE_CONST parameters of f, and iteration over every combination of
+ * their listed values: call with idx zeroed and first = true; fills vals
+ * (one per constant parameter, in order) and returns false when done. */
+int sema_nconst(const Func *f);
+bool sema_next_spec(const Func *f, int *idx, int64_t *vals, bool first);
+
 /* The inlining record of a call expression, valid after sema_kernel. */
 Inline *sema_inline_of(const Expr *call);
 

@@ -12,7 +12,7 @@ PREFIX=$(cd "$OUT" && pwd)/prefix
 p=0; f=0
 ok() { p=$((p + 1)); }
 bad() { echo "install: $1"; f=$((f + 1)); }
-if make -s install PREFIX="$PREFIX" > "$OUT/install.log" 2>&1; then ok; else bad "make install failed"; tail -5 "$OUT/install.log"; fi
+if make -s install PREFIX="$PREFIX" > "$OUT/install.log" 2>&1; then ok; else bad "make install failed"; tail -n 5 "$OUT/install.log"; fi
 for x in bin/tilec include/tilec.h include/tilec_rt.h lib/libtilec_rt.a lib/pkgconfig/tilec.pc share/man/man1/tilec.1; do
     if [ -f "$PREFIX/$x" ]; then ok; else bad "missing $x"; fi
 done
@@ -22,7 +22,7 @@ if "$PREFIX/bin/tilec" --check "$OUT/k.tile.c" 2> "$OUT/check.err"; then ok; els
 APP=$OUT/app
 cp -r examples/app "$APP"
 rm -rf "$APP/build" "$APP/app"
-if make -s -C "$APP" PREFIX="$PREFIX" > "$OUT/app.log" 2>&1 && "$APP/app" > "$OUT/run.log" 2>&1; then ok; else bad "the app did not build or run"; tail -10 "$OUT/app.log" "$OUT/run.log"; fi
+if make -s -C "$APP" PREFIX="$PREFIX" > "$OUT/app.log" 2>&1 && "$APP/app" > "$OUT/run.log" 2>&1; then ok; else bad "the app did not build or run"; tail -n 10 "$OUT/app.log" "$OUT/run.log"; fi
 if [ -f "$APP/build/saxpy.d" ] && grep -q 'params.h' "$APP/build/saxpy.d" && grep -q 'saxpy.h' "$APP/build/saxpy.d"; then ok; else bad "dependency file does not list params.h and the header"; fi
 # Nothing to do when nothing changed; a header change rebuilds the kernel.
 if [ -z "$(make -s -C "$APP" PREFIX="$PREFIX" -n 2>/dev/null)" ]; then ok; else bad "a second make wants to rebuild"; fi
@@ -30,6 +30,6 @@ sleep 1
 sed -i 's/SAXPY_TILE 512/SAXPY_TILE 256/' "$APP/params.h"
 if make -C "$APP" PREFIX="$PREFIX" -n 2>/dev/null | grep -q 'tilec'; then ok; else bad "changing params.h does not rerun tilec"; fi
 if make -s -C "$APP" PREFIX="$PREFIX" > "$OUT/app2.log" 2>&1 && "$APP/app" > /dev/null 2>&1 && grep -q 'shape = {SAXPY_TILE}' "$APP/saxpy.tile.c" &&
-   grep -q '256' "$APP/build/saxpy.c"; then ok; else bad "rebuild after the header change failed"; tail -5 "$OUT/app2.log"; fi
+   grep -q '256' "$APP/build/saxpy.c"; then ok; else bad "rebuild after the header change failed"; tail -n 5 "$OUT/app2.log"; fi
 echo "install: $p passed, $f failed"
 [ "$f" -eq 0 ]
