@@ -24,6 +24,7 @@ typedef struct Ctx {
     Program *prog;
     const char *main_file;
     int errors_at_start;
+    bool goto_reported; /* a label after a rejected goto is not a second error */
 } Ctx;
 
 /* ---- small libclang helpers ------------------------------------------ */
@@ -907,9 +908,10 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
     case CXCursor_GotoStmt:
     case CXCursor_IndirectGotoStmt:
         diag_error_fix(loc, "use loops, break and continue", "goto is not allowed in tile code");
+        cx->goto_reported = true;
         return false;
     case CXCursor_LabelStmt:
-        diag_error(loc, "labels are not allowed in tile code");
+        if (!cx->goto_reported) diag_error(loc, "labels are not allowed in tile code");
         return false;
     case CXCursor_ReturnStmt: {
         Stmt *s = new_stmt(cx, ST_RETURN, loc);
@@ -958,6 +960,8 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
     default:
         break;
     }
+    if (k == CXCursor_CStyleCastExpr && clang_getCursorType(c).kind == CXType_Void)
+        return true; /* (void)x; says "unused" in C and means nothing here */
     if (clang_isExpression(k)) {
         Stmt *s = new_stmt(cx, ST_EXPR, loc);
         s->value = lower_expr(cx, c);

@@ -1497,11 +1497,16 @@ static bool check_decl(Sema *s, Stmt *st)
     }
     if (v->dtype == DT_INVALID) {
         diag_error(v->loc, "'%s' is initialized with an expression that has no value", st->name);
+        st->sym = declare(s, st->name, st->name_loc);
+        st->sym->dtype = DT_INVALID;
         return false;
     }
     Dtype t = st->type.is_auto ? dtype_concretize(v->dtype, &v->cval) : st->type.dtype;
     if (!st->type.is_auto &&
         !dtype_implicitly_converts(v->dtype, v->is_const ? &v->cval : NULL, t)) {
+        Symbol *bad = declare(s, st->name, st->name_loc);
+        bad->dtype = DT_INVALID; /* later uses stay silent: one error per cause */
+        st->sym = bad;
         char fix[160];
         snprintf(fix, sizeof fix, "convert explicitly: tile_cast(value, %s), or declare it 'auto'",
                  st->type.spelling);

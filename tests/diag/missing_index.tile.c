@@ -1,0 +1,8 @@
+/* missing index: rejected. */
+#include <tilec.h>
+TILE_KERNEL void k(TILE_ARRAY(const float, 1) a, TILE_ARRAY(float, 1) c)
+{
+    float t = tile_load(a, .shape = {16});
+    tile_store(c, t, .index = {0});
+}
+// expect: tests/diag/missing_index.tile.c:5:15: error: tile_load needs an .index

@@ -1,0 +1,7 @@
+/* pointer param: rejected. */
+#include <tilec.h>
+TILE_KERNEL void k(float *p, TILE_ARRAY(float, 1) c)
+{
+    tile_store(c, tile_zeros(float, .shape = {4}), .index = {0});
+}
+// expect: tests/diag/pointer_param.tile.c:3:27: error: pointer parameter 'p' is not allowed in tile code
