@@ -48,8 +48,8 @@ typedef struct Options {
     DiagOptions diag;
     FrontendOptions fe;
     const char *includes[256];
-    const char *defines[256];
-    const char *undefines[256];
+    const char *macros[256];
+    char macro_kinds[256];
     /* dependency files */
     bool dep_only;      /* -M / -MM: write dependencies, no outputs */
     bool dep_side;      /* -MD / -MMD: dependencies beside the outputs */
@@ -479,8 +479,8 @@ static int compile_one(const Options *o, const char *input)
         rc = diag_error_count() ? 1 : 2;
     } else {
         if (!o->dep_only) {
-            if (!output_commit(out, code.data, code.len) || !output_commit(hdr, head.data, head.len))
-                rc = 2;
+            OutputFile files[2] = {{out, code.data, code.len}, {hdr, head.data, head.len}};
+            if (!output_commit_all(files, 2)) rc = 2;
         }
         if (rc == 0 && deps.f == NULL && deps.data) {
             const char *dpath = o->dep_file;
@@ -551,12 +551,13 @@ static int parse_args(Options *o, int argc, char **argv)
         } else if (!strncmp(a, "-I", 2)) {
             NEED("-I");
             o->includes[o->fe.ninclude_dirs++ % 256] = v;
-        } else if (!strncmp(a, "-D", 2)) {
-            NEED("-D");
-            o->defines[o->fe.ndefines++ % 256] = v;
-        } else if (!strncmp(a, "-U", 2)) {
-            NEED("-U");
-            o->undefines[o->fe.nundefines++ % 256] = v;
+        } else if (!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2)) {
+            /* Kept in command-line order: -DX -UX leaves X undefined. */
+            bool def = a[1] == 'D';
+            NEED(def ? "-D" : "-U");
+            if (o->fe.nmacros == 256) return usage_error("too many -D/-U options");
+            o->macro_kinds[o->fe.nmacros] = def ? 'D' : 'U';
+            o->macros[o->fe.nmacros++] = v;
         } else if (!strncmp(a, "--max-threads=", 14)) {
             char *end;
             long n = strtol(a + 14, &end, 10);
@@ -622,8 +623,7 @@ static int parse_args(Options *o, int argc, char **argv)
         }
 #undef NEED
     }
-    if (o->fe.ninclude_dirs > 256 || o->fe.ndefines > 256 || o->fe.nundefines > 256)
-        return usage_error("too many -I/-D/-U options");
+    if (o->fe.ninclude_dirs > 256) return usage_error("too many -I options");
     return 0;
 }
 
@@ -652,8 +652,8 @@ int driver_main(int argc, char **argv)
     int rc = parse_args(o, args.n, args.v);
     if (rc == 0) {
         o->fe.include_dirs = o->includes;
-        o->fe.defines = o->defines;
-        o->fe.undefines = o->undefines;
+        o->fe.macros = o->macros;
+        o->fe.macro_kinds = o->macro_kinds;
         if (o->ninputs == 0) rc = usage_error("no input file");
         else if (o->ninputs > 1 && !o->check_only)
             rc = usage_error("several input files need --check (compile one file per call)");

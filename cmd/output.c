@@ -9,14 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The temporary file being written, for the signal handler to remove.  One
- * at a time: outputs are committed one after the other. */
-static char g_tmp[4096];
-static volatile sig_atomic_t g_tmp_live;
+/* The temporary files being written, for the signal handler to remove. */
+#define MAX_TMP 8
+static char g_tmp[MAX_TMP][4096];
+static volatile sig_atomic_t g_tmp_live[MAX_TMP];
 
 static void on_signal(int sig)
 {
-    if (g_tmp_live) unlink(g_tmp);
+    for (int i = 0; i < MAX_TMP; i++)
+        if (g_tmp_live[i]) unlink(g_tmp[i]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -43,35 +44,68 @@ static bool same_content(const char *path, const char *data, size_t len)
     return same && off == len;
 }
 
-bool output_commit(const char *path, const char *data, size_t len)
+/* Writes data to the temporary of slot k beside path. */
+static bool write_temp(int k, const char *path, const char *data, size_t len)
 {
-    if (same_content(path, data, len)) return true;
-    int n = snprintf(g_tmp, sizeof g_tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof g_tmp) {
+    int n = snprintf(g_tmp[k], sizeof g_tmp[k], "%s.tmp.%ld", path, (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof g_tmp[k]) {
         fprintf(stderr, "tilec: error: output path too long: %s\n", path);
         return false;
     }
-    FILE *f = fopen(g_tmp, "wb");
+    FILE *f = fopen(g_tmp[k], "wb");
     if (!f) {
         fprintf(stderr, "tilec: error: cannot write '%s': %s\n", path, strerror(errno));
         return false;
     }
-    g_tmp_live = 1;
+    g_tmp_live[k] = 1;
     bool ok = fwrite(data, 1, len, f) == len;
     ok = (fflush(f) == 0) && ok;
     ok = (fclose(f) == 0) && ok;
     if (ok) {
-        /* Keep the usual permissions (umask), as a compiler's outputs have. */
+        /* The usual permissions (umask), as a compiler's outputs have. */
         mode_t um = umask(0);
         umask(um);
-        chmod(g_tmp, 0666 & ~um);
-        ok = rename(g_tmp, path) == 0;
+        chmod(g_tmp[k], 0666 & ~um);
+    } else {
+        fprintf(stderr, "tilec: error: cannot write '%s': %s\n", path, strerror(errno));
     }
-    if (!ok) {
-        int e = errno;
-        unlink(g_tmp);
-        fprintf(stderr, "tilec: error: cannot write '%s': %s\n", path, strerror(e));
-    }
-    g_tmp_live = 0;
     return ok;
+}
+
+static void drop_temps(void)
+{
+    for (int k = 0; k < MAX_TMP; k++)
+        if (g_tmp_live[k]) {
+            unlink(g_tmp[k]);
+            g_tmp_live[k] = 0;
+        }
+}
+
+bool output_commit_all(const OutputFile *files, int n)
+{
+    if (n > MAX_TMP) return false;
+    bool changed[MAX_TMP] = {0};
+    for (int i = 0; i < n; i++) {
+        changed[i] = !same_content(files[i].path, files[i].data, files[i].len);
+        if (changed[i] && !write_temp(i, files[i].path, files[i].data, files[i].len)) {
+            drop_temps();
+            return false;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (!changed[i]) continue;
+        if (rename(g_tmp[i], files[i].path) != 0) {
+            fprintf(stderr, "tilec: error: cannot write '%s': %s\n", files[i].path, strerror(errno));
+            drop_temps();
+            return false;
+        }
+        g_tmp_live[i] = 0;
+    }
+    return true;
+}
+
+bool output_commit(const char *path, const char *data, size_t len)
+{
+    OutputFile f = {path, data, len};
+    return output_commit_all(&f, 1);
 }

@@ -40,6 +40,8 @@ void emit_launch_checks(FILE *o, const Func *f);
 void emit_launch_prototype(FILE *o, const Func *f);
 /* #line directive when enabled. */
 void emit_line(FILE *o, const CodegenOptions *co, SrcLoc loc);
+/* A path's last component (generated text never names directories). */
+const char *emit_base_name(const char *path);
 /* The comment that heads every generated file. */
 void emit_banner(FILE *o, const CodegenOptions *co, const char *what);
 #endif

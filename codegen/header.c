@@ -42,7 +42,7 @@ bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
         }
         fprintf(o, " * Launches tile kernel '%s' (%s:%d) with one program instance per block of\n"
                    " * `grid`, on `stream` (a cudaStream_t; ignored by the host target).\n",
-                f->name, co->source_name, f->loc.line);
+                f->name, emit_base_name(co->source_name), f->loc.line);
         for (int j = 0; j < f->nparams; j++) {
             const Param *pa = &f->params[j];
             switch (pa->kind) {

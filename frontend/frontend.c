@@ -1209,15 +1209,14 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
     Ctx cx = {.arena = arena, .prog = prog, .main_file = prog->main_file,
               .errors_at_start = diag_error_count()};
 
-    int nargs = 0, cap = 16 + 2 * (o->ninclude_dirs + o->ndefines + o->nundefines);
+    int nargs = 0, cap = 16 + 2 * (o->ninclude_dirs + o->nmacros);
     const char **args = arena_alloc(arena, sizeof(char *) * (size_t)cap);
     args[nargs++] = "-xc";
     args[nargs++] = "-std=c2x";
     args[nargs++] = "-fparse-all-comments";
     args[nargs++] = "-ferror-limit=50";
     args[nargs++] = "-D__TILEC__=1";
-    for (int i = 0; i < o->nundefines; i++) args[nargs++] = arena_printf(arena, "-U%s", o->undefines[i]);
-    for (int i = 0; i < o->ndefines; i++) args[nargs++] = arena_printf(arena, "-D%s", o->defines[i]);
+    for (int i = 0; i < o->nmacros; i++) args[nargs++] = arena_printf(arena, "-%c%s", o->macro_kinds[i], o->macros[i]);
     for (int i = 0; i < o->ninclude_dirs; i++) args[nargs++] = arena_printf(arena, "-I%s", o->include_dirs[i]);
     if (o->tilec_include_dir) args[nargs++] = arena_printf(arena, "-isystem%s", o->tilec_include_dir);
 

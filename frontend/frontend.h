@@ -8,10 +8,9 @@ typedef struct FrontendOptions {
     const char *tilec_include_dir; /* where tilec.h lives */
     const char **include_dirs;     /* -I */
     int ninclude_dirs;
-    const char **defines;          /* -D NAME[=VAL] */
-    int ndefines;
-    const char **undefines;        /* -U NAME */
-    int nundefines;
+    const char **macros;           /* -D NAME[=VAL] and -U NAME, in order */
+    const char *macro_kinds;       /* 'D' or 'U' for each */
+    int nmacros;
 } FrontendOptions;
 
 /* Parses path and lowers it.  Returns NULL when the source has errors (they
