@@ -23,7 +23,7 @@ APP=$OUT/app
 cp -r examples/app "$APP"
 rm -rf "$APP/build" "$APP/app"
 if make -s -C "$APP" PREFIX="$PREFIX" > "$OUT/app.log" 2>&1 && "$APP/app" > "$OUT/run.log" 2>&1; then ok; else bad "the app did not build or run"; tail -n 10 "$OUT/app.log" "$OUT/run.log"; fi
-if [ -f "$APP/build/saxpy.d" ] && grep -q 'params.h' "$APP/build/saxpy.d" && grep -q 'saxpy.h' "$APP/build/saxpy.d"; then ok; else bad "dependency file does not list params.h and the header"; fi
+if [ -f "$APP/build/saxpy.tile.d" ] && grep -q 'params.h' "$APP/build/saxpy.tile.d" && grep -q 'saxpy.h' "$APP/build/saxpy.tile.d"; then ok; else bad "dependency file does not list params.h and the header"; fi
 # Nothing to do when nothing changed; a header change rebuilds the kernel.
 if [ -z "$(make -s -C "$APP" PREFIX="$PREFIX" -n 2>/dev/null)" ]; then ok; else bad "a second make wants to rebuild"; fi
 sleep 1
