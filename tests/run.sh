@@ -4,7 +4,7 @@
 # compiler under test is the ASan/UBSan build (bin/tilec-san); generated host
 # code and the example applications are built with the sanitizers too.
 # Set TILEC_TEST_FILTER=section to run one section (unit, golden, diag, cli,
-# layout, fuzz, host, valgrind, install, nvcc).
+# docs, layout, fuzz, host, valgrind, install, nvcc).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$(pwd)
@@ -89,6 +89,16 @@ if want cli; then
     p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     section cli "${p:-0}" "${f:-1}"
+fi
+
+# --- documentation: every complete kernel in the docs compiles ----------------
+if want docs; then
+    out=$(TILEC="$TILEC" OUT="$OUT/docs" sh tests/docs/check_docs.sh 2>&1)
+    printf '%s\n' "$out" | grep -v '^docs:'
+    line=$(printf '%s\n' "$out" | grep '^docs:' | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section docs "${p:-0}" "${f:-1}"
 fi
 
 # --- layout algebra through the CLI -----------------------------------------
