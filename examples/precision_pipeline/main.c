@@ -1,0 +1,48 @@
+/* main.c: every conversion checked bit-exactly against tilec_fp.h, over
+ * random values including overflows, subnormals and exact ties. */
+#include "../common/example.h"
+#include "precision_pipeline.h"
+
+int main(void)
+{
+    int64_t n = 3000;
+    float *x = malloc(4 * n);
+    for (int64_t i = 0; i < n; i++) {
+        double v = ex_uniform(-1, 1) * pow(2.0, ex_uniform(-30, 20));
+        if (i % 7 == 0) v = 1.0 + ldexp(1.0, -11) * (double)(i % 5); /* float16 ties */
+        x[i] = (float)v;
+    }
+    x[0] = 70000.0f, x[1] = -1e-7f, x[2] = 448.5f, x[3] = 1e30f;
+    void *d[8];
+    size_t sz[8] = {4, 2, 2, 2, 2, 1, 4, 4};
+    for (int k = 0; k < 8; k++) d[k] = ex_alloc(sz[k] * n);
+    ex_upload(d[0], x, 4 * n);
+    tilec_dtype dt[8] = {TILEC_FLOAT32, TILEC_FLOAT16, TILEC_FLOAT16, TILEC_BFLOAT16, TILEC_BFLOAT16,
+                         TILEC_FLOAT8_E4M3FN, TILEC_FLOAT32, TILEC_FLOAT32};
+    tilec_array a[8];
+    for (int k = 0; k < 8; k++) a[k] = tilec_array_1d(d[k], dt[k], n);
+    ex_status("convert", convert(NULL, tilec_grid_1d(n, 256), &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7]));
+    uint16_t *hrn = malloc(2 * n), *hrz = malloc(2 * n), *brm = malloc(2 * n), *brp = malloc(2 * n);
+    uint8_t *e4 = malloc(n);
+    float *tf = malloc(4 * n), *back = malloc(4 * n);
+    ex_download(hrn, d[1], 2 * n), ex_download(hrz, d[2], 2 * n), ex_download(brm, d[3], 2 * n);
+    ex_download(brp, d[4], 2 * n), ex_download(e4, d[5], n), ex_download(tf, d[6], 4 * n), ex_download(back, d[7], 4 * n);
+    double *g[7], *w[7];
+    for (int k = 0; k < 7; k++) g[k] = malloc(8 * n), w[k] = malloc(8 * n);
+    for (int64_t i = 0; i < n; i++) {
+        g[0][i] = hrn[i], w[0][i] = tilec_f16_from_float(x[i], TILEC_RN);
+        g[1][i] = hrz[i], w[1][i] = tilec_f16_from_float(x[i], TILEC_RZ);
+        g[2][i] = brm[i], w[2][i] = tilec_bf16_from_float(x[i], TILEC_RM);
+        g[3][i] = brp[i], w[3][i] = tilec_bf16_from_float(x[i], TILEC_RP);
+        g[4][i] = e4[i], w[4][i] = tilec_e4m3_from_float(x[i], TILEC_RN, 1);
+        g[5][i] = tf[i], w[5][i] = tilec_tf32_round(x[i]);
+        g[6][i] = back[i], w[6][i] = tilec_f16_to_float(tilec_f16_from_float(x[i], TILEC_RN));
+    }
+    const char *names[7] = {"float16 RN bits", "float16 RZ bits", "bfloat16 RM bits", "bfloat16 RP bits",
+                            "float8 e4m3 saturating bits", "tf32 rounding", "float16 round trip"};
+    for (int k = 0; k < 7; k++) ex_check(names[k], g[k], w[k], n, 0, 0);
+    for (int k = 0; k < 8; k++) ex_free(d[k]);
+    for (int k = 0; k < 7; k++) free(g[k]), free(w[k]);
+    free(x), free(hrn), free(hrz), free(brm), free(brp), free(e4), free(tf), free(back);
+    return ex_finish("precision_pipeline");
+}
