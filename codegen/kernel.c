@@ -558,6 +558,7 @@ static char *ev_math(Emitter *em, Expr *e, Ctx c)
     bool approx = opt_int(e, "approx", 0) != 0 || opt_int(e, "rounding", 0) == 6;
     if (e->nargs == 1) {
         char *a = evc(em, e->args[0], sub_ctx(em, e->args[0], c), t);
+        if (!strcmp(n, "abs") && !dtype_is_float(t) && !dtype_is_signed(t)) return a; /* unsigned */
         if (!strcmp(n, "abs") && !dtype_is_float(t))
             return S("((%s)((%s) < 0 ? 0 - (%s)(%s) : (%s)(%s)))", dtype_host_type(t), a, utype(t), a, utype(t), a);
         const char *fn = n;

@@ -73,10 +73,13 @@ TILEC_OP uint16_t tilec_st_bf16(float x)
 #endif
 }
 
+/* float8 values are computed as floats that are already values of the
+ * format (casts round them), so storing them back is exact and must not
+ * saturate: an e5m2 infinity that a non-saturating cast produced stays one. */
 TILEC_OP float tilec_ld_e4m3(uint8_t b) { return tilec_e4m3_to_float(b); }
-TILEC_OP uint8_t tilec_st_e4m3(float x) { return tilec_e4m3_from_float(x, TILEC_RN, 1); }
+TILEC_OP uint8_t tilec_st_e4m3(float x) { return tilec_e4m3_from_float(x, TILEC_RN, 0); }
 TILEC_OP float tilec_ld_e5m2(uint8_t b) { return tilec_e5m2_to_float(b); }
-TILEC_OP uint8_t tilec_st_e5m2(float x) { return tilec_e5m2_from_float(x, TILEC_RN, 1); }
+TILEC_OP uint8_t tilec_st_e5m2(float x) { return tilec_e5m2_from_float(x, TILEC_RN, 0); }
 TILEC_OP float tilec_st_tf32(float x)
 {
 #if defined(__CUDA_ARCH__)
