@@ -436,7 +436,8 @@ static int compile_one(const Options *o, const char *input)
         program_free(p);
         return rc;
     }
-    if (!sema_program(p)) {
+    int errors_before = diag_error_count();
+    if (!sema_program(p) || diag_error_count() > errors_before) { /* -Werror warnings count */
         program_free(p);
         return 1;
     }
@@ -465,8 +466,11 @@ static int compile_one(const Options *o, const char *input)
     if (!o->dep_only) {
         mem_open(&code);
         mem_open(&head);
+        int before = diag_error_count();
         ok = o->target == TARGET_CUDA ? codegen_cuda(p, &co, code.f) : codegen_host(p, &co, code.f);
         ok = ok && codegen_header(p, &co, head.f);
+        if (!ok && diag_error_count() == before)
+            fprintf(stderr, "%s: error: code generation failed\n", input);
         mem_close(&code);
         mem_close(&head);
     }

@@ -39,9 +39,7 @@ static void launch_args(FILE *o, const Func *f)
         fputs(first ? "" : ", ", o);
         first = false;
         if (p->kind == PARAM_ARRAY) fprintf(o, "*%s", p->name);
-        else if (p->type.dtype == DT_FLOAT16) fprintf(o, "tilec_rnd_f16(%s)", p->name);
-        else if (p->type.dtype == DT_BFLOAT16) fprintf(o, "tilec_rnd_bf16(%s)", p->name);
-        else fprintf(o, "%s", p->name);
+        else emit_scalar_arg(o, p);
     }
 }
 
@@ -78,7 +76,10 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
                 diag_error(f->loc, "kernel '%s' has more than 256 specializations", f->name);
                 return false;
             }
-            if (!sema_kernel(p, f, nconst ? vals : NULL)) return false;
+            diag_mute(true); /* sema_program reported everything once already */
+            bool typed = sema_kernel(p, f, nconst ? vals : NULL);
+            diag_mute(false);
+            if (!typed) return false;
             fputs("template <bool ALIGNED>\n", o);
             KernelPlan plan = emit_plan(f, true, co->max_threads);
             fprintf(o, "__global__ void __launch_bounds__(%d) ", plan.threads);

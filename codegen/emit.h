@@ -36,6 +36,8 @@ const char *emit_storage_type(Dtype d);
 const char *emit_dtype_enum(Dtype d);
 /* The launcher's argument validation (shared by both targets). */
 void emit_launch_checks(FILE *o, const Func *f);
+/* A scalar parameter as passed to the kernel (rounded to its dtype). */
+void emit_scalar_arg(FILE *o, const Param *p);
 /* Writes the launch-function prototype (no trailing ';' or body). */
 void emit_launch_prototype(FILE *o, const Func *f);
 /* #line directive when enabled. */

@@ -26,10 +26,12 @@ static void host_args(FILE *o, const Func *f)
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
         if (p->kind == PARAM_CONST) continue;
-        if (p->kind == PARAM_ARRAY) fprintf(o, ", *%s", p->name);
-        else if (p->type.dtype == DT_FLOAT16) fprintf(o, ", tilec_rnd_f16(%s)", p->name);
-        else if (p->type.dtype == DT_BFLOAT16) fprintf(o, ", tilec_rnd_bf16(%s)", p->name);
-        else fprintf(o, ", %s", p->name);
+        if (p->kind == PARAM_ARRAY) {
+            fprintf(o, ", *%s", p->name);
+        } else {
+            fputs(", ", o);
+            emit_scalar_arg(o, p);
+        }
     }
 }
 
@@ -56,7 +58,10 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
                 diag_error(f->loc, "kernel '%s' has more than 256 specializations", f->name);
                 return false;
             }
-            if (!sema_kernel(p, f, nconst ? vals : NULL)) return false;
+            diag_mute(true); /* sema_program reported everything once already */
+            bool typed = sema_kernel(p, f, nconst ? vals : NULL);
+            diag_mute(false);
+            if (!typed) return false;
             fprintf(o, "static void tilec_k_%s_%d(", f->name, nspec);
             host_params(o, f);
             fputs(")\n{\n", o);

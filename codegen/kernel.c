@@ -779,7 +779,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
         return;
     case EX_CALL: {
         Inline *in = e->inl;
-        note_tmp(em, e, e->dtype, &e->shape);
+        if (e->dtype != DT_INVALID) note_tmp(em, e, e->dtype, &e->shape); /* void calls have no value */
         if (random) em->tmp_smem[e->id] = true;
         for (int i = 0; i < e->nargs; i++) {
             scan_expr(em, e->args[i], &in->params[i]->shape, true);
@@ -994,6 +994,7 @@ static void tile_order(Expr *e, int rank, int *ord)
         for (int k = 0; k < rank; k++) ord[k] = rank - 1 - k;
         return;
     }
+    if (v->kind == EX_LIST && v->nargs == 1 && v->args[0]->cval.i == -2) return; /* TILE_ORDER_C */
     if (v->kind == EX_LIST && v->nargs == rank)
         for (int k = 0; k < rank; k++) ord[k] = (int)v->args[k]->cval.i;
 }
@@ -1130,7 +1131,7 @@ static void emit_call(Emitter *em, Expr *e)
     for (int i = 0; i < body->nitems; i++) {
         Stmt *st = body->items[i];
         if (st->kind == ST_RETURN) {
-            if (st->value)
+            if (st->value && em->tmp[e->id])
                 materialize(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, st->value, em->tmp_smem[e->id]);
             continue;
         }
@@ -2268,6 +2269,20 @@ const char *emit_dtype_enum(Dtype d)
     return d > DT_INVALID && d <= DT_FLOAT8_E5M2 ? dtype_enums[d] : "TILEC_DTYPE_INVALID";
 }
 
+/* A scalar parameter as the kernel receives it: narrow float types passed
+ * as float are rounded to the parameter's type here, once per launch. */
+void emit_scalar_arg(FILE *o, const Param *p)
+{
+    switch (p->type.dtype) {
+    case DT_FLOAT16: fprintf(o, "tilec_rnd_f16(%s)", p->name); break;
+    case DT_BFLOAT16: fprintf(o, "tilec_rnd_bf16(%s)", p->name); break;
+    case DT_TFLOAT32: fprintf(o, "tilec_st_tf32(%s)", p->name); break;
+    case DT_FLOAT8_E4M3FN: fprintf(o, "tilec_ld_e4m3(tilec_e4m3_from_float(%s, TILEC_RN, 1))", p->name); break;
+    case DT_FLOAT8_E5M2: fprintf(o, "tilec_ld_e5m2(tilec_e5m2_from_float(%s, TILEC_RN, 1))", p->name); break;
+    default: fprintf(o, "%s", p->name); break;
+    }
+}
+
 void emit_launch_prototype(FILE *o, const Func *f)
 {
     fprintf(o, "tilec_status %s(tilec_stream stream, tilec_grid grid", f->name);
@@ -2282,6 +2297,7 @@ void emit_launch_prototype(FILE *o, const Func *f)
 void emit_launch_checks(FILE *o, const Func *f)
 {
     fputs("    tilec_status st_;\n    tilec_clear_error();\n", o);
+    fputs("    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return TILEC_OK; /* an empty problem */\n", o);
     fputs("    if ((st_ = tilec_check_grid(grid)) != TILEC_OK) return st_;\n", o);
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
@@ -2292,12 +2308,15 @@ void emit_launch_checks(FILE *o, const Func *f)
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
         if (p->kind != PARAM_ARRAY || p->readonly) continue;
+        fprintf(o, "    if ((st_ = tilec_check_output(%s, \"%s\")) != TILEC_OK) return st_;\n", p->name, p->name);
         for (int j = 0; j < f->nparams; j++) {
             const Param *q = &f->params[j];
             if (j == i || q->kind != PARAM_ARRAY) continue;
             if (!q->readonly && j < i) continue; /* each writable pair once */
-            fprintf(o, "    if ((st_ = tilec_check_alias(%s, \"%s\", %s, \"%s\")) != TILEC_OK) return st_;\n", p->name,
-                    p->name, q->name, q->name);
+            /* An output may be the very view of an input (in place); two
+             * outputs may not share memory at all. */
+            fprintf(o, "    if ((st_ = tilec_check_%s(%s, \"%s\", %s, \"%s\")) != TILEC_OK) return st_;\n",
+                    q->readonly ? "alias" : "disjoint", p->name, p->name, q->name, q->name);
         }
     }
 }

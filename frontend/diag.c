@@ -16,6 +16,7 @@ typedef struct CachedFile {
 
 static DiagOptions g_opts;
 static bool g_color;
+static bool g_muted; /* sema re-run by codegen: everything was reported once */
 static int g_errors, g_warnings;
 static CachedFile *g_files;
 
@@ -35,6 +36,7 @@ void diag_init(const DiagOptions *opts)
 }
 
 void diag_reset_counts(void) { g_errors = g_warnings = 0; }
+void diag_mute(bool mute) { g_muted = mute; }
 int diag_error_count(void) { return g_errors; }
 int diag_warning_count(void) { return g_warnings; }
 
@@ -107,6 +109,7 @@ static void quote_line(SrcLoc loc)
 static void report(const char *kind, const char *color, SrcLoc loc, const char *fixit,
                    const char *fmt, va_list ap)
 {
+    if (g_muted) return;
     FILE *o = g_opts.out;
     if (g_color) fputs("\033[1m", o);
     if (loc.file && loc.line > 0)
@@ -152,7 +155,7 @@ void diag_error_fix(SrcLoc loc, const char *fixit, const char *fmt, ...)
 
 void diag_warning(SrcLoc loc, const char *fmt, ...)
 {
-    if (g_opts.no_warnings) return;
+    if (g_opts.no_warnings || g_muted) return;
     va_list ap;
     va_start(ap, fmt);
     if (g_opts.werror) {

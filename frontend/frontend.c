@@ -25,7 +25,21 @@ typedef struct Ctx {
     const char *main_file;
     int errors_at_start;
     bool goto_reported; /* a label after a rejected goto is not a second error */
+    struct MacroUse *macros; /* every macro invocation in the user's files */
+    int nmacros;
 } Ctx;
+
+/* A macro invocation in the user's text, from libclang's preprocessing
+ * record.  Used to place code that comes from a macro used inside another
+ * macro's arguments (tile_store(c, SQ(x)), .shape = {TILE}) at the inner
+ * invocation, which libclang's expansion location (the outer one) misses. */
+typedef struct MacroUse {
+    const char *name;
+    CXFile file;
+    unsigned start, end; /* offsets of the invocation's extent */
+    unsigned line, col;
+    unsigned owner;      /* hash of the cursor placed here, 0 when free */
+} MacroUse;
 
 /* ---- small libclang helpers ------------------------------------------ */
 
@@ -65,6 +79,98 @@ static const char *file_name(Ctx *cx, CXFile f)
     return str_take(cx, clang_getFileName(f));
 }
 
+/* The name of the macro whose #define holds offset off of file f (the
+ * line itself or, for a continued definition, the first line), or NULL. */
+static const char *define_name_at(Ctx *cx, CXFile f, unsigned off)
+{
+    size_t size;
+    const char *text = clang_getFileContents(cx->tu, f, &size);
+    if (!text || off > size) return NULL;
+    size_t start = off;
+    while (start > 0 && text[start - 1] != '\n') start--;
+    /* Continuation lines: step back while the previous line ends in '\'. */
+    while (start >= 2 && text[start - 1] == '\n') {
+        size_t e = start - 1;
+        if (e > 0 && text[e - 1] == '\r') e--;
+        if (e == 0 || text[e - 1] != '\\') break;
+        start = e - 1;
+        while (start > 0 && text[start - 1] != '\n') start--;
+    }
+    const char *p = text + start;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p != '#') return NULL;
+    p++;
+    while (*p == ' ' || *p == '\t') p++;
+    if (strncmp(p, "define", 6) != 0) return NULL;
+    p += 6;
+    while (*p == ' ' || *p == '\t') p++;
+    const char *q = p;
+    while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_') q++;
+    if (q == p) return NULL;
+    char *name = arena_alloc(cx->arena, (size_t)(q - p) + 1);
+    memcpy(name, p, (size_t)(q - p));
+    return name;
+}
+
+static bool place_in_inner_macro(Ctx *cx, CXCursor c, CXFile sf, unsigned soff, CXFile ef, unsigned eoff, SrcLoc *l)
+{
+    const char *name = define_name_at(cx, sf, soff);
+    if (!name) return false;
+    MacroUse *outer = NULL;
+    for (int i = 0; i < cx->nmacros; i++)
+        if (cx->macros[i].start == eoff && clang_File_isEqual(cx->macros[i].file, ef)) outer = &cx->macros[i];
+    if (!outer) return false;
+    unsigned h = clang_hashCursor(c) | 1u;
+    MacroUse *pick = NULL;
+    for (int i = 0; i < cx->nmacros && !pick; i++) {
+        MacroUse *m = &cx->macros[i];
+        if (m == outer || m->start <= outer->start || m->start >= outer->end) continue;
+        if (!clang_File_isEqual(m->file, ef) || strcmp(m->name, name) != 0) continue;
+        if (m->owner == h) pick = m;
+    }
+    for (int i = 0; i < cx->nmacros && !pick; i++) {
+        MacroUse *m = &cx->macros[i];
+        if (m == outer || m->start <= outer->start || m->start >= outer->end) continue;
+        if (!clang_File_isEqual(m->file, ef) || strcmp(m->name, name) != 0 || m->owner) continue;
+        m->owner = h;
+        pick = m;
+    }
+    if (!pick) return false;
+    l->file = file_name(cx, ef);
+    l->line = (int)pick->line;
+    l->col = (int)pick->col;
+    l->len = (int)strlen(pick->name);
+    if (strncmp(name, "tile_", 5) && strncmp(name, "TILE_", 5)) l->macro = name;
+    return true;
+}
+
+static enum CXChildVisitResult collect_macro(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    Ctx *cx = d;
+    if (clang_getCursorKind(c) != CXCursor_MacroExpansion) return CXChildVisit_Continue;
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile f;
+    unsigned line, col, start, end;
+    clang_getExpansionLocation(clang_getRangeStart(r), &f, &line, &col, &start);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &end);
+    if (!f) return CXChildVisit_Continue;
+    if (cx->nmacros % 64 == 0) {
+        MacroUse *n = arena_alloc(cx->arena, sizeof(MacroUse) * (size_t)(cx->nmacros + 64));
+        if (cx->nmacros) memcpy(n, cx->macros, sizeof(MacroUse) * (size_t)cx->nmacros);
+        cx->macros = n;
+    }
+    MacroUse *m = &cx->macros[cx->nmacros++];
+    m->name = str_take(cx, clang_getCursorSpelling(c));
+    m->file = f;
+    m->start = start;
+    m->end = end;
+    m->line = line;
+    m->col = col;
+    return CXChildVisit_Continue;
+}
+
 /* The user's location of a cursor: where its text is spelled when that is
  * inside the macro invocation in the same file (macro arguments), otherwise
  * the expansion point (the macro's name in the user's code). */
@@ -81,6 +187,9 @@ static SrcLoc loc_of(Ctx *cx, CXCursor c)
     l.file = file_name(cx, f);
     l.line = (int)(use_spelling ? sline : eline);
     l.col = (int)(use_spelling ? scol : ecol);
+    if (!use_spelling && sf && ef && !(clang_File_isEqual(sf, ef) && soff == eoff) &&
+        place_in_inner_macro(cx, c, sf, soff, ef, eoff, &l))
+        return l;
     if (!use_spelling && sf && ef && !(clang_File_isEqual(sf, ef) && soff == eoff)) {
         /* Text from a macro's body: point at the invocation in the user's
          * code and remember the macro's name for a note (tilec.h's own
@@ -316,6 +425,47 @@ static bool lower_options(Ctx *cx, Expr *call, CXCursor lit)
     return ok;
 }
 
+/* A type argument `tile_cast(x, T)` arrives as `(T)0` from the macro's
+ * body; point at the T the user wrote: the first token of its spelling
+ * inside the macro invocation. */
+static void type_arg_loc(Ctx *cx, CXCursor cast, const char *spelling, SrcLoc *loc)
+{
+    CXSourceLocation sl = clang_getCursorLocation(cast);
+    CXFile ef;
+    unsigned eoff;
+    clang_getExpansionLocation(sl, &ef, NULL, NULL, &eoff);
+    if (!ef) return;
+    MacroUse *outer = NULL;
+    for (int i = 0; i < cx->nmacros; i++)
+        if (cx->macros[i].start == eoff && clang_File_isEqual(cx->macros[i].file, ef)) outer = &cx->macros[i];
+    if (!outer) return;
+    char word[64];
+    size_t n = strcspn(spelling, " *");
+    if (n == 0 || n >= sizeof word) return;
+    memcpy(word, spelling, n);
+    word[n] = 0;
+    CXSourceRange r = clang_getRange(clang_getLocationForOffset(cx->tu, ef, outer->start),
+                                     clang_getLocationForOffset(cx->tu, ef, outer->end));
+    CXToken *toks;
+    unsigned nt;
+    clang_tokenize(cx->tu, r, &toks, &nt);
+    for (unsigned i = 1; i < nt; i++) {
+        CXString ts = clang_getTokenSpelling(cx->tu, toks[i]);
+        bool hit = !strcmp(clang_getCString(ts), word);
+        clang_disposeString(ts);
+        if (hit) {
+            unsigned line, col;
+            clang_getExpansionLocation(clang_getTokenLocation(cx->tu, toks[i]), NULL, &line, &col, NULL);
+            loc->line = (int)line;
+            loc->col = (int)col;
+            loc->len = (int)n;
+            loc->macro = NULL;
+            break;
+        }
+    }
+    clang_disposeTokens(cx->tu, toks, nt);
+}
+
 static Expr *lower_call(Ctx *cx, CXCursor c)
 {
     SrcLoc loc = loc_of(cx, c);
@@ -337,6 +487,7 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
                 CXCursor cast = strip(a);
                 Expr *t = new_expr(cx, EX_TYPE, loc_of(cx, cast));
                 t->type = type_ref(cx, clang_getCursorType(cast));
+                type_arg_loc(cx, cast, t->type.spelling, &t->loc);
                 if (t->type.dtype == DT_INVALID) {
                     diag_error(t->loc, "'%s' is not a Tile C element type", t->type.spelling);
                     ok = false;
@@ -1026,6 +1177,11 @@ static bool parse_specs(Ctx *cx, Param *p, const char *list)
                            "constant parameter '%s': '%s' is not an integer literal", p->name, q);
             return false;
         }
+        ConstValue cv = {.i = v, .u = (uint64_t)v};
+        if (!dtype_const_fits(&cv, p->type.dtype)) {
+            diag_error(p->loc, "constant parameter '%s': %lld does not fit %s", p->name, v, dtype_name(p->type.dtype));
+            return false;
+        }
         p->specs[p->nspecs++] = v;
         q = end;
     }
@@ -1223,7 +1379,7 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
     CXIndex index = clang_createIndex(0, 0);
     enum CXErrorCode err = clang_parseTranslationUnit2(
         index, path, args, nargs, NULL, 0,
-        CXTranslationUnit_SkipFunctionBodies * 0 | CXTranslationUnit_KeepGoing, &cx.tu);
+        CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &cx.tu);
     if (err != CXError_Success || !cx.tu) {
         diag_error((SrcLoc){.file = path}, "libclang could not parse this file (error %d)", (int)err);
         clang_disposeIndex(index);
@@ -1233,6 +1389,7 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
     report_clang_diags(&cx);
     if (diag_error_count() == cx.errors_at_start) {
         clang_getInclusions(cx.tu, visit_inclusion, &cx);
+        clang_visitChildren(clang_getTranslationUnitCursor(cx.tu), collect_macro, &cx);
         clang_visitChildren(clang_getTranslationUnitCursor(cx.tu), visit_top, &cx);
         if (diag_error_count() == cx.errors_at_start && prog->nfuncs == 0)
             diag_warning((SrcLoc){.file = path}, "no TILE_KERNEL or TILE_FUNC definitions in this file");

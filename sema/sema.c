@@ -1345,7 +1345,23 @@ static bool type_call(Sema *s, Expr *e)
 
 /* ---- expressions -------------------------------------------------------- */
 
+static bool type_expr_inner(Sema *s, Expr *e);
+
+/* Every tile, however it arises (a broadcast too), is at most 2^20 elements. */
 static bool type_expr(Sema *s, Expr *e)
+{
+    if (!type_expr_inner(s, e)) return false;
+    int64_t n = shape_numel(&e->shape);
+    if (n < 0 || n > (1 << 20)) {
+        char b[SHAPE_FMT_MAX];
+        diag_error(e->loc, "a tile of shape %s is too large (at most 2^20 elements)", fmt_shape(&e->shape, b, sizeof b));
+        e->dtype = DT_INVALID;
+        return false;
+    }
+    return true;
+}
+
+static bool type_expr_inner(Sema *s, Expr *e)
 {
     if (!e) return false;
     e->id = s->next_expr++;
