@@ -1787,9 +1787,9 @@ static void emit_mma(Emitter *em, Expr *e)
     }
     mma_core(em, e, NULL);
     MmaKind k = mma_kind(a->dtype);
-    line(em, "const %s *sc_ = (const %s *)((%s *)s_mma_ + %" PRId64 ");", k.cty, k.cty, k.sty, M * (K + k.pad) + K * (N + k.pad));
+    line(em, "const %s *scr_ = (const %s *)((%s *)s_mma_ + %" PRId64 ");", k.cty, k.cty, k.sty, M * (K + k.pad) + K * (N + k.pad));
     open_elem_loop(em, &e->shape);
-    line(em, "%s[e_] = sc_[i_];", name);
+    line(em, "%s[e_] = scr_[i_];", name);
     close_loop(em);
     em->ind--;
     line(em, "}");

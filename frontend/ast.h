@@ -65,6 +65,7 @@ struct Expr {
     SrcLoc loc;
     int64_t ival;        /* EX_INT (two's complement of uval) */
     uint64_t uval;       /* EX_INT: the value as written */
+    bool big_unsigned;   /* EX_INT: an unsigned literal above INT64_MAX */
     double fval;         /* EX_FLOAT */
     const char *name;    /* EX_NAME, EX_CALL, EX_BUILTIN ("load", "exp" ...) */
     int op;              /* UnaryOp or BinaryOp */
@@ -103,6 +104,7 @@ struct Stmt {
     TypeRef type;
     Expr *init;
     Symbol *sym;
+    bool assigned;     /* sema: the variable is assigned after its declaration */
     /* ST_ASSIGN: target = value; op is a BinaryOp for compound assignment,
      * -1 for '=' */
     Expr *target;

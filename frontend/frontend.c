@@ -16,7 +16,6 @@
 
 #include "frontend/diag.h"
 
-#define MAX_KIDS 512
 
 typedef struct Ctx {
     Arena *arena;
@@ -44,25 +43,37 @@ typedef struct MacroUse {
 /* ---- small libclang helpers ------------------------------------------ */
 
 typedef struct Kids {
-    CXCursor c[MAX_KIDS];
-    int n;
+    CXCursor *c;
+    int n, cap;
 } Kids;
 
 static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
     Kids *k = d;
-    if (k->n < MAX_KIDS) k->c[k->n++] = c;
+    if (k->n == k->cap) {
+        k->cap = k->cap ? k->cap * 2 : 16;
+        k->c = realloc(k->c, sizeof(CXCursor) * (size_t)k->cap);
+        if (!k->c) abort();
+    }
+    k->c[k->n++] = c;
     return CXChildVisit_Continue;
 }
 
+/* The children of c; release with kids_free. */
 static Kids *kids_of(CXCursor c)
 {
-    Kids *k = malloc(sizeof *k);
+    Kids *k = calloc(1, sizeof *k);
     if (!k) abort();
-    k->n = 0;
     clang_visitChildren(c, collect_kid, k);
     return k;
+}
+
+static void kids_free(Kids *k)
+{
+    if (!k) return;
+    free(k->c);
+    free(k);
 }
 
 static char *str_take(Ctx *cx, CXString s)
@@ -240,11 +251,11 @@ static CXCursor strip(CXCursor c)
         if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr) return c;
         Kids *ks = kids_of(c);
         if (ks->n != 1 || !clang_isExpression(clang_getCursorKind(ks->c[0]))) {
-            free(ks);
+            kids_free(ks);
             return c;
         }
         c = ks->c[0];
-        free(ks);
+        kids_free(ks);
     }
 }
 
@@ -261,7 +272,7 @@ static bool annotation(CXCursor c, const char *prefix, const char **value, Ctx *
             found = true;
         }
     }
-    free(ks);
+    kids_free(ks);
     return found;
 }
 
@@ -392,7 +403,7 @@ static bool lower_options(Ctx *cx, Expr *call, CXCursor lit)
     CXCursor init = clang_getNullCursor();
     for (int i = 0; i < ks->n; i++)
         if (clang_getCursorKind(ks->c[i]) == CXCursor_InitListExpr) init = ks->c[i];
-    free(ks);
+    kids_free(ks);
     if (clang_Cursor_isNull(init)) return true;
     Kids *items = kids_of(init);
     call->opts = arena_alloc(cx->arena, sizeof(Option) * (size_t)(items->n + 1));
@@ -406,7 +417,7 @@ static bool lower_options(Ctx *cx, Expr *call, CXCursor lit)
                            "options of '%s' must be written as designated initializers",
                            call->name);
             ok = false;
-            free(d);
+            kids_free(d);
             continue;
         }
         Option *o = &call->opts[call->nopts++];
@@ -419,9 +430,9 @@ static bool lower_options(Ctx *cx, Expr *call, CXCursor lit)
                 diag_error(o->loc, "option '.%s' given twice", o->name);
                 ok = false;
             }
-        free(d);
+        kids_free(d);
     }
-    free(items);
+    kids_free(items);
     return ok;
 }
 
@@ -507,6 +518,14 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
         return NULL;
     }
     CXCursor def = clang_getCursorDefinition(callee);
+    if (annotation(callee, "tilec.kernel", NULL, cx) || (!clang_Cursor_isNull(def) && annotation(def, "tilec.kernel", NULL, cx))) {
+        diag_error(loc, "kernel '%s' cannot be called from tile code; mark a helper TILE_FUNC", name);
+        return NULL;
+    }
+    if (clang_Cursor_isNull(def) && annotation(callee, "tilec.func", NULL, cx)) {
+        diag_error(loc, "tile function '%s' is declared but has no definition in this file", name);
+        return NULL;
+    }
     if (clang_Cursor_isNull(def) || !annotation(def, "tilec.func", NULL, cx)) {
         static const char *const mathfns[] = {"exp", "expf", "exp2", "exp2f", "log", "logf",
             "log2", "log2f", "sqrt", "sqrtf", "sin", "sinf", "cos", "cosf", "tanh", "tanhf",
@@ -555,6 +574,7 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
     case CXCursor_CXXBoolLiteralExpr: /* C23 true and false */ {
         Expr *e = new_expr(cx, EX_INT, loc);
         if (!eval_int(c, &e->uval, &e->ival)) return bad_expr(cx, c, "%s", "cannot evaluate literal");
+        e->big_unsigned = e->uval > (uint64_t)INT64_MAX; /* e.g. 18446744073709551615u */
         return e;
     }
     case CXCursor_FloatingLiteral: {
@@ -587,6 +607,9 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
                 e->name = name;
                 return e;
             }
+            /* An extern declared inside the function was rejected where it
+             * was declared: one error for one cause. */
+            if (clang_getCursorKind(clang_getCursorLexicalParent(ref)) == CXCursor_FunctionDecl) return NULL;
             /* A global: only compile-time constants may be used. */
             CXType t = clang_getCursorType(ref);
             if (clang_isConstQualifiedType(t)) {
@@ -622,7 +645,7 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
         enum CXUnaryOperatorKind uk = clang_getCursorUnaryOperatorKind(c);
         Kids *ks = kids_of(c);
         CXCursor arg = ks->n ? ks->c[ks->n - 1] : clang_getNullCursor();
-        free(ks);
+        kids_free(ks);
         int op;
         switch (uk) {
         case CXUnaryOperator_Minus: op = UOP_NEG; break;
@@ -678,7 +701,7 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
         int op = map_binop(bk);
         Kids *ks = kids_of(c);
         if (op < 0 || ks->n != 2) {
-            free(ks);
+            kids_free(ks);
             diag_error(loc, "unsupported binary operator");
             return NULL;
         }
@@ -686,14 +709,14 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
         e->op = op;
         e->a = lower_expr(cx, ks->c[0]);
         e->b = lower_expr(cx, ks->c[1]);
-        free(ks);
+        kids_free(ks);
         /* Point binary-operator diagnostics at the operator token. */
         return e->a && e->b ? e : NULL;
     }
     case CXCursor_ConditionalOperator: {
         Kids *ks = kids_of(c);
         if (ks->n != 3) {
-            free(ks);
+            kids_free(ks);
             diag_error(loc, "unsupported conditional expression");
             return NULL;
         }
@@ -701,7 +724,7 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
         e->a = lower_expr(cx, ks->c[0]);
         e->b = lower_expr(cx, ks->c[1]);
         e->c = lower_expr(cx, ks->c[2]);
-        free(ks);
+        kids_free(ks);
         return e->a && e->b && e->c ? e : NULL;
     }
     case CXCursor_CStyleCastExpr: {
@@ -709,7 +732,7 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
         CXCursor arg = clang_getNullCursor();
         for (int i = 0; i < ks->n; i++)
             if (clang_isExpression(clang_getCursorKind(ks->c[i]))) arg = ks->c[i];
-        free(ks);
+        kids_free(ks);
         Expr *e = new_expr(cx, EX_CAST, loc);
         e->type = type_ref(cx, clang_getCursorType(c));
         if (e->type.dtype == DT_INVALID) {
@@ -737,7 +760,7 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
             if (!x) ok = false;
             e->args[e->nargs++] = x;
         }
-        free(ks);
+        kids_free(ks);
         return ok ? e : NULL;
     }
     case CXCursor_ArraySubscriptExpr:
@@ -877,7 +900,7 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
     CXCursor init = clang_getNullCursor();
     for (int i = 0; i < ks->n; i++)
         if (clang_isExpression(clang_getCursorKind(ks->c[i]))) init = ks->c[i];
-    free(ks);
+    kids_free(ks);
     if (clang_Cursor_isNull(init)) {
         diag_error_fix(loc, "give it a value, e.g. 'float acc = tile_zeros(float, .shape = {128});'",
                        "variable '%s' must be initialized: a tile's shape comes from its value",
@@ -940,7 +963,7 @@ static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
             if (!(s->body = lower_single(cx, k))) ok = false;
         }
     }
-    free(ks);
+    kids_free(ks);
     if (ok && !s->body) s->body = new_stmt(cx, ST_BLOCK, loc);
     if (ok) list_push(cx, out, s);
     return ok;
@@ -951,13 +974,13 @@ static bool lower_assign(Ctx *cx, CXCursor c, StmtList *out, enum CXBinaryOperat
     Kids *ks = kids_of(c);
     SrcLoc loc = loc_of(cx, c);
     if (ks->n != 2) {
-        free(ks);
+        kids_free(ks);
         diag_error(loc, "unsupported assignment");
         return false;
     }
     CXCursor lhs = strip(ks->c[0]);
     CXCursor rhs = ks->c[1];
-    free(ks);
+    kids_free(ks);
     if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr) {
         if (clang_getCursorKind(lhs) == CXCursor_ArraySubscriptExpr ||
             clang_getCursorKind(lhs) == CXCursor_UnaryOperator)
@@ -994,7 +1017,7 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
         bool ok = true;
         for (int i = 0; i < ks->n; i++)
             if (!lower_stmt_into(cx, ks->c[i], &l)) ok = false;
-        free(ks);
+        kids_free(ks);
         list_push(cx, out, block_of(cx, &l, loc));
         return ok;
     }
@@ -1014,7 +1037,7 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
                 ok = false;
             }
         }
-        free(ks);
+        kids_free(ks);
         return ok;
     }
     case CXCursor_NullStmt:
@@ -1029,7 +1052,7 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
             if (ks->n > 2) s->else_s = lower_single(cx, ks->c[2]);
             ok = s->cond && s->then_s && (ks->n < 3 || s->else_s);
         }
-        free(ks);
+        kids_free(ks);
         if (ok) list_push(cx, out, s);
         return ok;
     }
@@ -1044,7 +1067,7 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
         } else {
             diag_error(loc, "declarations in a while condition are not supported");
         }
-        free(ks);
+        kids_free(ks);
         if (ok) list_push(cx, out, s);
         return ok;
     }
@@ -1069,7 +1092,7 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
         Kids *ks = kids_of(c);
         bool ok = true;
         if (ks->n > 0) ok = (s->value = lower_expr(cx, ks->c[0])) != NULL;
-        free(ks);
+        kids_free(ks);
         if (ok) list_push(cx, out, s);
         return ok;
     }
@@ -1090,7 +1113,7 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
         if (uk >= CXUnaryOperator_PostInc && uk <= CXUnaryOperator_PreDec) {
             Kids *ks = kids_of(c);
             CXCursor arg = ks->n ? strip(ks->c[0]) : clang_getNullCursor();
-            free(ks);
+            kids_free(ks);
             if (clang_Cursor_isNull(arg) || clang_getCursorKind(arg) != CXCursor_DeclRefExpr ||
                 clang_getCursorKind(clang_getCursorReferenced(arg)) != CXCursor_VarDecl) {
                 diag_error(loc, "'++' and '--' apply only to local variables in tile code");
@@ -1172,7 +1195,9 @@ static bool parse_specs(Ctx *cx, Param *p, const char *list)
         errno = 0;
         long long v = strtoll(q, &end, 0);
         while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
-        if (end == q || errno || (*end && *end != ',' && *end != ' ')) {
+        const char *after = end;
+        while (*after == ' ') after++;
+        if (end == q || errno || (*after && *after != ',')) {
             diag_error_fix(p->loc, "list integer literals, e.g. TILE_CONST(int, 128, 256)",
                            "constant parameter '%s': '%s' is not an integer literal", p->name, q);
             return false;
@@ -1182,8 +1207,13 @@ static bool parse_specs(Ctx *cx, Param *p, const char *list)
             diag_error(p->loc, "constant parameter '%s': %lld does not fit %s", p->name, v, dtype_name(p->type.dtype));
             return false;
         }
+        for (int k = 0; k < p->nspecs; k++)
+            if (p->specs[k] == v) {
+                diag_error(p->loc, "constant parameter '%s' lists %lld twice", p->name, v);
+                return false;
+            }
         p->specs[p->nspecs++] = v;
-        q = end;
+        q = after;
     }
     if (p->nspecs == 0) {
         diag_error_fix(p->loc, "list the values to compile for, e.g. TILE_CONST(int, 128, 256)",
@@ -1289,7 +1319,7 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
             if (!lower_stmt_into(cx, ks->c[i], &l)) ok = false;
             else f->body = l.items[0];
         }
-    free(ks);
+    kids_free(ks);
     if (!ok) return false;
     Program *p = cx->prog;
     Func **nf = arena_alloc(cx->arena, sizeof(Func *) * (size_t)(p->nfuncs + 1));
@@ -1345,9 +1375,11 @@ static void report_clang_diags(Ctx *cx)
         CXDiagnostic d = clang_getDiagnostic(cx->tu, i);
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
         CXSourceLocation l = clang_getDiagnosticLocation(d);
-        CXFile f;
-        unsigned line, col;
-        clang_getExpansionLocation(l, &f, &line, &col, NULL);
+        CXFile f, sf;
+        unsigned line, col, off, sline, scol, soff;
+        clang_getExpansionLocation(l, &f, &line, &col, &off);
+        clang_getSpellingLocation(l, &sf, &sline, &scol, &soff);
+        if (f && sf && clang_File_isEqual(f, sf) && soff >= off) line = sline, col = scol; /* a macro argument */
         SrcLoc loc = {.file = f ? file_name(cx, f) : cx->main_file, .line = (int)line, .col = (int)col};
         char *msg = str_take(cx, clang_getDiagnosticSpelling(d));
         if (sev >= CXDiagnostic_Error) diag_error(loc, "%s", msg);
@@ -1372,6 +1404,10 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
     args[nargs++] = "-fparse-all-comments";
     args[nargs++] = "-ferror-limit=50";
     args[nargs++] = "-D__TILEC__=1";
+    /* tilec reports these itself, with a tile-level message. */
+    args[nargs++] = "-Wno-initializer-overrides";
+    args[nargs++] = "-Wno-excess-initializers";
+    args[nargs++] = "-Wno-incompatible-pointer-types-discards-qualifiers";
     for (int i = 0; i < o->nmacros; i++) args[nargs++] = arena_printf(arena, "-%c%s", o->macro_kinds[i], o->macros[i]);
     for (int i = 0; i < o->ninclude_dirs; i++) args[nargs++] = arena_printf(arena, "-I%s", o->include_dirs[i]);
     if (o->tilec_include_dir) args[nargs++] = arena_printf(arena, "-isystem%s", o->tilec_include_dir);

@@ -67,7 +67,7 @@ double __tilec_bid(int axis);
 double __tilec_num_blocks(int axis);
 double __tilec_dim(const void *array, int axis);
 double __tilec_load(const void *array, struct tilec_mem_opts o);
-void __tilec_store(void *array, double tile, struct tilec_mem_opts o);
+void __tilec_store(const void *array, double tile, struct tilec_mem_opts o); /* const: tilec checks */
 double __tilec_zeros(double dtype, struct tilec_shape_opts o);
 double __tilec_ones(double dtype, struct tilec_shape_opts o);
 double __tilec_full(double dtype, double value, struct tilec_shape_opts o);
@@ -110,7 +110,7 @@ double __tilec_squeeze(double x, struct tilec_reduce_opts o);
 double __tilec_cat(double a, double b, struct tilec_cat_opts o);
 double __tilec_extract(double x, struct tilec_mem_opts o);
 double __tilec_gather(const void *array, struct tilec_mem_opts o);
-void __tilec_scatter(void *array, double tile, struct tilec_mem_opts o);
+void __tilec_scatter(const void *array, double tile, struct tilec_mem_opts o);
 double __tilec_atomic_add(void *array, double tile, struct tilec_mem_opts o);
 double __tilec_atomic_max(void *array, double tile, struct tilec_mem_opts o);
 double __tilec_atomic_min(void *array, double tile, struct tilec_mem_opts o);

@@ -99,6 +99,70 @@ static void pop_scope(Sema *s)
     s->depth--;
 }
 
+/* Which declarations are assigned after they are made, resolved with C's
+ * scoping (an inner `n` that is assigned leaves an outer `n` constant).
+ * Names that resolve to no declaration in the body are parameters of the
+ * function: they are recorded by name. */
+typedef struct DeclScope {
+    const char *name;
+    Stmt *decl;
+    struct DeclScope *next;
+} DeclScope;
+
+static void mark_assigned(Sema *s, Stmt *st, DeclScope *scope);
+
+static DeclScope *mark_block(Sema *s, Stmt *st, DeclScope *scope)
+{
+    /* Declarations in a block are visible to the statements after them. */
+    for (int i = 0; i < st->nitems; i++) {
+        Stmt *it = st->items[i];
+        if (it->kind == ST_DECL) {
+            DeclScope *d = arena_alloc(s->prog->arena, sizeof *d);
+            d->name = it->name;
+            d->decl = it;
+            d->next = scope;
+            scope = d;
+        } else {
+            mark_assigned(s, it, scope);
+        }
+    }
+    return scope;
+}
+
+static void mark_assigned(Sema *s, Stmt *st, DeclScope *scope)
+{
+    if (!st) return;
+    switch (st->kind) {
+    case ST_ASSIGN: {
+        for (DeclScope *d = scope; d; d = d->next)
+            if (!strcmp(d->name, st->target->name)) {
+                d->decl->assigned = true;
+                return;
+            }
+        const char **n = arena_alloc(s->prog->arena, sizeof(char *) * (size_t)(s->nassigned + 1));
+        if (s->nassigned) memcpy(n, s->assigned, sizeof(char *) * (size_t)s->nassigned);
+        n[s->nassigned++] = st->target->name;
+        s->assigned = n;
+        return;
+    }
+    case ST_BLOCK:
+        mark_block(s, st, scope);
+        return;
+    case ST_FOR: {
+        DeclScope *inner = st->init_s ? mark_block(s, st->init_s, scope) : scope;
+        mark_assigned(s, st->step_s, inner);
+        mark_assigned(s, st->body, inner);
+        return;
+    }
+    default:
+        mark_assigned(s, st->then_s, scope);
+        mark_assigned(s, st->else_s, scope);
+        mark_assigned(s, st->body, scope);
+        return;
+    }
+}
+
+/* Parameters (of the kernel or an inlined function) assigned in the body. */
 static bool is_assigned(Sema *s, const char *name)
 {
     for (int i = 0; i < s->nassigned; i++)
@@ -106,21 +170,9 @@ static bool is_assigned(Sema *s, const char *name)
     return false;
 }
 
-static void collect_assigned(Sema *s, const Stmt *st)
+static void collect_assigned(Sema *s, Stmt *st)
 {
-    if (!st) return;
-    if (st->kind == ST_ASSIGN && st->target) {
-        const char **n = arena_alloc(s->prog->arena, sizeof(char *) * (size_t)(s->nassigned + 1));
-        if (s->nassigned) memcpy(n, s->assigned, sizeof(char *) * (size_t)s->nassigned);
-        n[s->nassigned++] = st->target->name;
-        s->assigned = n;
-    }
-    collect_assigned(s, st->then_s);
-    collect_assigned(s, st->else_s);
-    collect_assigned(s, st->init_s);
-    collect_assigned(s, st->step_s);
-    collect_assigned(s, st->body);
-    for (int i = 0; i < st->nitems; i++) collect_assigned(s, st->items[i]);
+    mark_assigned(s, st, NULL);
 }
 
 static char *fmt_shape(const Shape *sh, char *buf, size_t n)
@@ -304,7 +356,7 @@ static bool shape_option(Sema *s, Expr *e, Option *o, Shape *sh)
         }
     }
     int64_t numel = 1;
-    for (int i = 0; i < n; i++) numel *= sh->dim[i];
+    for (int i = 0; i < n; i++) numel = numel > (1 << 20) ? numel : numel * sh->dim[i]; /* no overflow */
     if (numel > (1 << 20)) {
         diag_error(o->loc, "tile of %" PRId64 " elements is too large (at most 2^20)", numel);
         return false;
@@ -1017,7 +1069,7 @@ static bool builtin_extract(Sema *s, Expr *e)
         return false;
     }
     for (int i = 0; i < n; i++)
-        if (idx[i] < 0 || (idx[i] + 1) * sh.dim[i] > x->shape.dim[i]) {
+        if (idx[i] < 0 || idx[i] >= x->shape.dim[i] / sh.dim[i]) { /* no overflow for huge indices */
             diag_error(io->loc, "sub-tile %s at index %d of dimension %d lies outside the tile %s",
                        fmt_shape(&sh, a, sizeof a), (int)idx[i], i, fmt_shape(&x->shape, b, sizeof b));
             return false;
@@ -1220,6 +1272,29 @@ static bool return_is_last(const Stmt *body, const Stmt **ret)
     return true;
 }
 
+/* The first return that is not the body's last statement, or NULL. */
+static const Stmt *misplaced_return(const Stmt *s, bool top)
+{
+    if (!s) return NULL;
+    if (s->kind == ST_RETURN) return top ? NULL : s;
+    if (s->kind == ST_BLOCK && top) {
+        for (int i = 0; i < s->nitems; i++) {
+            const Stmt *st = s->items[i];
+            if (st->kind == ST_RETURN && i != s->nitems - 1) return st;
+            const Stmt *r = st->kind == ST_RETURN ? NULL : misplaced_return(st, false);
+            if (r) return r;
+        }
+        return NULL;
+    }
+    const Stmt *r;
+    if ((r = misplaced_return(s->then_s, false)) || (r = misplaced_return(s->else_s, false)) ||
+        (r = misplaced_return(s->body, false)))
+        return r;
+    for (int i = 0; i < s->nitems; i++)
+        if ((r = misplaced_return(s->items[i], false))) return r;
+    return NULL;
+}
+
 static bool has_nested_return(const Stmt *s, bool top)
 {
     if (!s) return false;
@@ -1263,7 +1338,8 @@ static bool type_call(Sema *s, Expr *e)
     }
     const Stmt *ret = NULL;
     if (!return_is_last(f->body, &ret) || has_nested_return(f->body, true)) {
-        diag_error(f->loc, "tile function '%s' may return only as its last statement", f->name);
+        const Stmt *bad = misplaced_return(f->body, true);
+        diag_error(bad ? bad->loc : f->loc, "tile function '%s' may return only as its last statement", f->name);
         return false;
     }
     if (f->ret.dtype != DT_INVALID && (!ret || !ret->value)) {
@@ -1372,7 +1448,7 @@ static bool type_expr_inner(Sema *s, Expr *e)
         e->dtype = DT_INT_CONST;
         e->is_const = true;
         e->cval = (ConstValue){.i = e->ival, .u = e->uval,
-                               .is_unsigned = e->uval > (uint64_t)INT64_MAX && e->ival < 0};
+                               .is_unsigned = e->big_unsigned};
         return true;
     case EX_FLOAT:
         e->dtype = DT_FLOAT_CONST;
@@ -1537,7 +1613,7 @@ static bool check_decl(Sema *s, Stmt *st)
     sym->kind = SYM_VAR;
     sym->dtype = t;
     sym->shape = v->shape;
-    sym->is_const = v->is_const && !is_assigned(s, st->name) && (dtype_is_int(t) || t == DT_BOOL);
+    sym->is_const = v->is_const && !st->assigned && (dtype_is_int(t) || t == DT_BOOL);
     sym->cval = v->cval;
     st->sym = sym;
     return true;

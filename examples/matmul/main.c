@@ -45,8 +45,35 @@ static void run(int bf16, int64_t M, int64_t N, int64_t K)
     ex_free(da), ex_free(db), ex_free(dc);
 }
 
+/* matmul_once: (70 x 32) @ (32 x 64) + 1, whole tiles along K. */
+static void run_once(void)
+{
+    int64_t M = 70, K = 32, N = 64;
+    uint16_t *a = malloc(2 * M * K), *b = malloc(2 * K * N);
+    float *c = malloc(4 * M * N);
+    for (int64_t i = 0; i < M * K; i++) a[i] = tilec_f16_from_double(ex_uniform(-1, 1), TILEC_RN);
+    for (int64_t i = 0; i < K * N; i++) b[i] = tilec_f16_from_double(ex_uniform(-1, 1), TILEC_RN);
+    uint16_t *da = ex_alloc(2 * M * K), *db = ex_alloc(2 * K * N);
+    float *dc = ex_alloc(4 * M * N);
+    ex_upload(da, a, 2 * M * K), ex_upload(db, b, 2 * K * N);
+    tilec_array A = tilec_array_2d(da, TILEC_FLOAT16, M, K), B = tilec_array_2d(db, TILEC_FLOAT16, K, N),
+                C = tilec_array_2d(dc, TILEC_FLOAT32, M, N);
+    ex_status("matmul_once launch", matmul_once(NULL, tilec_grid_1d(M, 32), &A, &B, &C));
+    ex_download(c, dc, 4 * M * N);
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N);
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double s = 1;
+            for (int64_t k = 0; k < K; k++) s += tilec_f16_to_double(a[i * K + k]) * tilec_f16_to_double(b[k * N + j]);
+            got[i * N + j] = c[i * N + j], want[i * N + j] = s;
+        }
+    ex_check("matmul_once (tile_matmul)", got, want, M * N, 1e-4 * 32, 0);
+    free(a), free(b), free(c), free(got), free(want), ex_free(da), ex_free(db), ex_free(dc);
+}
+
 int main(void)
 {
+    run_once();
     run(0, 200, 130, 300);
     run(0, 64, 64, 32);
     run(1, 100, 150, 70);

@@ -32,3 +32,14 @@ TILE_KERNEL void matmul_bf16(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __b
     }
     tile_store(c, tile_cast(acc, __bf16), .index = {i, j});
 }
+
+/* One product of whole (32, 32) x (32, 64) tiles with tile_matmul, plus a
+ * bias: the accumulator is not a loop variable, so it goes through shared
+ * memory rather than staying in fragments. */
+TILE_KERNEL void matmul_once(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _Float16, 2) b, TILE_ARRAY(float, 2) c)
+{
+    int i = tile_bid(0);
+    _Float16 x = tile_load(a, .index = {i, 0}, .shape = {32, 32}, .padding = TILE_PAD_ZERO);
+    _Float16 y = tile_load(b, .index = {0, 0}, .shape = {32, 64}, .padding = TILE_PAD_ZERO);
+    tile_store(c, tile_matmul(x, y) + 1.0f, .index = {i, 0});
+}

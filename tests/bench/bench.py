@@ -1,59 +1,96 @@
-"""bench.py: tilec's kernels side by side with what users would use instead.
+"""bench.py: tilec's kernels timed beside what users would use instead.
 
-Runs on the GPU machine from the repository root, after `sh tests/bench/prepare.sh`
-generated build/bench/ here:
+Runs ON THE GPU MACHINE from the repository root, after `sh tests/bench/prepare.sh`
+(run where tilec is) wrote build/bench/:
 
     python3 tests/bench/bench.py [--quick] [--out DIR]
 
-It compiles build/bench/bench.cu with the runtime into a shared library, calls the
-generated launch functions through ctypes with torch tensors' memory, checks every
-tilec result against torch before timing, and times every system in this one
-process with CUDA events (triton.testing.do_bench: warm-up, then the median of many
-repetitions).  Inputs are larger than the L2 cache.  Each row reports the median
-time, the rate (GB/s from the bytes each input is read and each output written
-once; TFLOP/s from 2*M*N*K), the fraction of the copy roofline or of cuBLAS, and
-tilec's speed ratio to each competitor.  A workload tilec cannot express stays in
-the table as a missing tilec row.  Writes bench.md and bench.json to --out.
+1. Compiles build/bench/*.cu and build/bench/tilec_rt.c with
+   `nvcc -O3 -arch=sm_90 -shared -Xcompiler -fPIC` (one object per file, in
+   parallel, then one link) into build/bench/libtilec_bench.so, and loads it with
+   ctypes.  Arrays are passed as `tilec_array` descriptors (runtime/tilec_rt.h)
+   built from torch tensors (data_ptr, shape, strides in elements); the stream is
+   torch's current stream.
+2. Checks every tilec result (and every competitor's) against a float64 reference
+   before timing, element by element, with a tolerance of a few units in the last
+   place of the arithmetic's precision times the magnitude of the terms (see
+   `close`).  A failed check replaces the row's time by the error.
+3. Times every system in this one process with triton.testing.do_bench (warm-up,
+   the L2 cache flushed before each repetition, the median of the repetitions,
+   measured with CUDA events).  Every memory-bound input is larger than the H100's
+   50 MB L2.  torch.compile and Triton autotuning run once before timing and are
+   not counted.
+4. Prints a Markdown table and writes bench.md and bench.json to --out (default
+   $OUT, else build/bench).  A workload tilec cannot express yet keeps a tilec row
+   that says "missing"; a workload that fails prints the error in its row and the
+   run goes on.
+
+The bytes and flops each workload counts are listed in WORKLOADS below and in
+docs/performance.md.
 """
 import argparse
+import concurrent.futures
 import ctypes
+import glob
 import json
+import math
 import os
+import shutil
 import subprocess
 import sys
 import time
+import traceback
 
 import torch
+import torch.nn.functional as Fn
 import triton
 import triton.language as tl
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.path.join(ROOT, "build", "bench")
-
-# ---------------------------------------------------------------- ctypes side
-
-DT = {torch.bool: 1, torch.int8: 2, torch.int16: 3, torch.int32: 4, torch.int64: 5, torch.uint8: 6,
-      torch.float16: 10, torch.bfloat16: 11, torch.float32: 12, torch.float64: 13}
+SO = os.path.join(BUILD, "libtilec_bench.so")
+NVCC_FLAGS = ["-O3", "-arch=sm_90", "-shared", "-Xcompiler", "-fPIC"]
+T0 = time.time()
 
 
-class Array(ctypes.Structure):  # tilec_array (runtime/tilec_rt.h)
+def log(msg):
+    print("[%6.1fs] %s" % (time.time() - T0, msg), flush=True)
+
+
+# ============================================================== tilec through ctypes
+
+# tilec_dtype values (runtime/tilec_rt.h).
+DTYPE = {torch.bool: 1, torch.int8: 2, torch.int16: 3, torch.int32: 4, torch.int64: 5, torch.uint8: 6,
+         torch.float16: 10, torch.bfloat16: 11, torch.float32: 12, torch.float64: 13}
+MAX_RANK = 8
+
+
+class TilecArray(ctypes.Structure):
+    """typedef struct tilec_array { void *data; int32_t dtype; int32_t ndim;
+    int64_t shape[8]; int64_t strides[8]; } tilec_array;"""
     _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_int32), ("ndim", ctypes.c_int32),
-                ("shape", ctypes.c_int64 * 8), ("strides", ctypes.c_int64 * 8)]
+                ("shape", ctypes.c_int64 * MAX_RANK), ("strides", ctypes.c_int64 * MAX_RANK)]
 
 
-class Grid(ctypes.Structure):  # tilec_grid
+class TilecGrid(ctypes.Structure):
+    """typedef struct tilec_grid { uint32_t x, y, z; } tilec_grid;"""
     _fields_ = [("x", ctypes.c_uint32), ("y", ctypes.c_uint32), ("z", ctypes.c_uint32)]
 
 
-def arr(t):
-    a = Array()
+assert ctypes.sizeof(TilecArray) == 8 + 4 + 4 + 8 * MAX_RANK * 2
+assert ctypes.sizeof(TilecGrid) == 12
+
+
+def descriptor(t):
+    assert t.is_cuda and t.dim() <= MAX_RANK
+    a = TilecArray()
     a.data = t.data_ptr()
-    a.dtype = DT[t.dtype]
+    a.dtype = DTYPE[t.dtype]
     a.ndim = t.dim()
     for i in range(t.dim()):
         a.shape[i] = t.shape[i]
-        a.strides[i] = t.stride(i)
+        a.strides[i] = t.stride(i)  # torch strides are in elements, as tilec's
     return a
 
 
@@ -61,47 +98,127 @@ def cdiv(a, b):
     return (a + b - 1) // b
 
 
+def nvcc_path():
+    p = shutil.which("nvcc")
+    if p:
+        return p
+    for c in ("/usr/local/cuda/bin/nvcc",):
+        if os.path.exists(c):
+            return c
+    raise RuntimeError("nvcc not found")
+
+
+def build_library():
+    """nvcc -O3 -arch=sm_90 -shared -Xcompiler -fPIC over build/bench/*.cu and tilec_rt.c;
+    objects in parallel, then one link.  Returns (path, seconds)."""
+    cus = sorted(glob.glob(os.path.join(BUILD, "*.cu")))
+    rt = os.path.join(BUILD, "tilec_rt.c")
+    if not cus or not os.path.exists(rt):
+        raise RuntimeError("build/bench has no generated sources: run `sh tests/bench/prepare.sh` first "
+                           "(where tilec is) and carry build/bench here")
+    srcs = cus + [rt]
+    if os.path.exists(SO) and os.path.getmtime(SO) >= max(os.path.getmtime(s) for s in srcs + glob.glob(
+            os.path.join(BUILD, "*.h"))):
+        return SO, 0.0
+    nvcc = nvcc_path()
+    objdir = os.path.join(BUILD, "obj")
+    os.makedirs(objdir, exist_ok=True)
+    t = time.time()
+
+    def compile_one(src):
+        obj = os.path.join(objdir, os.path.basename(src) + ".o")
+        cmd = [nvcc] + NVCC_FLAGS + ["-DTILEC_NO_DLPACK", "-I" + BUILD, "-c", "-x", "cu", src, "-o", obj]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError("nvcc failed on %s:\n%s%s" % (src, r.stdout, r.stderr))
+        return obj
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(len(srcs), os.cpu_count() or 1))) as ex:
+        objs = list(ex.map(compile_one, srcs))
+    r = subprocess.run([nvcc] + NVCC_FLAGS + objs + ["-o", SO], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("nvcc link failed:\n%s%s" % (r.stdout, r.stderr))
+    return SO, time.time() - t
+
+
 class Tilec:
     def __init__(self):
-        so = os.path.join(BUILD, "libbench.so")
-        cmd = ["nvcc", "-O3", "-arch=sm_90", "-shared", "-Xcompiler", "-fPIC", "-I" + BUILD,
-               os.path.join(BUILD, "bench.cu"), "-x", "cu", os.path.join(BUILD, "tilec_rt.c"), "-o", so]
-        subprocess.run(cmd, check=True)
-        self.lib = ctypes.CDLL(so)
+        path, self.build_s = build_library()
+        self.lib = ctypes.CDLL(path)
         self.lib.tilec_last_error.restype = ctypes.c_char_p
+        self.lib.tilec_status_string.restype = ctypes.c_char_p
+        self.lib.tilec_status_string.argtypes = [ctypes.c_int]
+        rej = os.path.join(BUILD, "rejected.txt")
+        self.rejected = open(rej).read().strip() if os.path.exists(rej) else ""
 
-    def call(self, name, grid, *args):
+    def has(self, name):
+        try:
+            getattr(self.lib, name)
+            return True
+        except AttributeError:
+            return False
+
+    def lazy(self, name, grid, *args):
+        """Like launcher, but built at the first call (so that a missing kernel is
+        reported by the row that calls it)."""
+        box = []
+
+        def launch():
+            if not box:
+                box.append(self.launcher(name, grid, *args))
+            box[0]()
+        return launch
+
+    def launcher(self, name, grid, *args):
+        """A zero-argument callable that launches kernel `name` on torch's current
+        stream; descriptors are built once.  Tensors become tilec_array*, floats
+        float, ints int32 (TILE_CONST values)."""
+        if not self.has(name):
+            raise RuntimeError("missing: no launch function '%s' in the library%s" % (
+                name, " (tilec rejected: %s)" % self.rejected if self.rejected else ""))
         fn = getattr(self.lib, name)
-        cargs = [ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), Grid(*grid)]
+        fn.restype = ctypes.c_int
         keep = []
+        cargs = [ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), TilecGrid(*(list(grid) + [1, 1])[:3])]
         for a in args:
             if isinstance(a, torch.Tensor):
-                s = arr(a)
-                keep.append(s)
-                cargs.append(ctypes.byref(s))
+                d = descriptor(a)
+                keep.append(d)
+                cargs.append(ctypes.byref(d))
             elif isinstance(a, float):
                 cargs.append(ctypes.c_float(a))
             else:
-                cargs.append(ctypes.c_int(a))
-        st = fn(*cargs)
-        if st != 0:
-            raise RuntimeError("%s: status %d: %s" % (name, st, self.lib.tilec_last_error().decode()))
+                cargs.append(ctypes.c_int32(a))
+        lib = self.lib
+
+        def launch():
+            st = fn(*cargs)
+            if st != 0:
+                raise RuntimeError("%s: %s: %s" % (name, lib.tilec_status_string(st).decode(),
+                                                   lib.tilec_last_error().decode()))
+        launch.keep = keep
+        return launch
 
 
-# ---------------------------------------------------------------- Triton competitors
-# Written for this harness in the usual Triton style (one program per block of
-# elements or per row; the matmul with a grouped launch order).
+# ============================================================== Triton competitors
+# Written for this harness (element-wise kernels autotuned over 1024/2048/4096-element
+# blocks; one program per row for softmax; a grouped-order tl.dot matmul).
 
+ELEMENTWISE_CONFIGS = [triton.Config({"BLOCK": b}, num_warps=w) for b in (1024, 2048, 4096) for w in (4, 8)]
+
+
+@triton.autotune(configs=ELEMENTWISE_CONFIGS, key=["n"])
 @triton.jit
-def tr_add(a, b, c, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+def triton_add(a, b, c, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     m = offs < n
     tl.store(c + offs, tl.load(a + offs, mask=m) + tl.load(b + offs, mask=m), mask=m)
 
 
+@triton.autotune(configs=ELEMENTWISE_CONFIGS, key=["n"])
 @triton.jit
-def tr_expr(A, B, C, D, E, F, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+def triton_expr(A, B, C, D, E, F, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     m = offs < n
     b = tl.load(B + offs, mask=m)
     c = tl.load(C + offs, mask=m)
@@ -112,227 +229,564 @@ def tr_expr(A, B, C, D, E, F, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def tr_softmax(x, y, stride, n, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
+def triton_softmax(x, y, x_row_stride, y_row_stride, n_cols, BLOCK: tl.constexpr):
+    # One row per program: load it whole (padding -inf), subtract the max,
+    # exponentiate, divide by the sum, all in float32.
+    row = tl.program_id(0).to(tl.int64)
     cols = tl.arange(0, BLOCK)
-    v = tl.load(x + row * stride + cols, mask=cols < n, other=-float("inf")).to(tl.float32)
-    v = v - tl.max(v, axis=0)
-    e = tl.exp(v)
-    out = e / tl.sum(e, axis=0)
-    tl.store(y + row * stride + cols, out.to(y.dtype.element_ty), mask=cols < n)
+    mask = cols < n_cols
+    v = tl.load(x + row * x_row_stride + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    num = tl.exp(v - tl.max(v, axis=0))
+    out = num / tl.sum(num, axis=0)
+    tl.store(y + row * y_row_stride + cols, out.to(y.dtype.element_ty), mask=mask)
 
 
+MATMUL_CONFIGS = [
+    triton.Config({"BM": 128, "BN": 256, "BK": 64, "GROUP": 8}, num_warps=8, num_stages=3),
+    triton.Config({"BM": 128, "BN": 128, "BK": 64, "GROUP": 8}, num_warps=8, num_stages=4),
+    triton.Config({"BM": 256, "BN": 128, "BK": 64, "GROUP": 8}, num_warps=8, num_stages=3),
+    triton.Config({"BM": 128, "BN": 256, "BK": 64, "GROUP": 8}, num_warps=4, num_stages=4),
+]
+
+
+@triton.autotune(configs=MATMUL_CONFIGS, key=["M", "N", "K"])
 @triton.jit
-def tr_matmul(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
+def triton_matmul(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
+    # Grouped launch order: GROUP block-rows share their B panels in L2.
     pid = tl.program_id(0)
-    npm = tl.cdiv(M, BM)
-    npn = tl.cdiv(N, BN)
-    width = GROUP * npn
-    group = pid // width
-    first = group * GROUP
-    gsize = min(npm - first, GROUP)
-    pm = first + (pid % width) % gsize
-    pn = (pid % width) // gsize
-    rm = pm * BM + tl.arange(0, BM)
-    rn = pn * BN + tl.arange(0, BN)
+    blocks_m = tl.cdiv(M, BM)
+    blocks_n = tl.cdiv(N, BN)
+    per_group = GROUP * blocks_n
+    g = pid // per_group
+    first_m = g * GROUP
+    rows_in_group = min(blocks_m - first_m, GROUP)
+    bm = first_m + (pid % per_group) % rows_in_group
+    bn = (pid % per_group) // rows_in_group
+    rm = (bm * BM + tl.arange(0, BM)) % M
+    rn = (bn * BN + tl.arange(0, BN)) % N
     rk = tl.arange(0, BK)
-    pa = a + rm[:, None] * K + rk[None, :]
-    pb = b + rk[:, None] * N + rn[None, :]
+    pa = a + rm[:, None] * sam + rk[None, :] * sak
+    pb = b + rk[:, None] * sbk + rn[None, :] * sbn
     acc = tl.zeros((BM, BN), dtype=tl.float32)
     for k in range(0, tl.cdiv(K, BK)):
-        acc += tl.dot(tl.load(pa), tl.load(pb))
-        pa += BK
-        pb += BK * N
-    tl.store(c + rm[:, None] * N + rn[None, :], acc.to(c.dtype.element_ty))
+        kmask = rk < K - k * BK
+        acc = tl.dot(tl.load(pa, mask=kmask[None, :], other=0.0), tl.load(pb, mask=kmask[:, None], other=0.0), acc)
+        pa += BK * sak
+        pb += BK * sbk
+    cm = bm * BM + tl.arange(0, BM)
+    cn = bn * BN + tl.arange(0, BN)
+    tl.store(c + cm[:, None] * scm + cn[None, :] * scn, acc.to(c.dtype.element_ty),
+             mask=(cm[:, None] < M) & (cn[None, :] < N))
 
 
-# ---------------------------------------------------------------- harness
+# ============================================================== checking
 
-def bench(fn, quick):
-    fn()
-    torch.cuda.synchronize()
-    return triton.testing.do_bench(fn, warmup=10 if quick else 25, rep=40 if quick else 100,
-                                   return_mode="median")
+U32, U16, UBF16 = 2.0 ** -24, 2.0 ** -11, 2.0 ** -8  # unit roundoffs
 
 
-def check(name, got, want, rtol):
-    err = ((got.double() - want.double()).norm() / want.double().norm()).item()
-    if not (err <= rtol):
-        raise AssertionError("%s: relative error %.3g > %.3g" % (name, err, rtol))
-    return err
+def close(what, got, ref, scale, rtol, atol=0.0):
+    """Element-wise |got - ref| <= rtol * scale + atol, in float64, else AssertionError.
+    ref is the float64 result; scale the magnitude the error is proportional to
+    (the sum of the absolute values of the terms, so that cancellation does not
+    make the bound unfair; ref itself where there is none)."""
+    g = got.double()
+    err = (g - ref).abs()
+    bound = rtol * scale + atol
+    bad = ~(err <= bound)  # NaN counts as bad
+    nbad = int(bad.sum().item())
+    if nbad:
+        i = int(bad.reshape(-1).nonzero()[0].item())
+        raise AssertionError("%s: %d of %d elements off, first at flat index %d: got %r, want %r (bound %.3g)" % (
+            what, nbad, got.numel(), i, g.reshape(-1)[i].item(), ref.reshape(-1)[i].item(),
+            bound.reshape(-1)[i].item() if torch.is_tensor(bound) else bound))
 
 
-def compiled(fn):
-    return torch.compile(fn)
+def exact(what, got, want):
+    if not torch.equal(got, want):
+        nbad = int((got != want).sum().item())
+        raise AssertionError("%s: %d of %d elements differ" % (what, nbad, got.numel()))
 
+
+# ============================================================== the table
 
 class Table:
     def __init__(self):
+        self.workloads = {}  # name -> meta
         self.rows = []
 
-    def add(self, workload, system, ms, amount, unit, note=""):
-        self.rows.append(dict(workload=workload, system=system, ms=ms, amount=amount, unit=unit, note=note))
+    def workload(self, name, kind, bytes_=None, flops=None, counts=""):
+        self.workloads[name] = dict(kind=kind, bytes=bytes_, flops=flops, counts=counts)
 
-    def rate(self, r):
-        if r["ms"] is None:
+    def add(self, workload, system, ms=None, note="", error=None, tilec=False):
+        self.rows.append(dict(workload=workload, system=system, ms=ms, note=note, error=error, tilec=tilec))
+
+    def render(self, copy_gbs, header):
+        out = list(header)
+        out += ["", "| workload | system | median (µs) | GB/s | TFLOP/s | of roofline | tilec speed-up vs this | notes |",
+                "|---|---|---:|---:|---:|---:|---:|---|"]
+        for wl, meta in self.workloads.items():
+            rows = [r for r in self.rows if r["workload"] == wl]
+            mine = next((r for r in rows if r["tilec"] and r["ms"]), None)
+            cublas = next((r for r in rows if r["system"].startswith("cuBLAS") and r["ms"]), None)
+            for r in rows:
+                note = r["note"]
+                if r["ms"] is None:
+                    msg = r["error"] or "missing"
+                    out.append("| %s | %s | - | - | - | - | - | %s |" % (wl, r["system"], md_escape(
+                        (note + "; " if note else "") + msg)))
+                    continue
+                s = r["ms"] * 1e-3
+                gbs = meta["bytes"] / s / 1e9 if meta["bytes"] else None
+                tfs = meta["flops"] / s / 1e12 if meta["flops"] else None
+                if meta["kind"] == "matmul":
+                    frac = "%.1f%% of cuBLAS" % (100 * cublas["ms"] / r["ms"]) if cublas else "-"
+                elif gbs is not None and copy_gbs:
+                    frac = "%.1f%% of copy" % (100 * gbs / copy_gbs)
+                else:
+                    frac = "-"
+                if mine is None:
+                    ratio = "- (no tilec)"
+                elif r is mine:
+                    ratio = "(tilec)"
+                else:
+                    ratio = "%.2fx" % (r["ms"] / mine["ms"])
+                out.append("| %s | %s | %.1f | %s | %s | %s | %s | %s |" % (
+                    wl, r["system"], r["ms"] * 1e3, "%.0f" % gbs if gbs is not None else "-",
+                    "%.1f" % tfs if tfs is not None else "-", frac, ratio, md_escape(note)))
+        out += ["", "'tilec speed-up vs this' is this system's median time over tilec's: above 1.00x tilec is faster. "
+                "GB/s and TFLOP/s use the bytes and flops each workload counts (below), not what a system "
+                "actually moves.", "", "| workload | counted |", "|---|---|"]
+        for wl, meta in self.workloads.items():
+            out.append("| %s | %s |" % (wl, md_escape(meta["counts"])))
+        return "\n".join(out)
+
+
+def md_escape(s):
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+# ============================================================== workloads
+
+class Ctx:
+    def __init__(self, args, tc, table):
+        self.quick = args.quick
+        self.tc = tc
+        self.T = table
+        self.copy_gbs = None
+        self.compile_s = {}
+
+    def time(self, fn):
+        fn()
+        torch.cuda.synchronize()
+        if self.quick:
+            return triton.testing.do_bench(fn, warmup=10, rep=40, return_mode="median")
+        return triton.testing.do_bench(fn, warmup=25, rep=150, return_mode="median")
+
+    def run(self, wl, system, fn, check=None, note="", tilec=False):
+        """Check (if given), then time one system; a failure goes into its row.  A
+        competitor whose result fails the check is still timed, with the failure in
+        its note; a tilec result that fails has no time."""
+        try:
+            if check is not None:
+                fn()
+                torch.cuda.synchronize()
+                try:
+                    check()
+                except AssertionError as e:
+                    if tilec:
+                        raise
+                    note = (note + "; " if note else "") + "CHECK FAILED: " + str(e)[:200]
+                    log("%s / %s: %s" % (wl, system, note))
+            ms = self.time(fn)
+            self.T.add(wl, system, ms, note, tilec=tilec)
+            return ms
+        except Exception as e:  # the row says why; the run goes on
+            msg = describe(e)
+            log("%s / %s: %s" % (wl, system, msg))
+            self.T.add(wl, system, None, note, error=msg, tilec=tilec)
             return None
-        return r["amount"] / (r["ms"] * 1e-3) / (1e9 if r["unit"] == "GB/s" else 1e12)
+
+    def tilec_best(self, wl, kernel, values, make, check, out, label="tile", note=""):
+        """Times tilec kernel `kernel` for each listed TILE_CONST value (make(v) gives
+        the launcher), each checked first; the tilec row is the fastest, the others
+        are listed in its note.  `out` (the output tensor) is zeroed before each
+        value, so that a kernel that writes nothing cannot pass on an earlier result."""
+        times, errors = {}, []
+        for v in values:
+            try:
+                out.zero_()
+                fn = make(v)
+                fn()
+                torch.cuda.synchronize()
+                check()
+                times[v] = self.time(fn)
+            except Exception as e:
+                errors.append((v, describe(e)))
+        if not times:
+            msgs = sorted(set(m for _, m in errors))
+            msg = msgs[0] if len(msgs) == 1 else "; ".join("%s %s: %s" % (label, v, m) for v, m in errors)
+            log("%s / tilec: %s" % (wl, msg))
+            self.T.add(wl, "tilec", None, note, error=msg, tilec=True)
+            return None
+        best = min(times, key=times.get)
+        others = ", ".join("%s %d: %.1f µs" % (label, v, t * 1e3) for v, t in times.items() if v != best)
+        parts = [note] if note else []
+        parts.append("%s %d%s" % (label, best, (" (fastest; " + others + ")") if others else ""))
+        parts += ["%s %s: %s" % (label, v, m) for v, m in errors]
+        self.T.add(wl, "tilec", times[best], "; ".join(parts), tilec=True)
+        return best
+
+    def run_compiled(self, wl, key, fn, args, check_of):
+        """torch.compile(fn) (mode default), compiled once by a first call that is not
+        timed, then checked and timed like any system.  check_of(result_getter)."""
+        res = {}
+        try:
+            t = time.time()
+            cf = torch.compile(fn, dynamic=False)
+            cf(*args)
+            torch.cuda.synchronize()
+            self.compile_s[key] = time.time() - t
+        except Exception as e:
+            msg = describe(e)
+            log("%s / torch.compile: %s" % (wl, msg))
+            self.T.add(wl, "torch.compile", None, error=msg)
+            return None
+
+        def call():
+            res["y"] = cf(*args)
+        return self.run(wl, "torch.compile", call, check=check_of(lambda: res["y"]),
+                        note="compiled in %.1f s (not timed)" % self.compile_s[key])
+
+
+def describe(e):
+    """One line for a row: 'missing: ...' stays as it is, anything else is an error."""
+    text = str(e).strip()
+    first = text.splitlines()[0] if text else ""
+    if first.startswith("missing"):
+        return first[:300]
+    return "error: %s%s" % (type(e).__name__, (": " + first[:300]) if first else "")
+
+
+def free():
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+
+
+def wl_copy(c):
+    n = 1 << 28
+    wl = "copy f32 2^28"
+    c.T.workload(wl, "memory", 8 * n, None, "read 4n + write 4n bytes, n = 2^28 (2 GiB moved); the roofline")
+    a = torch.randn(n, device="cuda")
+    b = torch.empty_like(a)
+    ms = c.run(wl, "torch copy_ (device to device)", lambda: b.copy_(a), check=lambda: exact("copy_", b, a))
+    if ms:
+        c.copy_gbs = 8 * n / (ms * 1e-3) / 1e9
+    b.zero_()
+    c.tilec_best(wl, "copy", (1024, 2048, 4096, 8192),
+                 lambda bs: c.tc.launcher("copy", (cdiv(n, bs),), a, b, bs),
+                 lambda: exact("tilec copy", b, a), b)
+
+
+def wl_vec_add(c):
+    n = 1 << 28
+    wl = "vec_add f32 2^28"
+    c.T.workload(wl, "memory", 12 * n, None, "read 2 x 4n + write 4n bytes, n = 2^28")
+    x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    z = torch.empty(n, device="cuda")
+    want = (x.double() + y.double()).float()  # a float32 sum is the exact sum rounded once
+    chk = lambda what: (lambda: exact(what, z, want))
+    c.tilec_best(wl, "vec_add", (1024, 2048, 4096, 8192),
+                 lambda bs: c.tc.launcher("vec_add", (cdiv(n, bs),), x, y, z, bs), chk("tilec vec_add"), z)
+    z.zero_()
+    c.run(wl, "torch.add(out=)", lambda: torch.add(x, y, out=z), check=chk("torch.add"))
+    z.zero_()
+    c.run(wl, "Triton (autotuned block)", lambda: triton_add[lambda m: (triton.cdiv(n, m["BLOCK"]),)](x, y, z, n),
+          check=chk("triton add"))
+
+
+def wl_fused_expr(c):
+    n = 1 << 26
+    wl = "seed 002 A=B+C*D+sin(E)*F+10 f32 2^26"
+    c.T.workload(wl, "memory", 24 * n, None, "read 5 x 4n + write 4n bytes, n = 2^26 (the fused minimum)")
+    B, C, D, E, F = (torch.randn(n, device="cuda") for _ in range(5))
+    E.mul_(10)  # sin over several periods
+    A = torch.empty(n, device="cuda")
+    d = [t.double() for t in (B, C, D, E, F)]
+    ref = d[0] + d[1] * d[2] + torch.sin(d[3]) * d[4] + 10
+    scale = d[0].abs() + (d[1] * d[2]).abs() + (torch.sin(d[3]) * d[4]).abs() + 10
+    del d
+    # float32 arithmetic: 4 roundings plus sinf's error (<= 2 ulp): 8 u
+    chk = lambda what, out: (lambda: close(what, out(), ref, scale, 8 * U32))
+    c.tilec_best(wl, "fused_expr", (1024, 2048, 4096),
+                 lambda bs: c.tc.launcher("fused_expr", (cdiv(n, bs),), A, B, C, D, E, F, bs),
+                 chk("tilec fused_expr", lambda: A), A)
+    res = {}
+
+    def eager():
+        res["eager"] = B + C * D + torch.sin(E) * F + 10
+    c.run(wl, "torch eager", eager, check=chk("torch eager", lambda: res["eager"]))
+    res.clear()
+    c.run_compiled(wl, "expr", lambda B, C, D, E, F: B + C * D + torch.sin(E) * F + 10, (B, C, D, E, F),
+                   lambda get: chk("torch.compile", get))
+    res.clear()
+    A.zero_()
+    c.run(wl, "Triton (autotuned block)",
+          lambda: triton_expr[lambda m: (triton.cdiv(n, m["BLOCK"]),)](A, B, C, D, E, F, n),
+          check=chk("triton expr", lambda: A))
+
+
+def softmax_workload(c, m, k, dtype):
+    name = "f32" if dtype == torch.float32 else "f16"
+    wl = "softmax %s %dx%d" % (name, m, k)
+    esize = torch.tensor([], dtype=dtype).element_size()
+    c.T.workload(wl, "memory", 2 * m * k * esize, None,
+                 "read + write %d bytes per element, %dx%d (row softmax over the last dimension)" % (esize, m, k))
+    x = torch.randn(m, k, device="cuda", dtype=dtype) * 4
+    y = torch.empty_like(x)
+    ref = torch.softmax(x.double(), dim=1)
+    # float32 inside: exp (fast or exact), a sum of k terms, a division: relative
+    # error well under 1e-5; a float16 output adds its own rounding (and subnormals).
+    if dtype == torch.float32:
+        rtol, atol = 2e-5, 1e-12
+    else:
+        rtol, atol = 2 * U16, 2.0 ** -24  # f16 subnormal spacing
+    chk = lambda what, out: (lambda: close(what, out(), ref, ref, rtol, atol))
+    kern = "softmax_" + name
+    c.tilec_best(wl, kern, (k,), lambda bn: c.tc.launcher(kern, (m,), x, y, bn), chk("tilec " + kern, lambda: y), y,
+                 label="BN", note="fast exp, one reciprocal per row")
+    y.zero_()
+    c.run(wl, "tilec, exact exp and division", c.tc.lazy(kern + "_exact", (m,), x, y, k),
+          check=chk("tilec " + kern + "_exact", lambda: y), note="a second tilec variant; ratios use the row above", tilec=True)
+    res = {}
+
+    def eager():
+        res["e"] = torch.softmax(x, dim=1)
+    c.run(wl, "torch eager", eager, check=chk("torch softmax", lambda: res["e"]))
+    c.run_compiled(wl, "softmax_" + name, lambda t: torch.softmax(t, dim=1), (x,),
+                   lambda get: chk("torch.compile softmax", get))
+    res.clear()
+    y.zero_()
+    blk = triton.next_power_of_2(k)
+    warps = 8 if blk <= 4096 else 16
+    c.run(wl, "Triton (one row per program)",
+          lambda: triton_softmax[(m,)](x, y, x.stride(0), y.stride(0), k, BLOCK=blk, num_warps=warps),
+          check=chk("triton softmax", lambda: y), note="BLOCK %d, %d warps" % (blk, warps))
+
+
+def wl_softmax_f32(c):
+    softmax_workload(c, 4096, 4096, torch.float32)
+
+
+def wl_softmax_f16(c):
+    softmax_workload(c, 8192, 8192, torch.float16)
+
+
+def wl_layer_norm(c):
+    m, k = 8192, 4096
+    wl = "layer norm f16 %dx%d (weight, bias)" % (m, k)
+    c.T.workload(wl, "memory", 2 * m * k * 2 + 2 * k * 2, None,
+                 "read x + write y, 2 bytes each per element, plus the weight and bias once")
+    x = torch.randn(m, k, device="cuda", dtype=torch.float16) * 2 + 1
+    w = torch.rand(k, device="cuda", dtype=torch.float16) + 0.5
+    b = torch.randn(k, device="cuda", dtype=torch.float16)
+    y = torch.empty_like(x)
+    eps = 1e-5
+    xd = x.double()
+    mean = xd.mean(dim=1, keepdim=True)
+    norm = (xd - mean) * torch.rsqrt(xd.var(dim=1, unbiased=False, keepdim=True) + eps)
+    ref = norm * w.double() + b.double()
+    scale = (norm * w.double()).abs() + b.double().abs()
+    del xd, mean, norm
+    # float16 output rounding (u16 of the result) + float32 statistics
+    chk = lambda what, out: (lambda: close(what, out(), ref, scale, 2 * U16, 2.0 ** -24))
+    c.tilec_best(wl, "layer_norm_f16", (k,), lambda bn: c.tc.launcher("layer_norm_f16", (m,), x, w, b, y, eps, bn),
+                 chk("tilec layer_norm", lambda: y), y, label="BN")
+    res = {}
+    ln = lambda t: Fn.layer_norm(t, (k,), w, b, eps)
+
+    def eager():
+        res["e"] = ln(x)
+    c.run(wl, "torch eager (F.layer_norm)", eager, check=chk("torch layer_norm", lambda: res["e"]))
+    c.run_compiled(wl, "layer_norm", ln, (x,), lambda get: chk("torch.compile layer_norm", get))
+
+
+def matmul_workload(c, s):
+    wl = "matmul bf16 %d^3" % s
+    c.T.workload(wl, "matmul", None, 2 * s ** 3, "2*M*N*K flops (M=N=K=%d), bfloat16 in and out, "
+                 "float32 accumulation" % s)
+    a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
+    out = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
+    ad, bd = a.double(), b.double()
+    ref = ad @ bd
+    scale = ad.abs() @ bd.abs()
+    del ad, bd
+    # bfloat16 output rounding + float32 accumulation over K terms
+    bound = ref.abs() * (2 * UBF16) + scale * 2e-5
+    del scale
+    chk = lambda what: (lambda: close(what, out, ref, bound, 1.0))
+    c.run(wl, "cuBLAS (torch.matmul)", lambda: torch.matmul(a, b, out=out), check=chk("cuBLAS"))
+    out.zero_()
+    c.tilec_best(wl, "matmul_bf16", (64,), lambda bm: c.tc.launcher("matmul_bf16", (cdiv(s, bm), cdiv(s, 128)),
+                                                                    a, b, out, bm, 128, 32),
+                 chk("tilec matmul"), out, label="BM", note="BN 128, BK 32, tile_mma (WMMA)")
+    out.zero_()
+    grid = lambda m: (triton.cdiv(s, m["BM"]) * triton.cdiv(s, m["BN"]),)
+    c.run(wl, "Triton (tl.dot, autotuned)",
+          lambda: triton_matmul[grid](a, b, out, s, s, s, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                      out.stride(0), out.stride(1)), check=chk("triton matmul"))
+    if c.T.rows[-1]["ms"]:
+        cfg = triton_matmul.best_config
+        c.T.rows[-1]["note"] = "best %s" % ", ".join("%s=%s" % kv for kv in cfg.kwargs.items())
+
+
+def wl_matmul_4096(c):
+    matmul_workload(c, 4096)
+
+
+def wl_matmul_8192(c):
+    matmul_workload(c, 8192)
+
+
+def wl_conv1d(c):
+    nb, ci, hi, kw, co = 256, 64, 2048, 4, 64
+    pad = kw - 1  # seed 004: causal, ho == hi
+    ho = hi + pad - kw + 1
+    wl = "conv1d f16 seed 004 (N=%d, ci=%d, hi=%d, k=%d, co=%d, causal pad %d)" % (nb, ci, hi, kw, co, pad)
+    nbytes = 2 * (nb * ci * hi + nb * co * ho + co * ci * kw)
+    flops = 2 * nb * co * ho * ci * kw
+    c.T.workload(wl, "memory", nbytes, flops, "2*N*co*ho*ci*k flops; bytes: read x + write y (+ w), 2 bytes "
+                 "each; memory-bound on H100 (%.0f flop/byte)" % (flops / nbytes))
+    x = torch.randn(nb, ci, hi, device="cuda", dtype=torch.float16)
+    w = torch.randn(co, ci, kw, device="cuda", dtype=torch.float16) / 8
+    xd, wd = x.double(), w.double()
+    ref = Fn.conv1d(Fn.pad(xd, (pad, 0)), wd)  # (N, co, ho), float64
+    scale = Fn.conv1d(Fn.pad(xd.abs(), (pad, 0)), wd.abs())
+    del xd, wd
+    chk = lambda what, out: (lambda: close(what, out(), ref, scale, 2 * U16, 2.0 ** -24))
+    res = {}
+
+    def cudnn():  # padding both sides, the first ho outputs are the causal ones
+        res["y"] = Fn.conv1d(x, w, padding=pad)[:, :, :ho]
+    c.run(wl, "cuDNN (F.conv1d)", cudnn, check=chk("cuDNN conv1d", lambda: res["y"]),
+          note="padding=%d both sides, the first %d outputs kept (a view)" % (pad, ho))
+    res.clear()
+    # The seed's pipeline as separate torch steps.  im2col row (n, h), column
+    # j*ci + c holds x[n, c, h + j - pad]; the GEMM weight is W[j*ci + c, o] = w[o, c, j]
+    # (prepared once, not timed).  The GEMM writes (N, ho, co), as in the seed.
+    wm = w.permute(2, 1, 0).reshape(kw * ci, co).contiguous()
+    st = {}
+
+    def transpose():
+        st["t"] = x.transpose(1, 2).contiguous()  # (N, hi, ci)
+
+    def pad_im2col():
+        p = Fn.pad(st["t"], (0, 0, pad, 0))  # (N, hi + pad, ci)
+        st["cols"] = p.as_strided((nb, ho, kw * ci), p.stride()[:1] + (ci, 1)).reshape(nb * ho, kw * ci)
+
+    def gemm():
+        st["y"] = st["cols"] @ wm  # (N*ho, co)
+
+    def pipeline():
+        transpose()
+        pad_im2col()
+        gemm()
+    out = lambda: st["y"].view(nb, ho, co).transpose(1, 2)
+    c.run(wl, "seed 004 pipeline: transpose, pad + im2col, GEMM (torch)", pipeline,
+          check=chk("seed 004 pipeline", out), note="output (N, ho, co)")
+    pipeline()
+    torch.cuda.synchronize()
+    for nm, fn in (("transpose (N,ci,hi)->(N,hi,ci)", transpose), ("pad + im2col", pad_im2col),
+                   ("GEMM (cuBLAS)", gemm)):
+        c.run(wl, "  step: " + nm, fn, note="one step of the pipeline above")
+    c.T.add(wl, "tilec", None, error="missing: no tilec conv1d kernel yet (tile_load addresses whole tiles, "
+            "so the overlapping im2col windows of seed 004 are not a load; tile_gather + tile_mma untried)",
+            tilec=True)
+
+
+WORKLOADS = [wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm, wl_matmul_4096,
+             wl_matmul_8192, wl_conv1d]
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--out", default=os.environ.get("OUT", BUILD))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions (about 40 ms of timing per system)")
+    ap.add_argument("--out", default=os.environ.get("OUT") or BUILD, help="where bench.md and bench.json go")
+    ap.add_argument("--only", default="", help="comma-separated workload function names (debugging)")
     args = ap.parse_args()
-    q = args.quick
     torch.manual_seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
     dev = torch.cuda.get_device_name()
-    tc = Tilec()
+    log("device %s, torch %s, triton %s" % (dev, torch.__version__, triton.__version__))
     T = Table()
+    tc = None
+    try:
+        tc = Tilec()
+        log("tilec library built in %.1f s" % tc.build_s)
+    except Exception as e:
+        log("tilec library unavailable: %s" % e)
+        tc_error = "missing: tilec library did not build: %s" % str(e).strip().splitlines()[0][:200]
 
-    def run(workload, system, fn, amount, unit):
-        try:
-            T.add(workload, system, bench(fn, q), amount, unit)
-        except Exception as e:  # keep the row, say why
-            T.add(workload, system, None, amount, unit, "error: %s" % str(e).splitlines()[0][:100])
+        class NoTilec:
+            build_s = 0.0
+            rejected = ""
 
-    # copy roofline
-    n = 1 << 28
-    a = torch.randn(n, device="cuda")
-    b = torch.empty_like(a)
-    run("copy f32 2^28", "torch copy_", lambda: b.copy_(a), 8 * n, "GB/s")
-    tc.call("copy", (cdiv(n, 2048), 1, 1), a, b, 2048)
-    check("copy", b, a, 0)
-    run("copy f32 2^28", "tilec", lambda: tc.call("copy", (cdiv(n, 2048), 1, 1), a, b, 2048), 8 * n, "GB/s")
+            def has(self, name):
+                return False
 
-    # vector add
-    x, y, z = torch.randn(n, device="cuda"), torch.randn(n, device="cuda"), torch.empty(n, device="cuda")
-    best = None
-    for bs in (1024, 2048, 4096):
-        tc.call("vec_add", (cdiv(n, bs), 1, 1), x, y, z, bs)
-        check("vec_add", z, x + y, 0)
-        ms = bench(lambda: tc.call("vec_add", (cdiv(n, bs), 1, 1), x, y, z, bs), q)
-        if best is None or ms < best[0]:
-            best = (ms, bs)
-    T.add("vec_add f32 2^28", "tilec", best[0], 12 * n, "GB/s", "tile %d" % best[1])
-    run("vec_add f32 2^28", "torch", lambda: torch.add(x, y, out=z), 12 * n, "GB/s")
-    run("vec_add f32 2^28", "triton", lambda: tr_add[(cdiv(n, 2048),)](x, y, z, n, BLOCK=2048), 12 * n, "GB/s")
-    del x, y, z, a, b
+            def launcher(self, name, grid, *a):
+                raise RuntimeError(tc_error)
 
-    # seed 002 expression
-    n = 1 << 26
-    B, C, D, E, F = (torch.randn(n, device="cuda") for _ in range(5))
-    A = torch.empty(n, device="cuda")
-    ref = B + C * D + torch.sin(E) * F + 10
-    tc.call("fused_expr", (cdiv(n, 1024), 1, 1), A, B, C, D, E, F, 1024)
-    check("fused_expr", A, ref, 1e-6)
-    run("A=B+C*D+sin(E)*F+10 f32 2^26", "tilec", lambda: tc.call("fused_expr", (cdiv(n, 1024), 1, 1), A, B, C, D, E, F, 1024), 24 * n, "GB/s")
-    expr = lambda: torch.add(B + C * D + torch.sin(E) * F, 10, out=A)
-    run("A=B+C*D+sin(E)*F+10 f32 2^26", "torch eager", expr, 24 * n, "GB/s")
-    cexpr = compiled(lambda B, C, D, E, F: B + C * D + torch.sin(E) * F + 10)
-    run("A=B+C*D+sin(E)*F+10 f32 2^26", "torch.compile", lambda: cexpr(B, C, D, E, F), 24 * n, "GB/s")
-    run("A=B+C*D+sin(E)*F+10 f32 2^26", "triton", lambda: tr_expr[(cdiv(n, 1024),)](A, B, C, D, E, F, n, BLOCK=1024), 24 * n, "GB/s")
-    del A, B, C, D, E, F, ref
-
-    # softmax
-    for (m, k, dt, kern, label) in ((4096, 4096, torch.float32, "softmax_f32", "softmax f32 4096x4096"),
-                                    (8192, 8192, torch.float16, "softmax_f16", "softmax f16 8192x8192")):
-        xs = torch.randn(m, k, device="cuda", dtype=dt)
-        ys = torch.empty_like(xs)
-        nbytes = 2 * m * k * xs.element_size()
-        tc.call(kern, (m, 1, 1), xs, ys, k)
-        check(kern, ys.float(), torch.softmax(xs.float(), dim=1), 1e-5 if dt == torch.float32 else 2e-3)
-        run(label, "tilec", lambda: tc.call(kern, (m, 1, 1), xs, ys, k), nbytes, "GB/s")
-        tc.call(kern + "_exact", (m, 1, 1), xs, ys, k)
-        check(kern + "_exact", ys.float(), torch.softmax(xs.float(), dim=1), 1e-5 if dt == torch.float32 else 2e-3)
-        run(label, "tilec, exact exp and division", lambda: tc.call(kern + "_exact", (m, 1, 1), xs, ys, k), nbytes, "GB/s")
-        run(label, "torch eager", lambda: torch.softmax(xs, dim=1), nbytes, "GB/s")
-        csm = compiled(lambda t: torch.softmax(t, dim=1))
-        run(label, "torch.compile", lambda: csm(xs), nbytes, "GB/s")
-        run(label, "triton", lambda: tr_softmax[(m,)](xs, ys, xs.stride(0), k, BLOCK=k, num_warps=8 if k <= 4096 else 16), nbytes, "GB/s")
-        del xs, ys
-
-    # layer norm
-    m, k = 8192, 4096
-    xl = torch.randn(m, k, device="cuda", dtype=torch.float16)
-    w = torch.rand(k, device="cuda", dtype=torch.float16) + 0.5
-    bb = torch.randn(k, device="cuda", dtype=torch.float16)
-    yl = torch.empty_like(xl)
-    nbytes = 2 * m * k * 2
-    tc.call("layer_norm_f16", (m, 1, 1), xl, w, bb, yl, 1e-5, k)
-    check("layer_norm", yl.float(), torch.nn.functional.layer_norm(xl.float(), (k,), w.float(), bb.float(), 1e-5), 2e-3)
-    run("layer_norm f16 8192x4096", "tilec", lambda: tc.call("layer_norm_f16", (m, 1, 1), xl, w, bb, yl, 1e-5, k), nbytes, "GB/s")
-    ln = lambda t: torch.nn.functional.layer_norm(t, (k,), w, bb, 1e-5)
-    run("layer_norm f16 8192x4096", "torch eager", lambda: ln(xl), nbytes, "GB/s")
-    cln = compiled(ln)
-    run("layer_norm f16 8192x4096", "torch.compile", lambda: cln(xl), nbytes, "GB/s")
-    del xl, yl
-
-    # matmul
-    for s in (4096, 8192):
-        ma = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-        mb = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-        mc = torch.empty(s, s, device="cuda", dtype=torch.float32)
-        flops = 2.0 * s * s * s
-        label = "matmul bf16 %d^3" % s
-        tc.call("matmul_bf16", (cdiv(s, 64), cdiv(s, 128), 1), ma, mb, mc)
-        check("matmul", mc, ma.float() @ mb.float(), 1e-2)
-        run(label, "cuBLAS (torch.matmul)", lambda: torch.matmul(ma, mb), flops, "TFLOP/s")
-        run(label, "tilec", lambda: tc.call("matmul_bf16", (cdiv(s, 64), cdiv(s, 128), 1), ma, mb, mc), flops, "TFLOP/s")
-        oc = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
-        grid = (cdiv(s, 128) * cdiv(s, 128),)
-        run(label, "triton", lambda: tr_matmul[grid](ma, mb, oc, s, s, s, BM=128, BN=128, BK=64, GROUP=8, num_warps=8, num_stages=3), flops, "TFLOP/s")
-        del ma, mb, mc, oc
-
-    # conv1d in seed 004's setting
-    nb, ci, hi, kw, co = 256, 64, 2048, 4, 64
-    xi = torch.randn(nb, ci, hi, device="cuda", dtype=torch.float16)
-    wt = torch.randn(co, ci, kw, device="cuda", dtype=torch.float16)
-    ho = hi - kw + 1
-    flops = 2.0 * nb * co * ho * ci * kw
-    label = "conv1d f16 (256,64,2048) k4 co64"
-    run(label, "cuDNN (F.conv1d)", lambda: torch.nn.functional.conv1d(xi, wt), flops, "TFLOP/s")
-
-    def pipeline():  # the seed's steps: transpose, pad + im2col, GEMM
-        t = xi.transpose(1, 2).contiguous()                  # (N, H, C)
-        cols = t.unfold(1, kw, 1).reshape(nb * ho, ci * kw)  # im2col
-        return cols @ wt.reshape(co, ci * kw).t()
-    run(label, "seed 004 pipeline (torch steps)", pipeline, flops, "TFLOP/s")
-    T.add(label, "tilec", None, flops, "TFLOP/s", "missing: im2col views are not expressible yet")
-
-    # ------------------------------------------------------------ table
-    copy_rate = max(T.rate(r) for r in T.rows if r["workload"].startswith("copy") and r["ms"])
-    lines = ["Device: %s; torch %s, triton %s; %s" % (dev, torch.__version__, triton.__version__,
-                                                      time.strftime("%Y-%m-%d")),
-             "", "| workload | system | median | rate | of roofline / cuBLAS | tilec vs this |",
-             "|---|---|---|---|---|---|"]
-    for wl in dict.fromkeys(r["workload"] for r in T.rows):
-        rows = [r for r in T.rows if r["workload"] == wl]
-        mine = [r for r in rows if r["system"] == "tilec" and r["ms"]]
-        cublas = [r for r in rows if r["system"].startswith("cuBLAS") and r["ms"]]
-        for r in rows:
-            rate = T.rate(r)
-            if rate is None:
-                lines.append("| %s | %s | - | - | - | %s |" % (wl, r["system"], r["note"] or "missing"))
-                continue
-            if r["unit"] == "GB/s":
-                frac = "%.1f%% of copy" % (100 * rate / copy_rate)
-            else:
-                frac = "%.1f%% of cuBLAS" % (100 * rate / T.rate(cublas[0])) if cublas else "-"
-            ratio = "%.2fx" % (r["ms"] / mine[0]["ms"]) if mine and r is not mine[0] else ("" if mine else "-")
-            note = (" (%s)" % r["note"]) if r["note"] else ""
-            lines.append("| %s | %s%s | %.1f us | %.0f %s | %s | %s |" % (wl, r["system"], note, r["ms"] * 1e3,
-                                                                       rate, r["unit"], frac, ratio))
-    lines.append("")
-    lines.append("'tilec vs this' is the competitor's time over tilec's: above 1 means tilec is faster.")
-    md = "\n".join(lines)
-    print(md)
+            def lazy(self, name, grid, *a):
+                def launch():
+                    raise RuntimeError(tc_error)
+                return launch
+        tc = NoTilec()
+    c = Ctx(args, tc, T)
     os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "bench.md"), "w") as f:
-        f.write(md + "\n")
-    with open(os.path.join(args.out, "bench.json"), "w") as f:
-        json.dump(dict(device=dev, rows=T.rows, copy_gbs=copy_rate), f, indent=1)
 
+    def write(final):
+        """bench.md and bench.json, rewritten after every workload (a run cut short
+        still leaves what it measured)."""
+        elapsed = time.time() - T0
+        header = ["# tilec benchmark" + ("" if final else " (partial: the run did not finish)"), "",
+                  "Device: %s; torch %s, triton %s, CUDA %s; %s%s; wall %.0f s (tilec library build %.0f s)." % (
+                      dev, torch.__version__, triton.__version__, torch.version.cuda, time.strftime("%Y-%m-%d"),
+                      ", --quick" if args.quick else "", elapsed, tc.build_s),
+                  "Median of repetitions (triton.testing.do_bench: warm-up, L2 flushed before each repetition, "
+                  "CUDA events); roofline: torch copy_ at %s GB/s." % ("%.0f" % c.copy_gbs if c.copy_gbs else "?")]
+        md = T.render(c.copy_gbs, header)
+        with open(os.path.join(args.out, "bench.md"), "w") as f:
+            f.write(md + "\n")
+        with open(os.path.join(args.out, "bench.json"), "w") as f:
+            json.dump(dict(device=dev, torch=torch.__version__, triton=triton.__version__, quick=args.quick,
+                           date=time.strftime("%Y-%m-%d"), wall_s=elapsed, finished=final,
+                           tilec_build_s=tc.build_s, copy_roofline_gbs=c.copy_gbs, torch_compile_s=c.compile_s,
+                           workloads=T.workloads, rows=T.rows), f, indent=1)
+        return md
+
+    only = set(filter(None, args.only.split(",")))
+    for w in WORKLOADS:
+        if only and w.__name__ not in only:
+            continue
+        log("workload %s" % w.__name__)
+        nwl = len(T.workloads)
+        try:
+            w(c)
+        except Exception as e:
+            traceback.print_exc()
+            wl = list(T.workloads)[-1] if len(T.workloads) > nwl else w.__name__
+            if wl not in T.workloads:
+                T.workload(wl, "memory", None, None, "-")
+            T.add(wl, "(workload)", None, error=describe(e))
+        free()
+        write(False)
+    md = write(True)
+    print(md, flush=True)
+    log("wrote %s/bench.md and bench.json" % args.out)
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

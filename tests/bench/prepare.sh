@@ -1,11 +1,41 @@
 #!/bin/sh
-# prepare.sh (runs here, where libclang is): generates the benchmark kernels'
-# CUDA source into build/bench/ with the runtime beside it, so that the folder
-# alone suffices on the GPU machine (tests/bench/bench.py builds it there).
+# prepare.sh: runs HERE (where libclang and tilec are) and builds nothing but
+# generated sources.  For each benchmark kernel tests/bench/kernels/NAME.tile.c
+# it writes build/bench/NAME.cu and NAME.h with `tilec -O2 --arch=sm_90`, and
+# copies the runtime headers and runtime/tilec_rt.c beside them, so that
+# build/bench/ alone suffices on the GPU machine, where tests/bench/bench.py
+# compiles it with nvcc into one shared library.
+#
+# A kernel file that tilec rejects is listed in build/bench/rejected.txt with
+# tilec's first error line; the others are still generated, and bench.py shows
+# the rejected kernels' rows as missing.  Exit status 1 in that case.
+#
+# Usage (from anywhere):  sh tests/bench/prepare.sh
 set -eu
 cd "$(dirname "$0")/../.."
-make -s all
-mkdir -p build/bench
-bin/tilec -O2 --arch=sm_90 -o build/bench/bench.cu tests/bench/kernels/bench.tile.c
-cp runtime/tilec_rt.h runtime/tilec_rt.c runtime/tilec_ops.h runtime/tilec_fp.h build/bench/
-echo "prepared build/bench"
+make -s bin/tilec # a no-op when tilec is current
+out=build/bench
+mkdir -p "$out"
+# Start clean: bench.py compiles every build/bench/*.cu, so stale files of
+# kernels that no longer exist (and an old library) must go.
+rm -rf "$out"/*.cu "$out"/*.h "$out"/*.so "$out"/tilec_rt.c "$out"/obj "$out"/rejected.txt
+ok=0 bad=0
+for src in tests/bench/kernels/*.tile.c; do
+    name=$(basename "$src" .tile.c)
+    if bin/tilec -O2 --arch=sm_90 -o "$out/$name.cu" "$src" 2>"$out/$name.err"; then
+        ok=$((ok + 1))
+        rm -f "$out/$name.err"
+    else
+        bad=$((bad + 1))
+        cat "$out/$name.err" >&2
+        printf '%s: %s\n' "$src" "$(grep -m1 'error:' "$out/$name.err" || head -n1 "$out/$name.err")" >>"$out/rejected.txt"
+        rm -f "$out/$name.err"
+    fi
+done
+cp runtime/tilec_rt.h runtime/tilec_rt.c runtime/tilec_ops.h runtime/tilec_fp.h "$out/"
+echo "prepared $out: $ok kernel files generated, $bad rejected"
+if [ "$bad" -ne 0 ]; then
+    echo "tilec rejected (their rows will read 'missing'):" >&2
+    cat "$out/rejected.txt" >&2
+    exit 1
+fi

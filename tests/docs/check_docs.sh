@@ -1,32 +1,59 @@
 #!/bin/sh
-# check_docs.sh: every ```c block of the documentation that begins with
-# "#include <tilec.h>" is a complete kernel source: tilec --check must accept
-# it, or reject it with exit status 1 when the line before the block is
-# "<!-- expect-error -->".  Ends with "docs: N passed, N failed".
+# check_docs.sh: the documentation's kernels compile.
+#
+# Every fenced ```c block of README.md and docs/*.md whose first line is
+# "#include <tilec.h>" is a complete Tile C source.  Each is written to a
+# temporary file and checked with `$TILEC --check`: it must exit 0, or exit 1
+# when the line before the fence (blank lines aside) is "<!-- expect-error -->".
+# Run from the repository root:
+#     TILEC=bin/tilec sh tests/docs/check_docs.sh
+# The last line is "docs: N passed, N failed"; the exit status is 0 when
+# nothing failed.
 set -u
 TILEC=${TILEC:-bin/tilec}
-OUT=${OUT:-build/test/docs}
-mkdir -p "$OUT"
-p=0; f=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilec-docs.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' HUP INT TERM
+p=0
+f=0
 for doc in README.md docs/*.md; do
     [ -f "$doc" ] || continue
-    rm -f "$OUT"/block_*.tile.c "$OUT"/block_*.expect
-    awk -v out="$OUT" '
-        /^<!-- expect-error -->/ { expect = 1; next }
-        /^```c$/ { inblock = 1; n++; file = out "/block_" n ".tile.c"; first = 1; next }
-        /^```/ && inblock { inblock = 0; close(file); if (expect) print "1" > (out "/block_" n ".expect"); expect = 0; next }
-        inblock { if (first && $0 != "#include <tilec.h>") { inblock = 0; expect = 0; system("rm -f " file); next }
-                  first = 0; print > file; next }
-        { if ($0 != "") expect = 0 }
+    rm -f "$tmp"/*
+    # Writes block_N.tile.c and block_N.info ("LINE WANT") for each block.
+    awk -v dir="$tmp" '
+        function reset() { inblock = 0; keep = 0 }
+        /^```c[ \t]*$/ && !inblock {
+            inblock = 1; keep = 0; start = NR + 1; want = expect; expect = 0; next
+        }
+        /^```/ && inblock {
+            if (keep) { close(file); print start, want > (dir "/block_" n ".info"); close(dir "/block_" n ".info") }
+            reset(); next
+        }
+        inblock {
+            if (NR == start) {
+                if ($0 != "#include <tilec.h>") { inblock = 2; next }
+                n++; keep = 1; file = dir "/block_" n ".tile.c"
+            }
+            if (inblock == 1) print > file
+            next
+        }
+        /^<!-- expect-error -->[ \t]*$/ { expect = 1; next }
+        /^[ \t]*$/ { next }
+        { expect = 0 }
     ' "$doc"
-    for b in "$OUT"/block_*.tile.c; do
-        [ -f "$b" ] || continue
-        want=0
-        [ -f "${b%.tile.c}.expect" ] && want=1
-        "$TILEC" --check --color=never "$b" > "$OUT/err" 2>&1
+    for info in "$tmp"/block_*.info; do
+        [ -f "$info" ] || continue
+        src=${info%.info}.tile.c
+        read -r line want < "$info"
+        [ "$want" = 1 ] || want=0
+        "$TILEC" --check --color=never "$src" > "$tmp/out" 2>&1
         rc=$?
-        if [ $rc -eq $want ]; then p=$((p + 1)); else
-            f=$((f + 1)); echo "docs: $doc, code block $(basename "$b"): exit $rc, want $want"; head -5 "$OUT/err"
+        if [ "$rc" -eq "$want" ]; then
+            p=$((p + 1))
+        else
+            f=$((f + 1))
+            echo "FAIL $doc:$line: tilec --check exited $rc, want $want"
+            sed 's/^/    /' "$tmp/out" | head -n 8
         fi
     done
 done
