@@ -36,6 +36,9 @@ const char *emit_storage_type(Dtype d);
 const char *emit_dtype_enum(Dtype d);
 /* The launcher's argument validation (shared by both targets). */
 void emit_launch_checks(FILE *o, const Func *f);
+/* Whether output `out` may be given the very view of array `other` (in
+ * place) without a block reading what another block writes (inplace.c). */
+bool inplace_same_view_ok(const Func *f, const Param *out, const Param *other);
 /* A scalar parameter as passed to the kernel (rounded to its dtype). */
 void emit_scalar_arg(FILE *o, const Param *p);
 /* Writes the launch-function prototype (no trailing ';' or body). */

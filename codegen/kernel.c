@@ -141,9 +141,11 @@ static char *float_lit(Emitter *em, double v, bool dbl)
     if (v != v) return S(dbl ? "(double)NAN" : "NAN");
     if (v == 1.0 / 0.0) return S(dbl ? "(double)INFINITY" : "INFINITY");
     if (v == -1.0 / 0.0) return S(dbl ? "(-(double)INFINITY)" : "(-INFINITY)");
-    if (dbl) return S("%.17g", v);
     char buf[64];
-    snprintf(buf, sizeof buf, "%.9g", (double)(float)v);
+    /* The ".0" keeps a literal like -0.0 a float: "-0" would be integer 0. */
+    snprintf(buf, sizeof buf, dbl ? "%.17g" : "%.9g", dbl ? v : (double)(float)v);
+    if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
+    if (dbl) return S("%s", buf);
     if (!strpbrk(buf, ".eEn")) strcat(buf, ".0");
     return S("%sf", buf);
 }
@@ -167,7 +169,8 @@ static char *lit(Emitter *em, const ConstValue *c, Dtype d)
     case DT_BFLOAT16: return float_lit(em, tilec_bf16_to_double(tilec_bf16_from_double(v, TILEC_RN)), false);
     case DT_TFLOAT32: return float_lit(em, tilec_tf32_round((float)v), false);
     case DT_FLOAT8_E4M3FN: return float_lit(em, tilec_e4m3_to_double(tilec_e4m3_from_double(v, TILEC_RN, 1)), false);
-    case DT_FLOAT8_E5M2: return float_lit(em, tilec_e5m2_to_double(tilec_e5m2_from_double(v, TILEC_RN, 1)), false);
+    case DT_FLOAT8_E5M2: /* finite constants saturate; e5m2 has infinities of its own */
+        return float_lit(em, tilec_e5m2_to_double(tilec_e5m2_from_double(v, TILEC_RN, v - v == 0)), false);
     case DT_INT_CONST: d = DT_INT64; /* fallthrough */
     default:
         if (c->is_float) return S("((%s)%.17g)", dtype_host_type(d), v);
@@ -256,7 +259,10 @@ static char *cast_val(Emitter *em, const char *v, Dtype from, Dtype to, int64_t 
     case DT_FLOAT8_E5M2: {
         const char *sx = narrow_suffix(to);
         if (ffrom) return S("tilec_ld_%s(tilec_%s_from_double((double)(%s), %d, %d))", sx, sx, v, m, sat);
-        if (!strcmp(sig, "u64")) v = S("(int64_t)(%s)", v);
+        /* Every uint64 above INT64_MAX overflows float8 exactly as INT64_MAX
+         * does (in every mode), so clamping keeps one integer path. */
+        if (from == DT_UINT64)
+            v = S("((uint64_t)(%s) > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(%s))", v, v);
         return S("tilec_ld_%s(tilec_%s_from_i64((int64_t)(%s), %d, %d))", sx, sx, v, m, sat);
     }
     default:
@@ -2313,10 +2319,12 @@ void emit_launch_checks(FILE *o, const Func *f)
             const Param *q = &f->params[j];
             if (j == i || q->kind != PARAM_ARRAY) continue;
             if (!q->readonly && j < i) continue; /* each writable pair once */
-            /* An output may be the very view of an input (in place); two
-             * outputs may not share memory at all. */
+            /* An output may be the very view of an input (in place) when
+             * no block reads what another block writes (inplace.c); two
+             * outputs, or an input that other blocks read, may not share
+             * memory with it at all. */
             fprintf(o, "    if ((st_ = tilec_check_%s(%s, \"%s\", %s, \"%s\")) != TILEC_OK) return st_;\n",
-                    q->readonly ? "alias" : "disjoint", p->name, p->name, q->name, q->name);
+                    q->readonly && inplace_same_view_ok(f, p, q) ? "alias" : "disjoint", p->name, p->name, q->name, q->name);
         }
     }
 }

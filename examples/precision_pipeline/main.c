@@ -1,5 +1,7 @@
 /* main.c: every conversion checked bit-exactly against tilec_fp.h, over
- * random values including overflows, subnormals and exact ties. */
+ * random values including overflows, subnormals and exact ties, on lengths
+ * that are not multiples of the 256-element tile.  The float64 input of
+ * pipeline64 is read through a strided view (every other element). */
 #include "../common/example.h"
 #include "precision_pipeline.h"
 
@@ -44,5 +46,36 @@ int main(void)
     for (int k = 0; k < 8; k++) ex_free(d[k]);
     for (int k = 0; k < 7; k++) free(g[k]), free(w[k]);
     free(x), free(hrn), free(hrz), free(brm), free(brp), free(e4), free(tf), free(back);
+
+    /* float64 -> float32 -> float16, float32 -> int32 */
+    int64_t m = 1000;
+    double *x64 = malloc(8 * 2 * m);
+    for (int64_t i = 0; i < 2 * m; i++) x64[i] = ex_uniform(-1, 1) * pow(2.0, ex_uniform(-20, 34));
+    x64[0] = 1.123456789, x64[2] = 2.987654321, x64[4] = 3.141592653, x64[6] = 4.567890123; /* the seed's values */
+    x64[8] = 3e9, x64[10] = -3e9, x64[12] = 65520.0, x64[14] = 1e-9;
+    void *e[4] = {ex_alloc(8 * 2 * m), ex_alloc(4 * m), ex_alloc(2 * m), ex_alloc(4 * m)};
+    ex_upload(e[0], x64, 8 * 2 * m);
+    int64_t shape[1] = {m}, st[1] = {2};
+    tilec_array X64 = tilec_array_make_strided(e[0], TILEC_FLOAT64, 1, shape, st),
+                F32 = tilec_array_1d(e[1], TILEC_FLOAT32, m), F16 = tilec_array_1d(e[2], TILEC_FLOAT16, m),
+                I32 = tilec_array_1d(e[3], TILEC_INT32, m);
+    ex_status("pipeline64", pipeline64(NULL, tilec_grid_1d(m, 256), &X64, &F32, &F16, &I32));
+    float *of = malloc(4 * m);
+    uint16_t *oh = malloc(2 * m);
+    int32_t *oi = malloc(4 * m);
+    ex_download(of, e[1], 4 * m), ex_download(oh, e[2], 2 * m), ex_download(oi, e[3], 4 * m);
+    double *gg = malloc(8 * m), *ww = malloc(8 * m);
+    for (int k = 0; k < 3; k++) {
+        for (int64_t i = 0; i < m; i++) {
+            float t = tilec_f32_from_double(x64[2 * i], TILEC_RN);
+            if (k == 0) gg[i] = of[i], ww[i] = t;
+            if (k == 1) gg[i] = oh[i], ww[i] = tilec_f16_from_float(t, TILEC_RN);
+            if (k == 2) gg[i] = oi[i], ww[i] = tilec_f32_to_i32(t, TILEC_RZ);
+        }
+        static const char *pn[3] = {"float64 -> float32", "float32 -> float16 bits", "float32 -> int32 (truncating, saturating)"};
+        ex_check(pn[k], gg, ww, m, 0, 0);
+    }
+    for (int k = 0; k < 4; k++) ex_free(e[k]);
+    free(x64), free(of), free(oh), free(oi), free(gg), free(ww);
     return ex_finish("precision_pipeline");
 }

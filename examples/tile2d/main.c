@@ -1,6 +1,9 @@
-/* main.c: scale2d on a 100x70 matrix, contiguous and through a transposed
- * view (a descriptor with swapped shape and strides), and transpose2d; all
- * exact (one rounding of 2*a+1 in float32 equals the float64 result rounded). */
+/* main.c: scale2d on a 100x70 matrix (neither extent a multiple of the
+ * 16x32 tile): contiguous, through a transposed view (a descriptor with
+ * swapped shape and strides) and through a view with padded rows (row stride
+ * 75); and transpose2d (.order = {1, 0}).  All exact: 2*a is exact and +1
+ * one float32 rounding, which the float64 reference rounded to float32
+ * reproduces. */
 #include "../common/example.h"
 #include "tile2d.h"
 
@@ -32,6 +35,18 @@ int main(void)
     for (int64_t r = 0; r < N; r++)
         for (int64_t c = 0; c < M; c++) got[r * M + c] = b[r * M + c], want[r * M + c] = a[c * N + r];
     ex_check("transpose2d", got, want, M * N, 0, 0);
+    /* A padded-row view: the same values at row stride 75. */
+    int64_t LD = 75, ps[2] = {M, N}, pst[2] = {LD, 1};
+    float *ap = malloc(4 * M * LD), *dap = ex_alloc(4 * M * LD);
+    for (int64_t r = 0; r < M; r++)
+        for (int64_t c = 0; c < LD; c++) ap[r * LD + c] = c < N ? a[r * N + c] : NAN;
+    ex_upload(dap, ap, 4 * M * LD);
+    tilec_array AP = tilec_array_make_strided(dap, TILEC_FLOAT32, 2, ps, pst);
+    ex_status("scale2d padded rows", scale2d(NULL, tilec_grid_2d(M, N, 16, 32), &AP, &B));
+    ex_download(b, db, 4 * M * N);
+    for (int64_t i = 0; i < M * N; i++) got[i] = b[i], want[i] = (float)(2.0 * a[i] + 1.0);
+    ex_check("scale2d padded-row view", got, want, M * N, 0, 0);
+    ex_free(dap), free(ap);
     ex_free(da), ex_free(db), free(a), free(b), free(got), free(want);
     return ex_finish("tile2d");
 }
