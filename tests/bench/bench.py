@@ -430,9 +430,9 @@ class Ctx:
             self.T.add(wl, "tilec", None, note, error=msg, tilec=True)
             return None
         best = min(times, key=times.get)
-        others = ", ".join("%s %d: %.1f µs" % (label, v, t * 1e3) for v, t in times.items() if v != best)
+        others = ", ".join("%s %s: %.1f µs" % (label, v, t * 1e3) for v, t in times.items() if v != best)
         parts = [note] if note else []
-        parts.append("%s %d%s" % (label, best, (" (fastest; " + others + ")") if others else ""))
+        parts.append("%s %s%s" % (label, best, (" (fastest; " + others + ")") if others else ""))
         parts += ["%s %s: %s" % (label, v, m) for v, m in errors]
         self.T.add(wl, "tilec", times[best], "; ".join(parts), tilec=True)
         return best
@@ -600,8 +600,16 @@ def wl_layer_norm(c):
     del xd, mean, norm
     # float16 output rounding (u16 of the result) + float32 statistics
     chk = lambda what, out: (lambda: close(what, out(), ref, scale, 2 * U16, 2.0 ** -24))
-    c.tilec_best(wl, "layer_norm_f16", (k,), lambda bn: c.tc.launcher("layer_norm_f16", (m,), x, w, b, y, eps, bn),
-                 chk("tilec layer_norm", lambda: y), y, label="BN")
+    # The same kernel with 128 to 512 threads per block (tilec --max-threads),
+    # and a variant normalising BM rows per block; the fastest is the tilec row.
+    variants = {"1x256": lambda: c.tc.launcher("layer_norm_f16", (m,), x, w, b, y, eps, k)}
+    for t in (128, 512):
+        variants["1x%d" % t] = (lambda t: lambda: c.tc.launcher("layer_norm_f16_t%d" % t, (m,), x, w, b, y, eps, k))(t)
+    for bm in (2, 4):
+        variants["%dx1024" % bm] = (lambda bm: lambda: c.tc.launcher("layer_norm_f16_rows", (m // bm,), x, w, b, y, eps,
+                                                                      k, bm))(bm)
+    c.tilec_best(wl, "layer_norm_f16", list(variants), lambda v: variants[v](), chk("tilec layer_norm", lambda: y), y,
+                 label="rows x threads", note="BN %d" % k)
     res = {}
     ln = lambda t: Fn.layer_norm(t, (k,), w, b, eps)
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # prepare.sh: runs HERE (where libclang and tilec are) and builds nothing but
 # generated sources.  For each benchmark kernel tests/bench/kernels/NAME.tile.c
-# it writes build/bench/NAME.cu and NAME.h with `tilec -O2 --arch=sm_90`, and
+# it writes build/bench/NAME.cu and NAME.h with `tilec -O2 --arch=sm_90` (plus
+# the options of a line " * tilec-flags: ..." in the file's comment), and
 # copies the runtime headers and runtime/tilec_rt.c beside them, so that
 # build/bench/ alone suffices on the GPU machine, where tests/bench/bench.py
 # compiles it with nvcc into one shared library.
@@ -22,7 +23,10 @@ rm -rf "$out"/*.cu "$out"/*.h "$out"/*.so "$out"/tilec_rt.c "$out"/obj "$out"/re
 ok=0 bad=0
 for src in tests/bench/kernels/*.tile.c; do
     name=$(basename "$src" .tile.c)
-    if bin/tilec -O2 --arch=sm_90 -o "$out/$name.cu" "$src" 2>"$out/$name.err"; then
+    # A kernel file may ask for options in a comment line " * tilec-flags: ...".
+    flags=$(sed -n 's/^ \* tilec-flags: \([^*]*\).*/\1/p' "$src" | head -n 1)
+    # shellcheck disable=SC2086 # flags are words
+    if bin/tilec -O2 --arch=sm_90 $flags -o "$out/$name.cu" "$src" 2>"$out/$name.err"; then
         ok=$((ok + 1))
         rm -f "$out/$name.err"
     else

@@ -47,6 +47,8 @@ device)
     [ -d "$G/gen" ] || { echo "run 'sh tests/gpu/run.sh prepare' first (and carry build/gpu)"; exit 2; }
     nvidia-smi -L
     p=0; f=0
+    cudainc=$(dirname "$(command -v nvcc)")/../include
+    # Builds in parallel (nvcc takes seconds per file), then runs in order.
     for dir in examples/*/ tests/kernels/*/; do
         [ -f "$dir/main.c" ] || continue
         [ -f "$dir/Makefile" ] && continue
@@ -55,11 +57,19 @@ device)
         b=$G/cuda/$name
         mkdir -p "$b" "$G/dump-gpu/$name"
         cp "$G/gen/$name/$name.cu" "$G/gen/$name/$name.h" "$b/"
-        cudainc=$(dirname "$(command -v nvcc)")/../include
-        if ! { nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -I"$b" -Iruntime -c -o "$b/k.o" "$b/$name.cu" &&
-               cc -std=c17 -O2 -DEXAMPLE_CUDA -I"$cudainc" -I"$b" -Iruntime -c -o "$b/main.o" "$dir/main.c" &&
-               cc -std=c17 -O2 -Iruntime -c -o "$b/rt.o" runtime/tilec_rt.c &&
-               nvcc -arch=sm_90 -o "$b/app" "$b/k.o" "$b/main.o" "$b/rt.o" -lm; } > "$b/build.log" 2>&1; then
+        { nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -I"$b" -Iruntime -c -o "$b/k.o" "$b/$name.cu" &&
+          cc -std=c17 -O2 -DEXAMPLE_CUDA -I"$cudainc" -I"$b" -Iruntime -c -o "$b/main.o" "$dir/main.c" &&
+          cc -std=c17 -O2 -Iruntime -c -o "$b/rt.o" runtime/tilec_rt.c &&
+          nvcc -arch=sm_90 -o "$b/app" "$b/k.o" "$b/main.o" "$b/rt.o" -lm; } > "$b/build.log" 2>&1 &
+    done
+    wait
+    for dir in examples/*/ tests/kernels/*/; do
+        [ -f "$dir/main.c" ] || continue
+        [ -f "$dir/Makefile" ] && continue
+        src=$(ls "$dir"*.tile.c | head -n 1)
+        name=$(basename "$src" .tile.c)
+        b=$G/cuda/$name
+        if [ ! -x "$b/app" ]; then
             echo "FAIL build $name"; tail -n 20 "$b/build.log"; f=$((f + 1)); continue
         fi
         if (cd "$b" && EX_DUMP=$G/dump-gpu/$name ./app) > "$b/run.out" 2>&1; then
