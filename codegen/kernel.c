@@ -1708,6 +1708,48 @@ static void stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, int64
     close_loop(em);
 }
 
+/* How the warps share the 16x16 output blocks of an M x N tile_mma.  When
+ * the blocks divide evenly, the warps form a wm x wn grid and each owns an
+ * fm x fn rectangle of blocks, chosen to minimise fm + fn: per k step a
+ * warp loads fm A and fn B fragments for fm * fn mma_sync (a 2x2 rectangle
+ * loads 4 fragments for 4 products where a column of 4 loads 8).
+ * Otherwise (fewer blocks than warps, or no fitting grid) warp w owns blocks
+ * w, w + nw, ... in row-major order (fm = 0). */
+typedef struct MmaTiling {
+    int64_t blocks, bpw; /* blocks in all, per warp */
+    int wn;              /* warps along N */
+    int64_t fm, fn;      /* blocks per warp along M and N; fm = 0: 1-D */
+} MmaTiling;
+
+static MmaTiling mma_tiling(const Emitter *em, int64_t M, int64_t N)
+{
+    int nw = em->T / 32;
+    int64_t bm = M / 16, bn = N / 16;
+    MmaTiling g = {.blocks = bm * bn, .bpw = (bm * bn + nw - 1) / nw};
+    for (int wm = 1; wm <= nw; wm *= 2) {
+        int wn = nw / wm;
+        if (wm * wn != nw || bm % wm || bn % wn) continue;
+        int64_t fm = bm / wm, fn = bn / wn;
+        if (!g.fm || fm + fn < g.fm + g.fn) g.fm = fm, g.fn = fn, g.wn = wn;
+    }
+    return g;
+}
+
+/* Declares tm_ and tn_, the block row and column of fragment b_ of this
+ * warp, inside a `for (b_ ...)` loop over g.bpw. */
+static void frag_coords(Emitter *em, const MmaTiling *g, int64_t N)
+{
+    int nw = em->T / 32;
+    if (g->fm) {
+        line(em, "const int tm_ = ((t_ >> 5) / %d) * %" PRId64 " + b_ / %" PRId64 ";", g->wn, g->fm, g->fn);
+        line(em, "const int tn_ = ((t_ >> 5) %% %d) * %" PRId64 " + b_ %% %" PRId64 ";", g->wn, g->fn, g->fn);
+        return;
+    }
+    line(em, "const int tile_ = (t_ >> 5) + b_ * %d;", nw);
+    if (g->blocks % nw) line(em, "if (tile_ >= %" PRId64 ") break;", g->blocks);
+    line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
+}
+
 /* Stages a and b; each warp then runs the WMMA k loop for its 16x16 output
  * blocks.  When frag is set the accumulator lives in that symbol's
  * per-warp fragments; otherwise in the shared buffer sc_ (row stride N). */
@@ -1717,8 +1759,6 @@ static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
     int64_t M = a->shape.dim[0], K = a->shape.dim[1], N = b->shape.dim[1];
     MmaKind k = mma_kind(a->dtype);
     int64_t lda = K + k.pad, ldb = N + k.pad;
-    int nw = em->T / 32;
-    int64_t blocks = (M / 16) * (N / 16), bpw = (blocks + nw - 1) / nw;
     line(em, "%s *sa_ = (%s *)s_mma_;", k.sty, k.sty);
     line(em, "%s *sb_ = sa_ + %" PRId64 ";", k.sty, M * lda);
     line(em, "__syncthreads();");
@@ -1734,12 +1774,55 @@ static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
         }
     }
     line(em, "__syncthreads();");
+    MmaTiling g = mma_tiling(em, M, N);
+    if (g.fm) {
+        /* k outer: each A and B fragment is loaded once per k step and
+         * used for a whole row or column of the warp's rectangle. */
+        const char *cf = frag_sym ? frag_sym : "c_";
+#define ft(kind) S("nvcuda::wmma::fragment<nvcuda::wmma::%s, 16, 16, %d, %s, nvcuda::wmma::row_major>", kind, k.kk, k.frag)
+        if (!frag_sym) {
+            line(em, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s> c_[%" PRId64 "];", k.kk, k.cty, g.bpw);
+            line(em, "#pragma unroll");
+            line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
+            em->ind++;
+            frag_coords(em, &g, N);
+            line(em, "nvcuda::wmma::load_matrix_sync(c_[b_], sc_ + tm_ * %" PRId64 " + tn_ * 16, %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
+            close_loop(em);
+        }
+        line(em, "const int wm_ = ((t_ >> 5) / %d) * %" PRId64 ", wn_ = ((t_ >> 5) %% %d) * %" PRId64 ";", g.wn, g.fm, g.wn, g.fn);
+        line(em, "#pragma unroll");
+        line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += %d) {", K, k.kk);
+        em->ind++;
+        line(em, "%s fa_[%" PRId64 "];", ft("matrix_a"), g.fm);
+        line(em, "%s fb_[%" PRId64 "];", ft("matrix_b"), g.fn);
+#undef ft
+        line(em, "#pragma unroll");
+        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) nvcuda::wmma::load_matrix_sync(fa_[i_], sa_ + (wm_ + i_) * %" PRId64 " + k_, %" PRId64 ");",
+             g.fm, 16 * lda, lda);
+        line(em, "#pragma unroll");
+        line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) nvcuda::wmma::load_matrix_sync(fb_[j_], sb_ + k_ * %" PRId64 " + (wn_ + j_) * 16, %" PRId64 ");",
+             g.fn, ldb, ldb);
+        line(em, "#pragma unroll");
+        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_)", g.fm);
+        line(em, "    #pragma unroll");
+        line(em, "    for (int j_ = 0; j_ < %" PRId64 "; ++j_)", g.fn);
+        line(em, "        nvcuda::wmma::mma_sync(%s[i_ * %" PRId64 " + j_], fa_[i_], fb_[j_], %s[i_ * %" PRId64 " + j_]);", cf, g.fn, cf, g.fn);
+        close_loop(em);
+        if (!frag_sym) {
+            line(em, "#pragma unroll");
+            line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
+            em->ind++;
+            frag_coords(em, &g, N);
+            line(em, "nvcuda::wmma::store_matrix_sync(sc_ + tm_ * %" PRId64 " + tn_ * 16, c_[b_], %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
+            close_loop(em);
+        }
+        line(em, "__syncthreads();");
+        return;
+    }
     line(em, "#pragma unroll");
-    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", bpw);
+    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
     em->ind++;
-    line(em, "const int tile_ = (t_ >> 5) + b_ * %d;", nw);
-    if (blocks % nw) line(em, "if (tile_ >= %" PRId64 ") break;", blocks);
-    line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
+    frag_coords(em, &g, N);
     const char *cf = frag_sym ? S("%s[b_]", frag_sym) : "c_";
     if (!frag_sym) {
         line(em, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s> c_;", k.kk, k.cty);
@@ -1841,19 +1924,16 @@ static void frag_to_registers(Emitter *em, Symbol *sym)
 {
     const char *name = sym_name(em, sym);
     int64_t M = sym->shape.dim[0], N = sym->shape.dim[1];
-    int nw = em->T / 32;
-    int64_t blocks = (M / 16) * (N / 16), bpw = (blocks + nw - 1) / nw;
+    MmaTiling g = mma_tiling(em, M, N);
     const char *cty = sym->dtype == DT_INT32 ? "int" : "float";
     line(em, "{ /* %s: fragments -> registers */", sym->name);
     em->ind++;
     line(em, "%s *sc_ = (%s *)s_mma_;", cty, cty);
     line(em, "__syncthreads();");
     line(em, "#pragma unroll");
-    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", bpw);
+    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
     em->ind++;
-    line(em, "const int tile_ = (t_ >> 5) + b_ * %d;", nw);
-    if (blocks % nw) line(em, "if (tile_ >= %" PRId64 ") break;", blocks);
-    line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
+    frag_coords(em, &g, N);
     line(em, "nvcuda::wmma::store_matrix_sync(sc_ + tm_ * %" PRId64 " + tn_ * 16, f%s[b_], %" PRId64 ", nvcuda::wmma::mem_row_major);",
          16 * N, name, N);
     close_loop(em);
@@ -1870,8 +1950,7 @@ static void registers_to_frag(Emitter *em, Symbol *sym)
 {
     const char *name = sym_name(em, sym);
     int64_t M = sym->shape.dim[0], N = sym->shape.dim[1];
-    int nw = em->T / 32;
-    int64_t blocks = (M / 16) * (N / 16), bpw = (blocks + nw - 1) / nw;
+    MmaTiling g = mma_tiling(em, M, N);
     const char *cty = sym->dtype == DT_INT32 ? "int" : "float";
     line(em, "{ /* %s: registers -> fragments */", sym->name);
     em->ind++;
@@ -1884,11 +1963,9 @@ static void registers_to_frag(Emitter *em, Symbol *sym)
     close_loop(em);
     line(em, "__syncthreads();");
     line(em, "#pragma unroll");
-    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", bpw);
+    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
     em->ind++;
-    line(em, "const int tile_ = (t_ >> 5) + b_ * %d;", nw);
-    if (blocks % nw) line(em, "if (tile_ >= %" PRId64 ") break;", blocks);
-    line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
+    frag_coords(em, &g, N);
     line(em, "nvcuda::wmma::load_matrix_sync(f%s[b_], sc_ + tm_ * %" PRId64 " + tn_ * 16, %" PRId64 ", nvcuda::wmma::mem_row_major);",
          name, 16 * N, N);
     close_loop(em);
@@ -2205,11 +2282,9 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
             Lay l = lay_of(&em, &sym->shape);
             line(&em, "%s v%d[%d];", ty, sym->id, l.E);
             if (em.sym_frag[i]) {
-                int nw = em.T / 32;
-                int64_t blocks = (sym->shape.dim[0] / 16) * (sym->shape.dim[1] / 16);
+                MmaTiling g = mma_tiling(&em, sym->shape.dim[0], sym->shape.dim[1]);
                 line(&em, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s> fv%d[%" PRId64 "];",
-                     em.sym_kk[i] ? em.sym_kk[i] : 16, sym->dtype == DT_INT32 ? "int" : "float", sym->id,
-                     (blocks + nw - 1) / nw);
+                     em.sym_kk[i] ? em.sym_kk[i] : 16, sym->dtype == DT_INT32 ? "int" : "float", sym->id, g.bpw);
             }
             if (cuda && em.sym_smem[i]) {
                 line(&em, "__shared__ %s s_v%d[%" PRId64 "];", ty, sym->id, l.n);

@@ -636,9 +636,17 @@ def matmul_workload(c, s):
     chk = lambda what: (lambda: close(what, out, ref, bound, 1.0))
     c.run(wl, "cuBLAS (torch.matmul)", lambda: torch.matmul(a, b, out=out), check=chk("cuBLAS"))
     out.zero_()
-    c.tilec_best(wl, "matmul_bf16", (64,), lambda bm: c.tc.launcher("matmul_bf16", (cdiv(s, bm), cdiv(s, 128)),
-                                                                    a, b, out, bm, 128, 32),
-                 chk("tilec matmul"), out, label="BM", note="BN 128, BK 32, tile_mma (WMMA)")
+    # Two kernels (with and without prefetching the next K step into
+    # registers), each with BM 64 and every listed BN and BK; the fastest is
+    # the tilec row.
+    variants = {}
+    for kern, tag in (("matmul_bf16", "prefetch"), ("matmul_bf16_plain", "plain")):
+        for bn in (64, 128):
+            for bk in (32, 64):
+                variants["%s 64x%dx%d" % (tag, bn, bk)] = (lambda kern, bn, bk: lambda: c.tc.launcher(
+                    kern, (cdiv(s, 64), cdiv(s, bn)), a, b, out, 64, bn, bk))(kern, bn, bk)
+    c.tilec_best(wl, "matmul_bf16", list(variants), lambda v: variants[v](), chk("tilec matmul"), out,
+                 label="BMxBNxBK", note="tile_mma (WMMA)")
     out.zero_()
     grid = lambda m: (triton.cdiv(s, m["BM"]) * triton.cdiv(s, m["BN"]),)
     c.run(wl, "Triton (tl.dot, autotuned)",
