@@ -69,7 +69,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
         int idx[16] = {0};
         int64_t vals[16];
         int nspec = 0;
-        int threads[256];
+        int threads[256], dyn[256], stat[256];
         int64_t specvals[256][16];
         for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
             if (nspec == 256) {
@@ -90,6 +90,8 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             if (!emit_kernel_body(o, p, f, true, co, &plan)) ok = false;
             fputs("}\n\n", o);
             threads[nspec] = plan.threads;
+            dyn[nspec] = plan.dyn_smem_bytes;
+            stat[nspec] = plan.smem_bytes;
             memcpy(specvals[nspec], vals, sizeof vals);
             nspec++;
         }
@@ -114,15 +116,24 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             } else {
                 fputs("    {\n", o);
             }
-            fputs("        if (aligned_) ", o);
-            kernel_name(o, f, s);
-            fprintf(o, "<true><<<g_, %d, 0, s_>>>(", threads[s]);
-            launch_args(o, f);
-            fputs(");\n        else ", o);
-            kernel_name(o, f, s);
-            fprintf(o, "<false><<<g_, %d, 0, s_>>>(", threads[s]);
-            launch_args(o, f);
-            fputs(");\n    }\n", o);
+            /* Above 48 KB a block's shared memory is opt-in, per kernel; set
+             * at every launch, which keeps the launcher free of state (and
+             * right on every device). */
+            bool opt_in = stat[s] + dyn[s] > 48 * 1024;
+            for (int v = 0; v < 2; v++) {
+                const char *al = v ? "false" : "true";
+                fputs(v ? (opt_in ? " else {\n" : "        else ") : (opt_in ? "        if (aligned_) {\n" : "        if (aligned_) "), o);
+                if (opt_in) {
+                    fputs("            if ((st_ = tilec_smem_opt_in((const void *)", o);
+                    kernel_name(o, f, s);
+                    fprintf(o, "<%s>, %d)) != TILEC_OK) return st_;\n            ", al, dyn[s]);
+                }
+                kernel_name(o, f, s);
+                fprintf(o, "<%s><<<g_, %d, %d, s_>>>(", al, threads[s], dyn[s]);
+                launch_args(o, f);
+                fputs(opt_in ? ");\n        }" : ");\n", o);
+            }
+            fputs(opt_in ? "\n    }\n" : "    }\n", o);
         }
         if (nconst) {
             fputs("    else return tilec_fail(TILEC_ERR_CONSTANT, \"", o);

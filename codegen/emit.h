@@ -16,6 +16,7 @@ typedef struct KernelPlan {
     int threads;      /* CUDA threads per block (1 on the host) */
     int vec;          /* elements per vector run (CUDA) */
     int smem_bytes;   /* static shared memory used for broadcast mirrors */
+    int dyn_smem_bytes; /* dynamic shared memory (tile_mma staging and pipelines) */
 } KernelPlan;
 
 /* Writes the body of kernel f (already typed by sema_kernel for this
@@ -39,6 +40,19 @@ void emit_launch_checks(FILE *o, const Func *f);
 /* Whether output `out` may be given the very view of array `other` (in
  * place) without a block reading what another block writes (inplace.c). */
 bool inplace_same_view_ok(const Func *f, const Param *out, const Param *other);
+/* A K loop `for (..; k < hi; k += 1) { x = load; y = load; acc = tile_mma(x, y, acc); }`
+ * whose operand loads can be issued asynchronously, stages ahead
+ * (pipeline.c). */
+typedef struct PipeLoop {
+    Symbol *k;       /* the loop counter */
+    Expr *hi;        /* its exclusive bound */
+    Expr *load[2];   /* the tile_load of the A and of the B operand */
+    Stmt *update;    /* acc = tile_mma(x, y, acc) */
+    Symbol *acc;
+    int64_t M, N, K; /* acc is M x N; the operands M x K and K x N */
+    Dtype dtype;     /* of the operands: float16 or bfloat16 */
+} PipeLoop;
+bool pipeline_match(const Stmt *st, PipeLoop *pl);
 /* A scalar parameter as passed to the kernel (rounded to its dtype). */
 void emit_scalar_arg(FILE *o, const Param *p);
 /* Writes the launch-function prototype (no trailing ';' or body). */

@@ -62,6 +62,8 @@ typedef struct Emitter {
     int *mma_target;    /* expr id of a `v = tile_mma(a, b, v)` value -> v's id + 1 */
     Expr **mma_exprs;   /* expr id -> the tile_mma / tile_matmul expression */
     int *sym_kk;        /* the WMMA k of its updates */
+    const Stmt *pipes[16]; /* K loops lowered as copy pipelines (pipeline.c) */
+    int npipes;
 } Emitter;
 
 typedef struct Ctx {
@@ -883,7 +885,8 @@ static void scan_stmt(Emitter *em, Stmt *st)
         scan_expr(em, st->init, &sym->shape, true);
         if (em->cuda && sym->shape.rank == 2 && (sym->dtype == DT_FLOAT32 || sym->dtype == DT_INT32) &&
             sym->shape.dim[0] % 16 == 0 && sym->shape.dim[1] % 16 == 0 &&
-            sym->shape.dim[0] * sym->shape.dim[1] * 4 <= 32768) {
+            sym->shape.dim[0] * sym->shape.dim[1] <= 128 * (int64_t)em->T) {
+            /* at most 128 accumulator registers per thread */
             em->sym_frag[sym->id] = true; /* until an assignment says otherwise */
             em->sym_kk[sym->id] = 0;
         }
@@ -1666,17 +1669,62 @@ typedef struct MmaKind {
     int esize;         /* staging element bytes */
     int pad;           /* row padding (elements) against bank conflicts */
     bool bits_match;   /* staging bits equal the storage bits (vector copy) */
+    const char *raw;   /* 16-bit operands: the mma.sync helper (tilec_ops.h), not WMMA */
 } MmaKind;
 
 static MmaKind mma_kind(Dtype t)
 {
     switch (t) {
-    case DT_BFLOAT16: return (MmaKind){"__nv_bfloat16", "__float2bfloat16_rn(%s)", "__nv_bfloat16", "float", 16, 2, 8, true};
-    case DT_TFLOAT32: return (MmaKind){"float", "%s", "nvcuda::wmma::precision::tf32", "float", 8, 4, 4, true};
-    case DT_INT8: return (MmaKind){"signed char", "(signed char)(%s)", "signed char", "int", 16, 1, 16, true};
-    case DT_FLOAT16: return (MmaKind){"__half", "__float2half_rn(%s)", "__half", "float", 16, 2, 8, true};
-    default: return (MmaKind){"__half", "__float2half_rn(%s)", "__half", "float", 16, 2, 8, false}; /* float8 */
+    case DT_BFLOAT16: return (MmaKind){"__nv_bfloat16", "__float2bfloat16_rn(%s)", "__nv_bfloat16", "float", 16, 2, 8, true, "tilec_mma_bf16"};
+    case DT_TFLOAT32: return (MmaKind){"float", "%s", "nvcuda::wmma::precision::tf32", "float", 8, 4, 4, true, NULL};
+    case DT_INT8: return (MmaKind){"signed char", "(signed char)(%s)", "signed char", "int", 16, 1, 16, true, NULL};
+    case DT_FLOAT16: return (MmaKind){"__half", "__float2half_rn(%s)", "__half", "float", 16, 2, 8, true, "tilec_mma_f16"};
+    default: return (MmaKind){"__half", "__float2half_rn(%s)", "__half", "float", 16, 2, 8, false, "tilec_mma_f16"}; /* float8 */
     }
+}
+
+/* Accumulator fragments: float32 accumulators updated with 16-bit
+ * operands (k = 16) use the mma.sync layout of tilec_ops.h, the others
+ * (tf32, int8) WMMA's; every use of one variable's fragments agrees. */
+static bool raw_acc(Dtype acc, int kk)
+{
+    return acc == DT_FLOAT32 && kk == 16;
+}
+
+static char *frag_acc_type(Emitter *em, Dtype acc, int kk)
+{
+    if (raw_acc(acc, kk)) return S("tilec_frag_acc");
+    return S("nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s>", kk, acc == DT_INT32 ? "int" : "float");
+}
+
+/* Statement moving the 16x16 block at ptr (row stride ld) into fragment f,
+ * or (store) back. */
+static char *acc_move(Emitter *em, Dtype acc, int kk, bool store, const char *f, const char *ptr, int64_t ld)
+{
+    if (raw_acc(acc, kk))
+        return store ? S("tilec_acc_store(%s, %s, %" PRId64 ");", ptr, f, ld) : S("tilec_acc_load(%s, %s, %" PRId64 ");", f, ptr, ld);
+    return S("nvcuda::wmma::%s_matrix_sync(%s, %s, %" PRId64 ", nvcuda::wmma::mem_row_major);", store ? "store" : "load",
+             store ? ptr : f, store ? f : ptr, ld);
+}
+
+/* Operand fragment type, load and product statements of kind k. */
+static char *opnd_type(Emitter *em, const MmaKind *k, bool b)
+{
+    if (k->raw) return S(b ? "tilec_frag_b" : "tilec_frag_a");
+    return S("nvcuda::wmma::fragment<nvcuda::wmma::%s, 16, 16, %d, %s, nvcuda::wmma::row_major>", b ? "matrix_b" : "matrix_a",
+             k->kk, k->frag);
+}
+
+static char *opnd_load(Emitter *em, const MmaKind *k, bool b, const char *f, const char *ptr, int64_t ld)
+{
+    if (k->raw) return S("tilec_ldsm_%s(%s, %s, %" PRId64 ");", b ? "b" : "a", f, ptr, ld);
+    return S("nvcuda::wmma::load_matrix_sync(%s, %s, %" PRId64 ");", f, ptr, ld);
+}
+
+static char *mma_stmt(Emitter *em, const MmaKind *k, const char *c, const char *a, const char *b)
+{
+    if (k->raw) return S("%s(%s, %s, %s);", k->raw, c, a, b);
+    return S("nvcuda::wmma::mma_sync(%s, %s, %s, %s);", c, a, b, c);
 }
 
 /* Stages operand x (rows x cols, row stride ld) into shared buffer buf.
@@ -1750,6 +1798,56 @@ static void frag_coords(Emitter *em, const MmaTiling *g, int64_t N)
     line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
 }
 
+/* The products of one K block: sa_ (K columns, row stride lda) times sb_
+ * (N columns, row stride ldb), both in shared memory, added to the warps'
+ * accumulator fragments cf (g->bpw of them per warp). */
+static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t N, int64_t K, int64_t lda,
+                         int64_t ldb, const char *cf)
+{
+    if (g->fm) {
+        /* k outer: each A and B fragment is loaded once per k step and
+         * used for a whole row or column of the warp's rectangle. */
+        line(em, "{");
+        em->ind++;
+        line(em, "const int wm_ = ((t_ >> 5) / %d) * %" PRId64 ", wn_ = ((t_ >> 5) %% %d) * %" PRId64 ";", g->wn, g->fm,
+             g->wn, g->fn);
+        line(em, "#pragma unroll");
+        line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += %d) {", K, k->kk);
+        em->ind++;
+        line(em, "%s fa_[%" PRId64 "];", opnd_type(em, k, false), g->fm);
+        line(em, "%s fb_[%" PRId64 "];", opnd_type(em, k, true), g->fn);
+        line(em, "#pragma unroll");
+        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) %s", g->fm,
+             opnd_load(em, k, false, "fa_[i_]", S("sa_ + (wm_ + i_) * %" PRId64 " + k_", 16 * lda), lda));
+        line(em, "#pragma unroll");
+        line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) %s", g->fn,
+             opnd_load(em, k, true, "fb_[j_]", S("sb_ + k_ * %" PRId64 " + (wn_ + j_) * 16", ldb), ldb));
+        line(em, "#pragma unroll");
+        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_)", g->fm);
+        line(em, "    #pragma unroll");
+        line(em, "    for (int j_ = 0; j_ < %" PRId64 "; ++j_)", g->fn);
+        line(em, "        %s", mma_stmt(em, k, S("%s[i_ * %" PRId64 " + j_]", cf, g->fn), "fa_[i_]", "fb_[j_]"));
+        close_loop(em);
+        em->ind--;
+        line(em, "}");
+        return;
+    }
+    line(em, "#pragma unroll");
+    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g->bpw);
+    em->ind++;
+    frag_coords(em, g, N);
+    line(em, "#pragma unroll");
+    line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += %d) {", K, k->kk);
+    em->ind++;
+    line(em, "%s fa_;", opnd_type(em, k, false));
+    line(em, "%s fb_;", opnd_type(em, k, true));
+    line(em, "%s", opnd_load(em, k, false, "fa_", S("sa_ + tm_ * %" PRId64 " + k_", 16 * lda), lda));
+    line(em, "%s", opnd_load(em, k, true, "fb_", S("sb_ + k_ * %" PRId64 " + tn_ * 16", ldb), ldb));
+    line(em, "%s", mma_stmt(em, k, S("%s[b_]", cf), "fa_", "fb_"));
+    close_loop(em);
+    close_loop(em);
+}
+
 /* Stages a and b; each warp then runs the WMMA k loop for its 16x16 output
  * blocks.  When frag is set the accumulator lives in that symbol's
  * per-warp fragments; otherwise in the shared buffer sc_ (row stride N). */
@@ -1775,71 +1873,26 @@ static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
     }
     line(em, "__syncthreads();");
     MmaTiling g = mma_tiling(em, M, N);
-    if (g.fm) {
-        /* k outer: each A and B fragment is loaded once per k step and
-         * used for a whole row or column of the warp's rectangle. */
-        const char *cf = frag_sym ? frag_sym : "c_";
-#define ft(kind) S("nvcuda::wmma::fragment<nvcuda::wmma::%s, 16, 16, %d, %s, nvcuda::wmma::row_major>", kind, k.kk, k.frag)
-        if (!frag_sym) {
-            line(em, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s> c_[%" PRId64 "];", k.kk, k.cty, g.bpw);
-            line(em, "#pragma unroll");
-            line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
-            em->ind++;
-            frag_coords(em, &g, N);
-            line(em, "nvcuda::wmma::load_matrix_sync(c_[b_], sc_ + tm_ * %" PRId64 " + tn_ * 16, %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
-            close_loop(em);
-        }
-        line(em, "const int wm_ = ((t_ >> 5) / %d) * %" PRId64 ", wn_ = ((t_ >> 5) %% %d) * %" PRId64 ";", g.wn, g.fm, g.wn, g.fn);
-        line(em, "#pragma unroll");
-        line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += %d) {", K, k.kk);
-        em->ind++;
-        line(em, "%s fa_[%" PRId64 "];", ft("matrix_a"), g.fm);
-        line(em, "%s fb_[%" PRId64 "];", ft("matrix_b"), g.fn);
-#undef ft
-        line(em, "#pragma unroll");
-        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) nvcuda::wmma::load_matrix_sync(fa_[i_], sa_ + (wm_ + i_) * %" PRId64 " + k_, %" PRId64 ");",
-             g.fm, 16 * lda, lda);
-        line(em, "#pragma unroll");
-        line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) nvcuda::wmma::load_matrix_sync(fb_[j_], sb_ + k_ * %" PRId64 " + (wn_ + j_) * 16, %" PRId64 ");",
-             g.fn, ldb, ldb);
-        line(em, "#pragma unroll");
-        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_)", g.fm);
-        line(em, "    #pragma unroll");
-        line(em, "    for (int j_ = 0; j_ < %" PRId64 "; ++j_)", g.fn);
-        line(em, "        nvcuda::wmma::mma_sync(%s[i_ * %" PRId64 " + j_], fa_[i_], fb_[j_], %s[i_ * %" PRId64 " + j_]);", cf, g.fn, cf, g.fn);
-        close_loop(em);
-        if (!frag_sym) {
-            line(em, "#pragma unroll");
-            line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
-            em->ind++;
-            frag_coords(em, &g, N);
-            line(em, "nvcuda::wmma::store_matrix_sync(sc_ + tm_ * %" PRId64 " + tn_ * 16, c_[b_], %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
-            close_loop(em);
-        }
-        line(em, "__syncthreads();");
-        return;
-    }
-    line(em, "#pragma unroll");
-    line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
-    em->ind++;
-    frag_coords(em, &g, N);
-    const char *cf = frag_sym ? S("%s[b_]", frag_sym) : "c_";
     if (!frag_sym) {
-        line(em, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s> c_;", k.kk, k.cty);
-        line(em, "nvcuda::wmma::load_matrix_sync(c_, sc_ + tm_ * %" PRId64 " + tn_ * 16, %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
+        Dtype cdt = a->dtype == DT_INT8 ? DT_INT32 : DT_FLOAT32;
+        line(em, "%s c_[%" PRId64 "];", frag_acc_type(em, cdt, k.kk), g.bpw);
+        line(em, "#pragma unroll");
+        line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
+        em->ind++;
+        frag_coords(em, &g, N);
+        line(em, "%s", acc_move(em, cdt, k.kk, false, "c_[b_]", S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * N), N));
+        close_loop(em);
     }
-    line(em, "#pragma unroll");
-    line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += %d) {", K, k.kk);
-    em->ind++;
-    line(em, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, %d, %s, nvcuda::wmma::row_major> fa_;", k.kk, k.frag);
-    line(em, "nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, %d, %s, nvcuda::wmma::row_major> fb_;", k.kk, k.frag);
-    line(em, "nvcuda::wmma::load_matrix_sync(fa_, sa_ + tm_ * %" PRId64 " + k_, %" PRId64 ");", 16 * lda, lda);
-    line(em, "nvcuda::wmma::load_matrix_sync(fb_, sb_ + k_ * %" PRId64 " + tn_ * 16, %" PRId64 ");", ldb, ldb);
-    line(em, "nvcuda::wmma::mma_sync(%s, fa_, fb_, %s);", cf, cf);
-    close_loop(em);
-    if (!frag_sym)
-        line(em, "nvcuda::wmma::store_matrix_sync(sc_ + tm_ * %" PRId64 " + tn_ * 16, c_, %" PRId64 ", nvcuda::wmma::mem_row_major);", 16 * N, N);
-    close_loop(em);
+    mma_products(em, &k, &g, N, K, lda, ldb, frag_sym ? frag_sym : "c_");
+    if (!frag_sym) {
+        line(em, "#pragma unroll");
+        line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
+        em->ind++;
+        frag_coords(em, &g, N);
+        line(em, "%s", acc_move(em, a->dtype == DT_INT8 ? DT_INT32 : DT_FLOAT32, k.kk, true, "c_[b_]",
+                                S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * N), N));
+        close_loop(em);
+    }
     line(em, "__syncthreads();");
 }
 
@@ -1934,8 +1987,8 @@ static void frag_to_registers(Emitter *em, Symbol *sym)
     line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
     em->ind++;
     frag_coords(em, &g, N);
-    line(em, "nvcuda::wmma::store_matrix_sync(sc_ + tm_ * %" PRId64 " + tn_ * 16, f%s[b_], %" PRId64 ", nvcuda::wmma::mem_row_major);",
-         16 * N, name, N);
+    line(em, "%s", acc_move(em, sym->dtype, em->sym_kk[sym->id], true, S("f%s[b_]", name),
+                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * N), N));
     close_loop(em);
     line(em, "__syncthreads();");
     open_elem_loop(em, &sym->shape);
@@ -1966,8 +2019,8 @@ static void registers_to_frag(Emitter *em, Symbol *sym)
     line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
     em->ind++;
     frag_coords(em, &g, N);
-    line(em, "nvcuda::wmma::load_matrix_sync(f%s[b_], sc_ + tm_ * %" PRId64 " + tn_ * 16, %" PRId64 ", nvcuda::wmma::mem_row_major);",
-         name, 16 * N, N);
+    line(em, "%s", acc_move(em, sym->dtype, em->sym_kk[sym->id], false, S("f%s[b_]", name),
+                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * N), N));
     close_loop(em);
     em->ind--;
     line(em, "}");
@@ -2012,6 +2065,148 @@ static void hoist(Emitter *em, Expr *e)
     hoist(em, e->b);
     hoist(em, e->c);
     for (int i = 0; i < e->nargs; i++) hoist(em, e->args[i]);
+}
+
+/* ---- pipelined K loops ---------------------------------------------------
+ * For a loop pipeline.c accepts, the operand tiles of K step j are copied
+ * global -> shared memory (cp.async when ALIGNED, zero-filled past the
+ * array's edges) into stage j % S of a ring of S buffers, S - 1 steps ahead
+ * of the products that read them.  One barrier per step both publishes
+ * stage j to every warp and retires stage (j - 1) % S, which the copies
+ * issued right after it overwrite.  The accumulator stays in fragments. */
+
+static int64_t pipe_stage_elems(const PipeLoop *pl)
+{
+    return pl->M * (pl->K + 8) + pl->K * (pl->N + 8); /* rows padded by 16 bytes */
+}
+
+/* Four stages when they fit in 96 KB (every sm_80+ part), else fewer. */
+static int pipe_stages(const PipeLoop *pl)
+{
+    int64_t b = pipe_stage_elems(pl) * 2;
+    for (int s = 4; s > 2; s--)
+        if (s * b <= 96 * 1024) return s;
+    return 2;
+}
+
+static int64_t pipe_bytes(const PipeLoop *pl)
+{
+    return pipe_stages(pl) * pipe_stage_elems(pl) * 2 + 64;
+}
+
+/* The copies of operand load l (rows x cols) into dst (row stride ld): one
+ * 16-byte run of 8 elements per thread and repetition. */
+static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int64_t cols, int64_t ld)
+{
+    const char *arr = S("p_%s", l->args[0]->name);
+    Expr *iv = opt(l, "index")->value;
+    line(em, "{ /* tile_load %s, asynchronously */", l->args[0]->name);
+    em->ind++;
+    for (int d = 0; d < 2; d++) {
+        Expr *x = iv->args[d];
+        Ctx c = {.shape = &x->shape, .idx = "0"};
+        line(em, "const int64_t o%d_ = (int64_t)(%s) * %" PRId64 ";", d, evc(em, x, c, DT_INT64), d ? cols : rows);
+    }
+    int64_t runs = rows * cols / 8, per_row = cols / 8, reps = (runs + em->T - 1) / em->T;
+    line(em, "const bool full_ = o0_ >= 0 && o0_ + %" PRId64 " <= %s.shape[0] && o1_ >= 0 && o1_ + %" PRId64 " <= %s.shape[1];",
+         rows, arr, cols, arr);
+    /* Whole tiles (all but the edges) need no bounds arithmetic per run. */
+    for (int whole = 1; whole >= 0; whole--) {
+        line(em, whole ? "if (ALIGNED && full_) {" : "} else {");
+        em->ind++;
+        if (whole) line(em, "const uint16_t *g_ = (const uint16_t *)%s.data + o0_ * %s.strides[0] + o1_;", arr, arr);
+        line(em, "#pragma unroll");
+        line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
+        em->ind++;
+        line(em, "const int c_ = r_ * %d + t_;", em->T);
+        if (runs % em->T) line(em, "if (c_ >= %" PRId64 ") break;", runs);
+        line(em, "const int row_ = c_ / %" PRId64 ", col_ = (c_ %% %" PRId64 ") * 8;", per_row, per_row);
+        if (whole)
+            line(em, "tilec_pipe_copy16(%s + row_ * %" PRId64 " + col_, g_ + row_ * %s.strides[0] + col_);", dst, ld, arr);
+        else
+            line(em, "tilec_pipe_copy8<ALIGNED>(%s + row_ * %" PRId64 " + col_, (const uint16_t *)%s.data, o0_ + row_, "
+                     "o1_ + col_, %s.shape[0], %s.shape[1], %s.strides[0], %s.strides[1]);",
+                 dst, ld, arr, arr, arr, arr, arr);
+        close_loop(em);
+        em->ind--;
+    }
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
+}
+
+/* Sets the loop counter to step j's value and issues that step's copies. */
+static void pipe_issue_step(Emitter *em, const PipeLoop *pl, const char *j, int stages)
+{
+    line(em, "%s = (%s)(pk0_ + %s);", sym_name(em, pl->k), emit_storage_type(pl->k->dtype), j);
+    line(em, "uint16_t *pd_ = ps_ + (int)(%s %% %d) * %" PRId64 ";", j, stages, pipe_stage_elems(pl));
+    pipe_issue(em, pl->load[0], "pd_", pl->M, pl->K, pl->K + 8);
+    pipe_issue(em, pl->load[1], S("(pd_ + %" PRId64 ")", pl->M * (pl->K + 8)), pl->K, pl->N, pl->N + 8);
+}
+
+static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
+{
+    int stages = pipe_stages(pl);
+    MmaKind mk = mma_kind(pl->dtype);
+    MmaTiling g = mma_tiling(em, pl->M, pl->N);
+    const char *kn = sym_name(em, pl->k);
+    line(em, "{ /* K loop: tile_mma operands copied %d steps ahead */", stages - 1);
+    em->ind++;
+    if (st->init_s)
+        for (int i = 0; i < st->init_s->nitems; i++) emit_stmt(em, st->init_s->items[i]);
+    emit_line(em->o, em->co, st->cond->loc);
+    Ctx c = {.shape = &pl->hi->shape, .idx = "0"};
+    line(em, "const int64_t pk0_ = (int64_t)%s;", kn);
+    line(em, "const int64_t pe_ = (int64_t)(%s);", evc(em, pl->hi, c, DT_INT64));
+    line(em, "const int64_t pn_ = pe_ > pk0_ ? pe_ - pk0_ : 0;");
+    line(em, "uint16_t *ps_ = (uint16_t *)s_mma_;");
+    line(em, "__syncthreads();"); /* the buffer may have served a conversion */
+    line(em, "for (int ks_ = 0; ks_ < %d; ++ks_) {", stages - 1);
+    em->ind++;
+    line(em, "if (ks_ < pn_) {");
+    em->ind++;
+    pipe_issue_step(em, pl, "ks_", stages);
+    close_loop(em);
+    line(em, "tilec_pipe_commit();");
+    close_loop(em);
+    line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
+    em->ind++;
+    line(em, "tilec_pipe_wait<%d>();", stages - 2);
+    line(em, "__syncthreads();");
+    line(em, "const int64_t kn_ = ks_ + %d;", stages - 1);
+    line(em, "if (kn_ < pn_) {");
+    em->ind++;
+    pipe_issue_step(em, pl, "kn_", stages);
+    close_loop(em);
+    line(em, "tilec_pipe_commit();");
+    emit_line(em->o, em->co, pl->update->loc);
+    line(em, "const %s *sa_ = (const %s *)(ps_ + (int)(ks_ %% %d) * %" PRId64 ");", mk.sty, mk.sty, stages,
+         pipe_stage_elems(pl));
+    line(em, "const %s *sb_ = sa_ + %" PRId64 ";", mk.sty, pl->M * (pl->K + 8));
+    mma_products(em, &mk, &g, pl->N, pl->K, pl->K + 8, pl->N + 8, S("f%s", sym_name(em, pl->acc)));
+    close_loop(em);
+    line(em, "tilec_pipe_wait<0>();");
+    line(em, "__syncthreads();");
+    line(em, "%s = (%s)(pk0_ + pn_);", kn, emit_storage_type(pl->k->dtype));
+    em->ind--;
+    line(em, "}");
+}
+
+/* Finds the loops to pipeline (the accumulator must be in fragments) and
+ * makes room for their buffers. */
+static void find_pipes(Emitter *em, Stmt *st)
+{
+    if (!st) return;
+    PipeLoop pl;
+    if (st->kind == ST_FOR && em->npipes < 16 && pipeline_match(st, &pl) && em->sym_frag[pl.acc->id]) {
+        em->pipes[em->npipes++] = st;
+        if (pipe_bytes(&pl) > em->mma_bytes) em->mma_bytes = pipe_bytes(&pl);
+        return;
+    }
+    find_pipes(em, st->then_s);
+    find_pipes(em, st->else_s);
+    find_pipes(em, st->body);
+    for (int i = 0; i < st->nitems; i++) find_pipes(em, st->items[i]);
 }
 
 /* ---- statements ---------------------------------------------------------- */
@@ -2137,6 +2332,13 @@ static void emit_stmt(Emitter *em, Stmt *st)
         return;
     }
     case ST_FOR: {
+        for (int i = 0; i < em->npipes; i++) {
+            PipeLoop pl;
+            if (em->pipes[i] == st && pipeline_match(st, &pl)) {
+                emit_pipelined_for(em, st, &pl);
+                return;
+            }
+        }
         int label = em->nlabels++;
         line(em, "{");
         em->ind++;
@@ -2234,6 +2436,17 @@ KernelPlan emit_plan(const Func *f, bool cuda, int max_threads)
     return pl;
 }
 
+/* Shared memory one block may have on sm_XX (opt-in limit). */
+static int smem_limit(int arch)
+{
+    switch (arch) {
+    case 0: case 80: case 87: return 163 * 1024;
+    case 86: case 89: case 120: case 121: return 99 * 1024;
+    case 90: case 100: case 101: case 103: return 227 * 1024;
+    default: return arch < 80 ? 64 * 1024 : 99 * 1024;
+    }
+}
+
 bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan)
 {
     Emitter em = {.o = out, .ind = 1, .ar = p->arena, .cuda = cuda, .p = p, .k = f, .co = o, .ok = true};
@@ -2261,6 +2474,7 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
             if (b > em.mma_bytes) em.mma_bytes = b;
         }
     }
+    if (cuda && o->opt_level > 0) find_pipes(&em, f->body);
     for (int i = 0; cuda && i < ne; i++) {
         /* An mma that does not update a fragment accumulator needs room for
          * its accumulator after the staged operands. */
@@ -2281,10 +2495,10 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
         } else {
             Lay l = lay_of(&em, &sym->shape);
             line(&em, "%s v%d[%d];", ty, sym->id, l.E);
+            line(&em, "(void)v%d;", sym->id); /* unused when a pipeline loads it to shared memory */
             if (em.sym_frag[i]) {
                 MmaTiling g = mma_tiling(&em, sym->shape.dim[0], sym->shape.dim[1]);
-                line(&em, "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s> fv%d[%" PRId64 "];",
-                     em.sym_kk[i] ? em.sym_kk[i] : 16, sym->dtype == DT_INT32 ? "int" : "float", sym->id, g.bpw);
+                line(&em, "%s fv%d[%" PRId64 "];", frag_acc_type(&em, sym->dtype, em.sym_kk[i] ? em.sym_kk[i] : 16), sym->id, g.bpw);
             }
             if (cuda && em.sym_smem[i]) {
                 line(&em, "__shared__ %s s_v%d[%" PRId64 "];", ty, sym->id, l.n);
@@ -2308,17 +2522,20 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
         }
     }
     if (cuda && em.mma_bytes) {
-        line(&em, "__shared__ __align__(32) unsigned char s_mma_[%" PRId64 "];", em.mma_bytes);
-        smem += (int)em.mma_bytes;
+        /* dynamic: tile_mma buffers outgrow the 48 KB of static memory */
+        line(&em, "extern __shared__ __align__(128) unsigned char s_mma_[]; /* %" PRId64 " bytes */", em.mma_bytes);
+        plan->dyn_smem_bytes = (int)em.mma_bytes;
     }
     if (cuda && em.red_bytes) {
         line(&em, "__shared__ __align__(16) unsigned char s_red_[%" PRId64 "];", em.red_bytes);
         smem += (int)em.red_bytes;
     }
     plan->smem_bytes = smem;
-    if (smem > 48 * 1024) {
-        diag_error_fix(f->loc, "use smaller tiles", "kernel '%s' needs %d bytes of shared memory (at most 49152)",
-                       f->name, smem);
+    int limit = smem_limit(o->arch);
+    if (smem > 48 * 1024 || smem + plan->dyn_smem_bytes > limit) {
+        diag_error_fix(f->loc, "use smaller tiles",
+                       "kernel '%s' needs %d bytes of shared memory (at most 49152 static, %d in all on sm_%d)",
+                       f->name, smem + plan->dyn_smem_bytes, limit, o->arch ? o->arch : 80);
         return false;
     }
     emit_stmt(&em, f->body);

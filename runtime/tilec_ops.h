@@ -336,5 +336,153 @@ template <int V, typename T> __device__ __forceinline__ void tilec_vstore(T *dst
         reinterpret_cast<W *>(dst)[k] = u.w;
     }
 }
+
+/* ---- CUDA only: tensor-core fragments for 16-bit operands ----------------
+ * tile_mma on float16 and bfloat16 (and float8, staged as float16) works on
+ * 16x16 blocks with mma.sync m16n8k16 (sm_80 and later): operands come from
+ * shared memory through ldmatrix, and the float32 accumulator of a block is
+ * two m16n8 fragments.  Lane l = 4g + t of a warp holds, of fragment h
+ * (columns 8h .. 8h+7), rows g and g + 8, columns 8h + 2t and 8h + 2t + 1. */
+struct tilec_frag_acc { float x[8]; };
+struct tilec_frag_a { unsigned x[4]; }; /* 16x16 A block, row-major */
+struct tilec_frag_b { unsigned x[4]; }; /* 16x16 B block: k 0-7, 8-15 of columns 0-7, then of 8-15 */
+
+__device__ __forceinline__ void tilec_acc_fill(tilec_frag_acc &c, float v)
+{
+#pragma unroll
+    for (int i = 0; i < 8; ++i) c.x[i] = v;
+}
+
+/* The 16x16 block at p (row stride ld) into / out of c. */
+__device__ __forceinline__ void tilec_acc_load(tilec_frag_acc &c, const float *p, int ld)
+{
+    const int l = (int)(threadIdx.x & 31), g = l >> 2, t = l & 3;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const float2 u = *reinterpret_cast<const float2 *>(p + g * ld + 8 * h + 2 * t);
+        const float2 v = *reinterpret_cast<const float2 *>(p + (g + 8) * ld + 8 * h + 2 * t);
+        c.x[4 * h] = u.x, c.x[4 * h + 1] = u.y, c.x[4 * h + 2] = v.x, c.x[4 * h + 3] = v.y;
+    }
+}
+
+__device__ __forceinline__ void tilec_acc_store(float *p, const tilec_frag_acc &c, int ld)
+{
+    const int l = (int)(threadIdx.x & 31), g = l >> 2, t = l & 3;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        *reinterpret_cast<float2 *>(p + g * ld + 8 * h + 2 * t) = make_float2(c.x[4 * h], c.x[4 * h + 1]);
+        *reinterpret_cast<float2 *>(p + (g + 8) * ld + 8 * h + 2 * t) = make_float2(c.x[4 * h + 2], c.x[4 * h + 3]);
+    }
+}
+
+/* Four 8x8 matrices of 16-bit elements, lane l addressing row l % 16 of
+ * column block l / 16 of the 16x16 block at p (row stride ld, rows 16-byte
+ * aligned); trans for B, which is stored k-major. */
+__device__ __forceinline__ void tilec_ldsm_a(tilec_frag_a &a, const void *p, int ld)
+{
+    const int l = (int)(threadIdx.x & 31);
+    const unsigned s = (unsigned)__cvta_generic_to_shared((const uint16_t *)p + (l & 15) * ld + (l >> 4) * 8);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(a.x[0]), "=r"(a.x[1]), "=r"(a.x[2]), "=r"(a.x[3]) : "r"(s));
+}
+
+__device__ __forceinline__ void tilec_ldsm_b(tilec_frag_b &b, const void *p, int ld)
+{
+    const int l = (int)(threadIdx.x & 31);
+    const unsigned s = (unsigned)__cvta_generic_to_shared((const uint16_t *)p + (l & 15) * ld + (l >> 4) * 8);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(b.x[0]), "=r"(b.x[1]), "=r"(b.x[2]), "=r"(b.x[3]) : "r"(s));
+}
+
+/* c += a @ b for one 16x16x16 block: two m16n8k16 products. */
+#define TILEC_MMA16(name, ty)                                                                                   \
+    __device__ __forceinline__ void name(tilec_frag_acc &c, const tilec_frag_a &a, const tilec_frag_b &b)     \
+    {                                                                                                         \
+        _Pragma("unroll") for (int h = 0; h < 2; ++h)                                                         \
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." ty "." ty ".f32 {%0, %1, %2, %3}, "         \
+                         "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"                                     \
+                         : "+f"(c.x[4 * h]), "+f"(c.x[4 * h + 1]), "+f"(c.x[4 * h + 2]), "+f"(c.x[4 * h + 3])  \
+                         : "r"(a.x[0]), "r"(a.x[1]), "r"(a.x[2]), "r"(a.x[3]), "r"(b.x[2 * h]),               \
+                           "r"(b.x[2 * h + 1]));                                                              \
+    }
+TILEC_MMA16(tilec_mma_bf16, "bf16")
+TILEC_MMA16(tilec_mma_f16, "f16")
+#undef TILEC_MMA16
+
+/* ---- CUDA only: pipelined tile_mma K loops ---------------------------------
+ * Operand runs go global -> shared with cp.async (sm_80 and later), several
+ * K steps ahead of the products; see codegen/kernel.c. */
+
+/* One run of 8 16-bit elements of row r, columns c .. c+7, of a rows x cols
+ * array (strides rs, cs) into dst (16-byte aligned shared memory); what lies
+ * outside the array reads as zero.  ALIGNED (contiguous, 16-byte aligned
+ * rows): one asynchronous 16-byte copy whose source size stops at the
+ * array's edge, the rest zero-filled by the hardware; otherwise a plain
+ * element-by-element copy. */
+template <bool ALIGNED>
+__device__ __forceinline__ void tilec_pipe_copy8(uint16_t *dst, const uint16_t *src, int64_t r, int64_t c, int64_t rows,
+                                                 int64_t cols, int64_t rs, int64_t cs)
+{
+    const bool row_in = r >= 0 && r < rows;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const bool async = ALIGNED;
+#else
+    const bool async = false;
+#endif
+    if (async) {
+        const int64_t left = row_in && c >= 0 && c < cols ? cols - c : 0;
+        const int bytes = left >= 8 ? 16 : (int)left * 2;
+        const uint16_t *p = bytes ? src + r * rs + c : src;
+        const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(p), "r"(bytes) : "memory");
+    } else {
+        union { uint4 w; uint16_t h[8]; } u;
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            const int64_t cj = c + j;
+            u.h[j] = row_in && cj >= 0 && cj < cols ? src[r * rs + cj * cs] : (uint16_t)0;
+        }
+        *reinterpret_cast<uint4 *>(dst) = u.w;
+    }
+}
+
+/* 16 bytes global -> shared, both 16-byte aligned and wholly inside their
+ * arrays: asynchronous on sm_80 and later. */
+__device__ __forceinline__ void tilec_pipe_copy16(uint16_t *dst, const uint16_t *src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
+#else
+    *reinterpret_cast<uint4 *>(dst) = *reinterpret_cast<const uint4 *>(src);
+#endif
+}
+
+/* Closes the group of copies issued since the last commit. */
+__device__ __forceinline__ void tilec_pipe_commit()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/* Waits until at most N committed groups of this thread are in flight. */
+template <int N> __device__ __forceinline__ void tilec_pipe_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+/* Lets kernel fn have `bytes` of dynamic shared memory (beyond 48 KB a
+ * kernel must opt in). */
+static inline tilec_status tilec_smem_opt_in(const void *fn, int bytes)
+{
+    cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (e == cudaSuccess) return TILEC_OK;
+    (void)cudaGetLastError(); /* not sticky: the next launch must not see it */
+    return tilec_fail(TILEC_ERR_CUDA, "%s: %s (the kernel needs %d bytes of shared memory)", cudaGetErrorName(e),
+                      cudaGetErrorString(e), bytes);
+}
 #endif
 #endif

@@ -43,3 +43,19 @@ TILE_KERNEL void matmul_once(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _
     _Float16 y = tile_load(b, .index = {0, 0}, .shape = {32, 64}, .padding = TILE_PAD_ZERO);
     tile_store(c, tile_matmul(x, y) + 1.0f, .index = {i, 0});
 }
+
+/* The product over the K tiles kt0 .. kt1 - 1 only (tiles past the end of
+ * the arrays read zeros), plus the value the tile counter ends with (kt1,
+ * or kt0 when the range is empty), with the loads written inside the
+ * tile_mma call. */
+TILE_KERNEL void matmul_range(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(float, 2) c,
+                              int64_t kt0, int64_t kt1)
+{
+    int i = tile_bid(0), j = tile_bid(1);
+    float acc = tile_zeros(float, .shape = {32, 32});
+    int64_t k = 0;
+    for (k = kt0; k < kt1; k++)
+        acc = tile_mma(tile_load(a, .index = {i, k}, .shape = {32, 16}),
+                       tile_load(b, .index = {k, j}, .shape = {16, 32}), acc);
+    tile_store(c, acc + (float)k, .index = {i, j});
+}

@@ -636,17 +636,18 @@ def matmul_workload(c, s):
     chk = lambda what: (lambda: close(what, out, ref, bound, 1.0))
     c.run(wl, "cuBLAS (torch.matmul)", lambda: torch.matmul(a, b, out=out), check=chk("cuBLAS"))
     out.zero_()
-    # Two kernels (with and without prefetching the next K step into
-    # registers), each with BM 64 and every listed BN and BK; the fastest is
-    # the tilec row.
+    # One kernel source (pipelined K loop) with every listed BM, BN and BK,
+    # compiled for 256 threads (8 warps) and for 128 (4 warps); the fastest
+    # is the tilec row.
     variants = {}
-    for kern, tag in (("matmul_bf16", "prefetch"), ("matmul_bf16_plain", "plain")):
-        for bn in (64, 128):
-            for bk in (32, 64):
-                variants["%s 64x%dx%d" % (tag, bn, bk)] = (lambda kern, bn, bk: lambda: c.tc.launcher(
-                    kern, (cdiv(s, 64), cdiv(s, bn)), a, b, out, 64, bn, bk))(kern, bn, bk)
+    for kern, tag, bns in (("matmul_bf16", "8w", (128, 256)), ("matmul_bf16_w4", "4w", (128,))):
+        for bm in (64, 128):
+            for bn in bns:
+                for bk in (32, 64):
+                    variants["%s %dx%dx%d" % (tag, bm, bn, bk)] = (lambda kern, bm, bn, bk: lambda: c.tc.launcher(
+                        kern, (cdiv(s, bm), cdiv(s, bn)), a, b, out, bm, bn, bk))(kern, bm, bn, bk)
     c.tilec_best(wl, "matmul_bf16", list(variants), lambda v: variants[v](), chk("tilec matmul"), out,
-                 label="BMxBNxBK", note="tile_mma (WMMA)")
+                 label="BMxBNxBK", note="tile_mma (WMMA), cp.async pipeline")
     out.zero_()
     grid = lambda m: (triton.cdiv(s, m["BM"]) * triton.cdiv(s, m["BN"]),)
     c.run(wl, "Triton (tl.dot, autotuned)",
