@@ -42,6 +42,7 @@ typedef struct Options {
     int arch;
     int opt_level;
     int max_threads;
+    int min_blocks;
     Emit emit;
     bool check_only;
     bool line_directives;
@@ -83,6 +84,7 @@ static void usage(FILE *o)
         "  -D NAME[=VAL]         define a macro;  -U NAME  undefine one\n"
         "  -O0 | -O2             optimisation level (default -O2)\n"
         "  --max-threads=N       CUDA threads per block at most (power of two, 32..1024; default 256)\n"
+        "  --min-blocks=N        ask nvcc to fit N blocks per multiprocessor (caps registers; 1..32)\n"
         "  --emit=ast|typed      print the tilec AST (typed: with dtypes and shapes) instead of code\n"
         "  --check               parse and analyse only, write nothing (several files allowed)\n"
         "  --no-line-directives  no #line directives back to the .tile.c source\n"
@@ -459,7 +461,7 @@ static int compile_one(const Options *o, const char *input)
     char *src_name = map_prefix(o, input);
     CodegenOptions co = {.source_name = src_name, .header_name = base_name(hdr), .arch = o->arch,
                          .opt_level = o->opt_level, .line_directives = o->line_directives,
-                         .max_threads = o->max_threads};
+                         .max_threads = o->max_threads, .min_blocks = o->min_blocks};
     const char *targets[2] = {out, hdr};
     Mem code = {0}, head = {0}, deps = {0};
     bool ok = true;
@@ -568,6 +570,11 @@ static int parse_args(Options *o, int argc, char **argv)
             if (*end || n < 32 || n > 1024 || (n & (n - 1)))
                 return usage_error("--max-threads wants a power of two from 32 to 1024");
             o->max_threads = (int)n;
+        } else if (!strncmp(a, "--min-blocks=", 13)) {
+            char *end;
+            long n = strtol(a + 13, &end, 10);
+            if (end == a + 13 || *end || n < 1 || n > 32) return usage_error("--min-blocks wants a number from 1 to 32");
+            o->min_blocks = (int)n;
         } else if (!strcmp(a, "-O0") || !strcmp(a, "-O1")) {
             o->opt_level = 0;
         } else if (!strcmp(a, "-O2") || !strcmp(a, "-O3") || !strcmp(a, "-O")) {

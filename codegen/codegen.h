@@ -15,6 +15,7 @@ typedef struct CodegenOptions {
     int opt_level;            /* 0 or 2 */
     bool line_directives;     /* emit #line mapping to the .tile.c */
     int max_threads;          /* --max-threads: CUDA threads per block at most (0: 256) */
+    int min_blocks;           /* --min-blocks: blocks per multiprocessor asked of nvcc (0: none) */
 } CodegenOptions;
 
 bool codegen_cuda(Program *p, const CodegenOptions *o, FILE *out);

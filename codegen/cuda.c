@@ -82,7 +82,11 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             if (!typed) return false;
             fputs("template <bool ALIGNED>\n", o);
             KernelPlan plan = emit_plan(f, true, co->max_threads);
-            fprintf(o, "__global__ void __launch_bounds__(%d) ", plan.threads);
+            /* --min-blocks: the register cap that lets N blocks share a
+             * multiprocessor, for memory-bound kernels that need more rows
+             * in flight than the compiler's register choice allows. */
+            if (co->min_blocks) fprintf(o, "__global__ void __launch_bounds__(%d, %d) ", plan.threads, co->min_blocks);
+            else fprintf(o, "__global__ void __launch_bounds__(%d) ", plan.threads);
             kernel_name(o, f, nspec);
             fputc('(', o);
             kernel_params(o, f);

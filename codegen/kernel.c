@@ -1804,6 +1804,44 @@ static void frag_coords(Emitter *em, const MmaTiling *g, int64_t N)
 static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t N, int64_t K, int64_t lda,
                          int64_t ldb, const char *cf)
 {
+    if (g->fm && k->raw && K >= 32) {
+        /* As below, with the fragments of step k_ + 16 loaded while the
+         * products of step k_ run (two register sets, indices constant
+         * once unrolled). */
+        line(em, "{");
+        em->ind++;
+        line(em, "const int wm_ = ((t_ >> 5) / %d) * %" PRId64 ", wn_ = ((t_ >> 5) %% %d) * %" PRId64 ";", g->wn, g->fm,
+             g->wn, g->fn);
+        line(em, "%s fa_[2][%" PRId64 "];", opnd_type(em, k, false), g->fm);
+        line(em, "%s fb_[2][%" PRId64 "];", opnd_type(em, k, true), g->fn);
+        for (int pre = 1; pre >= 0; pre--) {
+            const char *kk = pre ? "0" : "k_ + 16";
+            const char *set = pre ? "0" : "((k_ >> 4) + 1) & 1";
+            if (!pre) {
+                line(em, "#pragma unroll");
+                line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += 16) {", K);
+                em->ind++;
+                line(em, "if (k_ + 16 < %" PRId64 ") {", K);
+                em->ind++;
+            }
+            line(em, "#pragma unroll");
+            line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) %s", g->fm,
+                 opnd_load(em, k, false, S("fa_[%s][i_]", set), S("sa_ + (wm_ + i_) * %" PRId64 " + %s", 16 * lda, kk), lda));
+            line(em, "#pragma unroll");
+            line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) %s", g->fn,
+                 opnd_load(em, k, true, S("fb_[%s][j_]", set), S("sb_ + (%s) * %" PRId64 " + (wn_ + j_) * 16", kk, ldb), ldb));
+            if (!pre) close_loop(em);
+        }
+        line(em, "#pragma unroll");
+        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_)", g->fm);
+        line(em, "    #pragma unroll");
+        line(em, "    for (int j_ = 0; j_ < %" PRId64 "; ++j_)", g->fn);
+        line(em, "        %s", mma_stmt(em, k, S("%s[i_ * %" PRId64 " + j_]", cf, g->fn), "fa_[(k_ >> 4) & 1][i_]", "fb_[(k_ >> 4) & 1][j_]"));
+        close_loop(em);
+        em->ind--;
+        line(em, "}");
+        return;
+    }
     if (g->fm) {
         /* k outer: each A and B fragment is loaded once per k step and
          * used for a whole row or column of the warp's rectangle. */
@@ -2110,10 +2148,28 @@ static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int6
     int64_t runs = rows * cols / 8, per_row = cols / 8, reps = (runs + em->T - 1) / em->T;
     line(em, "const bool full_ = o0_ >= 0 && o0_ + %" PRId64 " <= %s.shape[0] && o1_ >= 0 && o1_ + %" PRId64 " <= %s.shape[1];",
          rows, arr, cols, arr);
-    /* Whole tiles (all but the edges) need no bounds arithmetic per run. */
+    /* Whole tiles (all but the edges) need no bounds arithmetic per run;
+     * when the threads cover whole rows, thread t's runs are one column
+     * apart by a fixed number of rows, so its addresses step by constants. */
+    bool stepping = em->T % per_row == 0;
     for (int whole = 1; whole >= 0; whole--) {
         line(em, whole ? "if (ALIGNED && full_) {" : "} else {");
         em->ind++;
+        if (whole && stepping) {
+            int64_t rstep = em->T / per_row;
+            line(em, "const int row_ = t_ / %" PRId64 ", col_ = (t_ %% %" PRId64 ") * 8;", per_row, per_row);
+            line(em, "const uint16_t *g_ = (const uint16_t *)%s.data + (o0_ + row_) * %s.strides[0] + o1_ + col_;", arr, arr);
+            line(em, "const int64_t gs_ = %" PRId64 " * %s.strides[0];", rstep, arr);
+            line(em, "uint16_t *d_ = %s + row_ * %" PRId64 " + col_;", dst, ld);
+            line(em, "#pragma unroll");
+            line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
+            em->ind++;
+            if (runs % em->T) line(em, "if (r_ * %d + t_ >= %" PRId64 ") break;", em->T, runs);
+            line(em, "tilec_pipe_copy16(d_ + r_ * %" PRId64 ", g_ + r_ * gs_);", rstep * ld);
+            close_loop(em);
+            em->ind--;
+            continue;
+        }
         if (whole) line(em, "const uint16_t *g_ = (const uint16_t *)%s.data + o0_ * %s.strides[0] + o1_;", arr, arr);
         line(em, "#pragma unroll");
         line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);

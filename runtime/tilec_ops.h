@@ -377,21 +377,23 @@ __device__ __forceinline__ void tilec_acc_store(float *p, const tilec_frag_acc &
 
 /* Four 8x8 matrices of 16-bit elements, lane l addressing row l % 16 of
  * column block l / 16 of the 16x16 block at p (row stride ld, rows 16-byte
- * aligned); trans for B, which is stored k-major. */
+ * aligned); trans for B, which is stored k-major.  Not volatile, so the
+ * compiler may schedule them among the products; the memory clobber keeps
+ * them after the barrier that publishes the data. */
 __device__ __forceinline__ void tilec_ldsm_a(tilec_frag_a &a, const void *p, int ld)
 {
     const int l = (int)(threadIdx.x & 31);
     const unsigned s = (unsigned)__cvta_generic_to_shared((const uint16_t *)p + (l & 15) * ld + (l >> 4) * 8);
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(a.x[0]), "=r"(a.x[1]), "=r"(a.x[2]), "=r"(a.x[3]) : "r"(s));
+    asm("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+        : "=r"(a.x[0]), "=r"(a.x[1]), "=r"(a.x[2]), "=r"(a.x[3]) : "r"(s) : "memory");
 }
 
 __device__ __forceinline__ void tilec_ldsm_b(tilec_frag_b &b, const void *p, int ld)
 {
     const int l = (int)(threadIdx.x & 31);
     const unsigned s = (unsigned)__cvta_generic_to_shared((const uint16_t *)p + (l & 15) * ld + (l >> 4) * 8);
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(b.x[0]), "=r"(b.x[1]), "=r"(b.x[2]), "=r"(b.x[3]) : "r"(s));
+    asm("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+        : "=r"(b.x[0]), "=r"(b.x[1]), "=r"(b.x[2]), "=r"(b.x[3]) : "r"(s) : "memory");
 }
 
 /* c += a @ b for one 16x16x16 block: two m16n8k16 products. */
@@ -399,8 +401,8 @@ __device__ __forceinline__ void tilec_ldsm_b(tilec_frag_b &b, const void *p, int
     __device__ __forceinline__ void name(tilec_frag_acc &c, const tilec_frag_a &a, const tilec_frag_b &b)     \
     {                                                                                                         \
         _Pragma("unroll") for (int h = 0; h < 2; ++h)                                                         \
-            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." ty "." ty ".f32 {%0, %1, %2, %3}, "         \
-                         "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"                                     \
+            asm("mma.sync.aligned.m16n8k16.row.col.f32." ty "." ty ".f32 {%0, %1, %2, %3}, "                  \
+                "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"                                              \
                          : "+f"(c.x[4 * h]), "+f"(c.x[4 * h + 1]), "+f"(c.x[4 * h + 2]), "+f"(c.x[4 * h + 3])  \
                          : "r"(a.x[0]), "r"(a.x[1]), "r"(a.x[2]), "r"(a.x[3]), "r"(b.x[2 * h]),               \
                            "r"(b.x[2 * h + 1]));                                                              \

@@ -101,6 +101,31 @@ static void run_range(int64_t M, int64_t N, int64_t K, int64_t kt0, int64_t kt1)
     free(a), free(b), free(c), free(got), free(want), ex_free(da), ex_free(db), ex_free(dc);
 }
 
+/* matmul_neg: -(a @ b), float16 inputs, float32 result. */
+static void run_neg(int64_t M, int64_t N, int64_t K)
+{
+    uint16_t *a = malloc(2 * M * K), *b = malloc(2 * K * N);
+    float *c = malloc(4 * M * N);
+    for (int64_t i = 0; i < M * K; i++) a[i] = tilec_f16_from_double(ex_uniform(-1, 1), TILEC_RN);
+    for (int64_t i = 0; i < K * N; i++) b[i] = tilec_f16_from_double(ex_uniform(-1, 1), TILEC_RN);
+    uint16_t *da = ex_alloc(2 * M * K), *db = ex_alloc(2 * K * N);
+    float *dc = ex_alloc(4 * M * N);
+    ex_upload(da, a, 2 * M * K), ex_upload(db, b, 2 * K * N);
+    tilec_array A = tilec_array_2d(da, TILEC_FLOAT16, M, K), B = tilec_array_2d(db, TILEC_FLOAT16, K, N),
+                C = tilec_array_2d(dc, TILEC_FLOAT32, M, N);
+    ex_status("matmul_neg launch", matmul_neg(NULL, tilec_grid_2d(M, N, 64, 32), &A, &B, &C));
+    ex_download(c, dc, 4 * M * N);
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N);
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double s = 0;
+            for (int64_t k = 0; k < K; k++) s -= tilec_f16_to_double(a[i * K + k]) * tilec_f16_to_double(b[k * N + j]);
+            got[i * N + j] = c[i * N + j], want[i * N + j] = s;
+        }
+    ex_check("matmul_neg (not pipelined)", got, want, M * N, 1e-4 * (double)K, 0);
+    free(a), free(b), free(c), free(got), free(want), ex_free(da), ex_free(db), ex_free(dc);
+}
+
 int main(void)
 {
     run_once();
@@ -113,5 +138,6 @@ int main(void)
     run_range(70, 72, 96, 1, 8);
     run_range(64, 64, 64, 3, 2);
     run_range(40, 48, 80, 0, 5);
+    run_neg(100, 80, 72);
     return ex_finish("matmul");
 }

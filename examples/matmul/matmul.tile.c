@@ -59,3 +59,18 @@ TILE_KERNEL void matmul_range(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __
                        tile_load(b, .index = {k, j}, .shape = {16, 32}), acc);
     tile_store(c, acc + (float)k, .index = {i, j});
 }
+
+/* c = -(a @ b) with a K loop that is not pipelined (an operand is computed,
+ * not just loaded): each step stages the registers through shared memory,
+ * and the accumulator still stays in the tensor cores' registers. */
+TILE_KERNEL void matmul_neg(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _Float16, 2) b, TILE_ARRAY(float, 2) c)
+{
+    int i = tile_bid(0), j = tile_bid(1);
+    float acc = tile_zeros(float, .shape = {64, 32});
+    for (int64_t k = 0; k < (tile_dim(a, 1) + 15) / 16; k++) {
+        _Float16 x = tile_load(a, .index = {i, k}, .shape = {64, 16}, .padding = TILE_PAD_ZERO);
+        _Float16 y = tile_load(b, .index = {k, j}, .shape = {16, 32}, .padding = TILE_PAD_ZERO);
+        acc = tile_mma(-x, y, acc);
+    }
+    tile_store(c, acc, .index = {i, j});
+}

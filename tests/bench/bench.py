@@ -645,7 +645,7 @@ def matmul_workload(c, s):
             for bn in bns:
                 for bk in (32, 64):
                     variants["%s %dx%dx%d" % (tag, bm, bn, bk)] = (lambda kern, bm, bn, bk: lambda: c.tc.launcher(
-                        kern, (cdiv(s, bm), cdiv(s, bn)), a, b, out, bm, bn, bk))(kern, bm, bn, bk)
+                        kern, (cdiv(s, bm) * cdiv(s, bn),), a, b, out, bm, bn, bk))(kern, bm, bn, bk)
     c.tilec_best(wl, "matmul_bf16", list(variants), lambda v: variants[v](), chk("tilec matmul"), out,
                  label="BMxBNxBK", note="tile_mma (WMMA), cp.async pipeline")
     out.zero_()

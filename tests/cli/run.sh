@@ -76,6 +76,13 @@ expect_rc "bad arch number" 2 "$TILEC" --arch=sm_9 "$K"
 expect_rc "good arch" 0 "$TILEC" --arch=sm_90 -I "$OUT/inc" -o "$OUT/arch.cu" "$K"
 expect_rc "sm_90a" 0 "$TILEC" --arch=sm_90a -I "$OUT/inc" -o "$OUT/arch.cu" "$K"
 expect_rc "bad max-threads" 2 "$TILEC" --max-threads=100 "$K"
+expect_rc "pipelined at -O2" 0 "$TILEC" -O2 -o "$OUT/mm2.cu" examples/matmul/matmul.tile.c
+has "pipelined at -O2" "$OUT/mm2.cu" "tilec_pipe_commit();"
+expect_rc "as written at -O0" 0 "$TILEC" -O0 -o "$OUT/mm0.cu" examples/matmul/matmul.tile.c
+lacks "as written at -O0" "$OUT/mm0.cu" "tilec_pipe_commit();"
+expect_rc "bad min-blocks" 2 "$TILEC" --min-blocks=0 "$K"; has "bad min-blocks" "$OUT/err" "--min-blocks wants a number from 1 to 32"
+expect_rc "bad min-blocks text" 2 "$TILEC" --min-blocks=x "$K"
+expect_rc "min-blocks" 0 "$TILEC" --min-blocks=4 -I "$OUT/inc" -o "$OUT/mb.cu" "$K"; has "min-blocks" "$OUT/mb.cu" "__launch_bounds__(128, 4)"
 expect_rc "bad --emit" 2 "$TILEC" --emit=bogus "$K"
 expect_rc "bad --color" 2 "$TILEC" --color=sometimes "$K"
 expect_rc "-o needs a value" 2 "$TILEC" "$K" -o

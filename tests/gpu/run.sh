@@ -12,7 +12,8 @@
 #        generated CUDA with nvcc, runs every application (checks against
 #        float64 references), runs each under compute-sanitizer memcheck,
 #        compares every checked result with the host backend's element by
-#        element, and with --bench runs the benchmark table.
+#        element, and with --bench measures the mma.sync ceiling
+#        (tests/bench/peak/mma_peak.cu) and runs the benchmark table.
 # The last line is "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -91,6 +92,8 @@ device)
     df=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     p=$((p + ${dp:-0})); f=$((f + ${df:-1}))
     if [ $bench = 1 ] && [ -f tests/bench/bench.py ]; then
+        # The mma.sync ceiling that bounds tile_mma (a hardware limit).
+        nvcc -O3 -arch=sm_90 -o "$G/mma_peak" tests/bench/peak/mma_peak.cu && "$G/mma_peak" || f=$((f + 1))
         python3 tests/bench/bench.py $quick --out "${OUT:-$G}" || f=$((f + 1))
     fi
     echo "$p passed, $f failed"

@@ -1,6 +1,7 @@
 /* matmul.tile.c: C = A @ B, bfloat16 in and out (rounded once from a
  * float32 accumulator), on tensor cores; one (BM, BN) block of C per
- * program instance, K walked in BK steps, edges padded with zeros.
+ * program instance (a 1-D grid of all the blocks), K walked in BK steps,
+ * edges padded with zeros.
  * The loop body is only the operand loads and the update, so tilec
  * pipelines it: the tiles of the next K steps are copied to shared memory
  * (cp.async) while the tensor cores work on the current one. */
@@ -9,7 +10,14 @@
 TILE_KERNEL void matmul_bf16(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(__bf16, 2) c,
                              TILE_CONST(int, 64, 128) BM, TILE_CONST(int, 128, 256) BN, TILE_CONST(int, 32, 64) BK)
 {
-    int i = tile_bid(0), j = tile_bid(1);
+    /* Grouped order, as in Triton's tutorial: consecutive program ids walk
+     * down a group of 8 block rows before moving right, so the A rows and
+     * B columns that run together stay in L2. */
+    int64_t nm = (tile_dim(a, 0) + BM - 1) / BM, nn = (tile_dim(b, 1) + BN - 1) / BN;
+    int64_t pid = tile_bid(0), width = 8 * nn;
+    int64_t m0 = (pid / width) * 8;
+    int64_t gm = nm - m0 < 8 ? nm - m0 : 8;
+    int64_t i = m0 + (pid % width) % gm, j = (pid % width) / gm;
     float acc = tile_zeros(float, .shape = {BM, BN});
     int64_t nk = (tile_dim(a, 1) + BK - 1) / BK;
     for (int64_t k = 0; k < nk; k++) {

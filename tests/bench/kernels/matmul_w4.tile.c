@@ -8,7 +8,14 @@ TILE_KERNEL void matmul_bf16_w4(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const 
                                 TILE_ARRAY(__bf16, 2) c, TILE_CONST(int, 64, 128) BM, TILE_CONST(int, 128) BN,
                                 TILE_CONST(int, 32, 64) BK)
 {
-    int i = tile_bid(0), j = tile_bid(1);
+    /* Grouped order, as in Triton's tutorial: consecutive program ids walk
+     * down a group of 8 block rows before moving right, so the A rows and
+     * B columns that run together stay in L2. */
+    int64_t nm = (tile_dim(a, 0) + BM - 1) / BM, nn = (tile_dim(b, 1) + BN - 1) / BN;
+    int64_t pid = tile_bid(0), width = 8 * nn;
+    int64_t m0 = (pid / width) * 8;
+    int64_t gm = nm - m0 < 8 ? nm - m0 : 8;
+    int64_t i = m0 + (pid % width) % gm, j = (pid % width) / gm;
     float acc = tile_zeros(float, .shape = {BM, BN});
     int64_t nk = (tile_dim(a, 1) + BK - 1) / BK;
     for (int64_t k = 0; k < nk; k++) {
