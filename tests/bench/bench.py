@@ -647,7 +647,7 @@ def matmul_workload(c, s):
                     variants["%s %dx%dx%d" % (tag, bm, bn, bk)] = (lambda kern, bm, bn, bk: lambda: c.tc.launcher(
                         kern, (cdiv(s, bm) * cdiv(s, bn),), a, b, out, bm, bn, bk))(kern, bm, bn, bk)
     c.tilec_best(wl, "matmul_bf16", list(variants), lambda v: variants[v](), chk("tilec matmul"), out,
-                 label="BMxBNxBK", note="tile_mma (WMMA), cp.async pipeline")
+                 label="BMxBNxBK", note="tile_mma (ldmatrix + mma.sync), cp.async pipeline")
     out.zero_()
     grid = lambda m: (triton.cdiv(s, m["BM"]) * triton.cdiv(s, m["BN"]),)
     c.run(wl, "Triton (tl.dot, autotuned)",
