@@ -1801,70 +1801,64 @@ static void frag_coords(Emitter *em, const MmaTiling *g, int64_t N)
 /* The products of one K block: sa_ (K columns, row stride lda) times sb_
  * (N columns, row stride ldb), both in shared memory, added to the warps'
  * accumulator fragments cf (g->bpw of them per warp). */
+/* A warp's A fragments fa[0 .. fm-1] and B fragments fb[0 .. fn-1] of k
+ * step kk, for the 2-D tiling. */
+static void frag_loads(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t lda, int64_t ldb, const char *fa,
+                       const char *fb, const char *kk)
+{
+    line(em, "#pragma unroll");
+    line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) %s", g->fm,
+         opnd_load(em, k, false, S("%s[i_]", fa), S("sa_ + (wm_ + i_) * %" PRId64 " + (%s)", 16 * lda, kk), lda));
+    line(em, "#pragma unroll");
+    line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) %s", g->fn,
+         opnd_load(em, k, true, S("%s[j_]", fb), S("sb_ + (%s) * %" PRId64 " + (wn_ + j_) * 16", kk, ldb), ldb));
+}
+
+/* The fm x fn products of a warp's rectangle. */
+static void frag_products(Emitter *em, const MmaKind *k, const MmaTiling *g, const char *cf, const char *fa,
+                          const char *fb)
+{
+    line(em, "#pragma unroll");
+    line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_)", g->fm);
+    line(em, "    #pragma unroll");
+    line(em, "    for (int j_ = 0; j_ < %" PRId64 "; ++j_)", g->fn);
+    line(em, "        %s", mma_stmt(em, k, S("%s[i_ * %" PRId64 " + j_]", cf, g->fn), S("%s[i_]", fa), S("%s[j_]", fb)));
+}
+
 static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t N, int64_t K, int64_t lda,
                          int64_t ldb, const char *cf)
 {
-    if (g->fm && k->raw && K >= 32) {
-        /* As below, with the fragments of step k_ + 16 loaded while the
-         * products of step k_ run (two register sets, indices constant
-         * once unrolled). */
-        line(em, "{");
-        em->ind++;
-        line(em, "const int wm_ = ((t_ >> 5) / %d) * %" PRId64 ", wn_ = ((t_ >> 5) %% %d) * %" PRId64 ";", g->wn, g->fm,
-             g->wn, g->fn);
-        line(em, "%s fa_[2][%" PRId64 "];", opnd_type(em, k, false), g->fm);
-        line(em, "%s fb_[2][%" PRId64 "];", opnd_type(em, k, true), g->fn);
-        for (int pre = 1; pre >= 0; pre--) {
-            const char *kk = pre ? "0" : "k_ + 16";
-            const char *set = pre ? "0" : "((k_ >> 4) + 1) & 1";
-            if (!pre) {
-                line(em, "#pragma unroll");
-                line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += 16) {", K);
-                em->ind++;
-                line(em, "if (k_ + 16 < %" PRId64 ") {", K);
-                em->ind++;
-            }
-            line(em, "#pragma unroll");
-            line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) %s", g->fm,
-                 opnd_load(em, k, false, S("fa_[%s][i_]", set), S("sa_ + (wm_ + i_) * %" PRId64 " + %s", 16 * lda, kk), lda));
-            line(em, "#pragma unroll");
-            line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) %s", g->fn,
-                 opnd_load(em, k, true, S("fb_[%s][j_]", set), S("sb_ + (%s) * %" PRId64 " + (wn_ + j_) * 16", kk, ldb), ldb));
-            if (!pre) close_loop(em);
-        }
-        line(em, "#pragma unroll");
-        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_)", g->fm);
-        line(em, "    #pragma unroll");
-        line(em, "    for (int j_ = 0; j_ < %" PRId64 "; ++j_)", g->fn);
-        line(em, "        %s", mma_stmt(em, k, S("%s[i_ * %" PRId64 " + j_]", cf, g->fn), "fa_[(k_ >> 4) & 1][i_]", "fb_[(k_ >> 4) & 1][j_]"));
-        close_loop(em);
-        em->ind--;
-        line(em, "}");
-        return;
-    }
     if (g->fm) {
         /* k outer: each A and B fragment is loaded once per k step and
-         * used for a whole row or column of the warp's rectangle. */
+         * used for a whole row or column of the warp's rectangle.  With
+         * mma.sync and two or more k steps, the fragments of step k_ + 16
+         * are loaded while the products of step k_ run (two register sets,
+         * indices constant once unrolled). */
+        bool two = k->raw && K >= 32;
         line(em, "{");
         em->ind++;
         line(em, "const int wm_ = ((t_ >> 5) / %d) * %" PRId64 ", wn_ = ((t_ >> 5) %% %d) * %" PRId64 ";", g->wn, g->fm,
              g->wn, g->fn);
+        if (two) {
+            line(em, "%s fa_[2][%" PRId64 "];", opnd_type(em, k, false), g->fm);
+            line(em, "%s fb_[2][%" PRId64 "];", opnd_type(em, k, true), g->fn);
+            frag_loads(em, k, g, lda, ldb, "fa_[0]", "fb_[0]", "0");
+        }
         line(em, "#pragma unroll");
         line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += %d) {", K, k->kk);
         em->ind++;
-        line(em, "%s fa_[%" PRId64 "];", opnd_type(em, k, false), g->fm);
-        line(em, "%s fb_[%" PRId64 "];", opnd_type(em, k, true), g->fn);
-        line(em, "#pragma unroll");
-        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) %s", g->fm,
-             opnd_load(em, k, false, "fa_[i_]", S("sa_ + (wm_ + i_) * %" PRId64 " + k_", 16 * lda), lda));
-        line(em, "#pragma unroll");
-        line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) %s", g->fn,
-             opnd_load(em, k, true, "fb_[j_]", S("sb_ + k_ * %" PRId64 " + (wn_ + j_) * 16", ldb), ldb));
-        line(em, "#pragma unroll");
-        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_)", g->fm);
-        line(em, "    #pragma unroll");
-        line(em, "    for (int j_ = 0; j_ < %" PRId64 "; ++j_)", g->fn);
-        line(em, "        %s", mma_stmt(em, k, S("%s[i_ * %" PRId64 " + j_]", cf, g->fn), "fa_[i_]", "fb_[j_]"));
+        if (two) {
+            line(em, "if (k_ + 16 < %" PRId64 ") {", K);
+            em->ind++;
+            frag_loads(em, k, g, lda, ldb, "fa_[((k_ >> 4) + 1) & 1]", "fb_[((k_ >> 4) + 1) & 1]", "k_ + 16");
+            close_loop(em);
+            frag_products(em, k, g, cf, "fa_[(k_ >> 4) & 1]", "fb_[(k_ >> 4) & 1]");
+        } else {
+            line(em, "%s fa_[%" PRId64 "];", opnd_type(em, k, false), g->fm);
+            line(em, "%s fb_[%" PRId64 "];", opnd_type(em, k, true), g->fn);
+            frag_loads(em, k, g, lda, ldb, "fa_", "fb_", "k_");
+            frag_products(em, k, g, cf, "fa_", "fb_");
+        }
         close_loop(em);
         em->ind--;
         line(em, "}");

@@ -18,11 +18,15 @@ typedef unsigned char tilec_fp8_e5m2;
 /* Annotations. */
 #define TILE_KERNEL __attribute__((annotate("tilec.kernel")))
 #define TILE_FUNC __attribute__((annotate("tilec.func"))) static inline
+/* Spells its arguments after expanding them, so that the rank and the
+ * constant lists below may be given through macros (-DBLOCK=128). */
+#define TILE_STR_(...) #__VA_ARGS__
+#define TILE_XSTR_(...) TILE_STR_(__VA_ARGS__)
 /* A global array parameter: element type T (const T for read-only), rank N. */
-#define TILE_ARRAY(T, N) __attribute__((annotate("tilec.array:" #N))) T *
+#define TILE_ARRAY(T, N) __attribute__((annotate("tilec.array:" TILE_XSTR_(N)))) T *
 /* A compile-time constant parameter, compiled once for each listed value;
  * the launcher dispatches on the run-time value. */
-#define TILE_CONST(T, ...) __attribute__((annotate("tilec.const:" #__VA_ARGS__))) const T
+#define TILE_CONST(T, ...) __attribute__((annotate("tilec.const:" TILE_XSTR_(__VA_ARGS__)))) const T
 
 /* Option values. */
 enum tilec_padding {

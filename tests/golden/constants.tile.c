@@ -1,7 +1,8 @@
 /* constants.tile.c: compile-time constants of every kind: literals in all
  * bases, enum values, #define expressions, const globals, TILE_CONST
  * parameters with several values (one typed dump per specialization), and
- * folding through casts, shifts, ternaries and comparisons. */
+ * folding through casts, shifts, ternaries and comparisons.  The rank of
+ * x and the values of R come through macros. */
 #include <tilec.h>
 
 #define BASE 8
@@ -9,10 +10,12 @@
 enum sizes { SMALL = 2, LARGE = SMALL << 3 };
 static const int ROWS = 4;
 static const float GAIN = 1.5f;
+#define RANK_X 2
+#define R_VALUES 1, 2
 
-TILE_KERNEL void constants(TILE_ARRAY(const float, 2) x, TILE_ARRAY(float, 2) y,
+TILE_KERNEL void constants(TILE_ARRAY(const float, RANK_X) x, TILE_ARRAY(float, 2) y,
                            TILE_ARRAY(int64_t, 1) w, TILE_CONST(int, 16, 32) BN,
-                           TILE_CONST(int32_t, 1, 2) R)
+                           TILE_CONST(int32_t, R_VALUES) R)
 {
     int i = tile_bid(0);
     const int half = BN / 2;

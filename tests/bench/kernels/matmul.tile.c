@@ -7,8 +7,15 @@
  * (cp.async) while the tensor cores work on the current one. */
 #include <tilec.h>
 
-TILE_KERNEL void matmul_bf16(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(__bf16, 2) c,
-                             TILE_CONST(int, 64, 128) BM, TILE_CONST(int, 128, 256) BN, TILE_CONST(int, 32, 64) BK)
+/* matmul_w4.tile.c builds the same kernel under another name, with other
+ * options and BN values. */
+#ifndef MATMUL_NAME
+#define MATMUL_NAME matmul_bf16
+#define MATMUL_BN 128, 256
+#endif
+
+TILE_KERNEL void MATMUL_NAME(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(__bf16, 2) c,
+                             TILE_CONST(int, 64, 128) BM, TILE_CONST(int, MATMUL_BN) BN, TILE_CONST(int, 32, 64) BK)
 {
     /* Grouped order, as in Triton's tutorial: consecutive program ids walk
      * down a group of 8 block rows before moving right, so the A rows and

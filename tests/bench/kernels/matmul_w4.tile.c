@@ -1,27 +1,7 @@
-/* matmul_w4.tile.c: the matmul of matmul.tile.c compiled for 4 warps per
- * block (each warp owns a larger share of C, with more accumulator
- * registers per thread).
+/* matmul_w4.tile.c: matmul.tile.c's kernel compiled for 4 warps per block
+ * (each warp owns a larger share of C, with more accumulator registers per
+ * thread), BN 128 only.
  * tilec-flags: --max-threads=128 */
-#include <tilec.h>
-
-TILE_KERNEL void matmul_bf16_w4(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b,
-                                TILE_ARRAY(__bf16, 2) c, TILE_CONST(int, 64, 128) BM, TILE_CONST(int, 128) BN,
-                                TILE_CONST(int, 32, 64) BK)
-{
-    /* Grouped order, as in Triton's tutorial: consecutive program ids walk
-     * down a group of 8 block rows before moving right, so the A rows and
-     * B columns that run together stay in L2. */
-    int64_t nm = (tile_dim(a, 0) + BM - 1) / BM, nn = (tile_dim(b, 1) + BN - 1) / BN;
-    int64_t pid = tile_bid(0), width = 8 * nn;
-    int64_t m0 = (pid / width) * 8;
-    int64_t gm = nm - m0 < 8 ? nm - m0 : 8;
-    int64_t i = m0 + (pid % width) % gm, j = (pid % width) / gm;
-    float acc = tile_zeros(float, .shape = {BM, BN});
-    int64_t nk = (tile_dim(a, 1) + BK - 1) / BK;
-    for (int64_t k = 0; k < nk; k++) {
-        __bf16 x = tile_load(a, .index = {i, k}, .shape = {BM, BK}, .padding = TILE_PAD_ZERO);
-        __bf16 y = tile_load(b, .index = {k, j}, .shape = {BK, BN}, .padding = TILE_PAD_ZERO);
-        acc = tile_mma(x, y, acc);
-    }
-    tile_store(c, tile_cast(acc, __bf16), .index = {i, j});
-}
+#define MATMUL_NAME matmul_bf16_w4
+#define MATMUL_BN 128
+#include "matmul.tile.c"
