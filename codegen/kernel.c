@@ -2099,6 +2099,17 @@ static void hoist(Emitter *em, Expr *e)
     for (int i = 0; i < e->nargs; i++) hoist(em, e->args[i]);
 }
 
+/* Shared memory one block may have on sm_XX (opt-in limit). */
+static int smem_limit(int arch)
+{
+    switch (arch) {
+    case 0: case 80: case 87: return 163 * 1024;
+    case 86: case 89: case 120: case 121: return 99 * 1024;
+    case 90: case 100: case 101: case 103: return 227 * 1024;
+    default: return arch < 80 ? 64 * 1024 : 99 * 1024;
+    }
+}
+
 /* ---- pipelined K loops ---------------------------------------------------
  * For a loop pipeline.c accepts, the operand tiles of K step j are copied
  * global -> shared memory (cp.async when ALIGNED, zero-filled past the
@@ -2112,18 +2123,28 @@ static int64_t pipe_stage_elems(const PipeLoop *pl)
     return pl->M * (pl->K + 8) + pl->K * (pl->N + 8); /* rows padded by 16 bytes */
 }
 
-/* Four stages when they fit in 96 KB (every sm_80+ part), else fewer. */
-static int pipe_stages(const PipeLoop *pl)
+/* As many stages as fit, up to four, in the shared memory one block may
+ * have when as many blocks share an SM as their registers allow: the
+ * fragment accumulator (M N / T floats per thread) plus about 64 registers
+ * of operand fragments and addresses, out of 64 K registers per SM.  A
+ * block whose accumulator keeps it alone on its SM (128 x 256 on 256
+ * threads) gets the whole opt-in limit; deeper rings hide more of the
+ * global-memory latency behind the products. */
+static int pipe_stages(const Emitter *em, const PipeLoop *pl)
 {
     int64_t b = pipe_stage_elems(pl) * 2;
+    int64_t regs = pl->M * pl->N / em->T + 64;
+    int64_t blocks = 65536 / (regs * em->T);
+    if (blocks < 1) blocks = 1;
+    int64_t budget = (smem_limit(em->co->arch) - 2048) / blocks;
     for (int s = 4; s > 2; s--)
-        if (s * b <= 96 * 1024) return s;
+        if (s * b <= budget) return s;
     return 2;
 }
 
-static int64_t pipe_bytes(const PipeLoop *pl)
+static int64_t pipe_bytes(const Emitter *em, const PipeLoop *pl)
 {
-    return pipe_stages(pl) * pipe_stage_elems(pl) * 2 + 64;
+    return pipe_stages(em, pl) * pipe_stage_elems(pl) * 2 + 64;
 }
 
 /* The copies of operand load l (rows x cols) into dst (row stride ld): one
@@ -2196,11 +2217,11 @@ static void pipe_issue_step(Emitter *em, const PipeLoop *pl, const char *j, int 
 
 static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
 {
-    int stages = pipe_stages(pl);
+    int stages = pipe_stages(em, pl);
     MmaKind mk = mma_kind(pl->dtype);
     MmaTiling g = mma_tiling(em, pl->M, pl->N);
     const char *kn = sym_name(em, pl->k);
-    line(em, "{ /* K loop: tile_mma operands copied %d steps ahead */", stages - 1);
+    line(em, "{ /* K loop: tile_mma operands copied %d step%s ahead (%d stages) */", stages - 1, stages > 2 ? "s" : "", stages);
     em->ind++;
     if (st->init_s)
         for (int i = 0; i < st->init_s->nitems; i++) emit_stmt(em, st->init_s->items[i]);
@@ -2250,7 +2271,7 @@ static void find_pipes(Emitter *em, Stmt *st)
     PipeLoop pl;
     if (st->kind == ST_FOR && em->npipes < 16 && pipeline_match(st, &pl) && em->sym_frag[pl.acc->id]) {
         em->pipes[em->npipes++] = st;
-        if (pipe_bytes(&pl) > em->mma_bytes) em->mma_bytes = pipe_bytes(&pl);
+        if (pipe_bytes(em, &pl) > em->mma_bytes) em->mma_bytes = pipe_bytes(em, &pl);
         return;
     }
     find_pipes(em, st->then_s);
@@ -2484,17 +2505,6 @@ KernelPlan emit_plan(const Func *f, bool cuda, int max_threads)
     if (t < 32) t = 32;
     pl.threads = (int)t;
     return pl;
-}
-
-/* Shared memory one block may have on sm_XX (opt-in limit). */
-static int smem_limit(int arch)
-{
-    switch (arch) {
-    case 0: case 80: case 87: return 163 * 1024;
-    case 86: case 89: case 120: case 121: return 99 * 1024;
-    case 90: case 100: case 101: case 103: return 227 * 1024;
-    default: return arch < 80 ? 64 * 1024 : 99 * 1024;
-    }
 }
 
 bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan)

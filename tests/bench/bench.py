@@ -608,6 +608,13 @@ def wl_layer_norm(c):
     for bm in (2, 4):
         variants["%dx1024" % bm] = (lambda bm: lambda: c.tc.launcher("layer_norm_f16_rows", (m // bm,), x, w, b, y, eps,
                                                                       k, bm))(bm)
+    # weight and bias loaded first; and G blocks looping over the rows with
+    # the next row's load in flight (G = 2, 4 or 8 per SM)
+    variants["1x256 early w,b"] = lambda: c.tc.launcher("layer_norm_f16_early", (m,), x, w, b, y, eps, k)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for per in (2, 4, 8):
+        variants["1x256 loop %d/SM" % per] = (lambda g: lambda: c.tc.launcher("layer_norm_f16_loop", (g,), x, w, b, y,
+                                                                               eps, k))(per * sms)
     c.tilec_best(wl, "layer_norm_f16", list(variants), lambda v: variants[v](), chk("tilec layer_norm", lambda: y), y,
                  label="rows x threads", note="BN %d" % k)
     res = {}
@@ -717,9 +724,16 @@ def wl_conv1d(c):
     for nm, fn in (("transpose (N,ci,hi)->(N,hi,ci)", transpose), ("pad + im2col", pad_im2col),
                    ("GEMM (cuBLAS)", gemm)):
         c.run(wl, "  step: " + nm, fn, note="one step of the pipeline above")
-    c.T.add(wl, "tilec", None, error="missing: no tilec conv1d kernel yet (tile_load addresses whole tiles, "
-            "so the overlapping im2col windows of seed 004 are not a load; tile_gather + tile_mma untried)",
-            tilec=True)
+    # tilec: one kernel, y (N, co, ho) as cuDNN writes it; the (ci, BT) window
+    # of each tap gathered from x, products on tensor cores.
+    y = torch.empty(nb, co, ho, device="cuda", dtype=torch.float16)
+    variants = {}
+    for cis in (32, 64):
+        for bt in (64, 128):
+            variants["%dx%d" % (cis, bt)] = (lambda cis, bt: lambda: c.tc.launcher(
+                "conv1d_causal", ((ho + bt - 1) // bt, (co + 63) // 64, nb), x, w, y, kw, 64, cis, bt))(cis, bt)
+    c.tilec_best(wl, "conv1d_causal", list(variants), lambda v: variants[v](), chk("tilec conv1d", lambda: y), y,
+                 label="CIxBT", note="output (N, co, ho); tile_gather windows + tile_mma")
 
 
 WORKLOADS = [wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm, wl_matmul_4096,

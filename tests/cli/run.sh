@@ -80,6 +80,15 @@ expect_rc "pipelined at -O2" 0 "$TILEC" -O2 -o "$OUT/mm2.cu" examples/matmul/mat
 has "pipelined at -O2" "$OUT/mm2.cu" "tilec_pipe_commit();"
 expect_rc "as written at -O0" 0 "$TILEC" -O0 -o "$OUT/mm0.cu" examples/matmul/matmul.tile.c
 lacks "as written at -O0" "$OUT/mm0.cu" "tilec_pipe_commit();"
+# The pipeline's depth follows the target's shared memory: a 64x128x64 block
+# on 256 threads (two blocks per SM by registers) gets four stages on sm_90
+# (227 KB per block at most), two on sm_86 (99 KB).
+MM=$OUT/mm.tile.c
+printf '#include <tilec.h>\nTILE_KERNEL void mm(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(float, 2) c)\n{\n    float acc = tile_zeros(float, .shape = {64, 128});\n    for (int64_t k = 0; k < tile_dim(a, 1) / 64; k++)\n        acc = tile_mma(tile_load(a, .index = {tile_bid(0), k}, .shape = {64, 64}), tile_load(b, .index = {k, tile_bid(1)}, .shape = {64, 128}), acc);\n    tile_store(c, acc, .index = {tile_bid(0), tile_bid(1)});\n}\n' > "$MM"
+expect_rc "pipeline on sm_90" 0 "$TILEC" -O2 --arch=sm_90 -o "$OUT/mm90.cu" "$MM"
+has "four stages on sm_90" "$OUT/mm90.cu" "(4 stages)"
+expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
+has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 expect_rc "bad min-blocks" 2 "$TILEC" --min-blocks=0 "$K"; has "bad min-blocks" "$OUT/err" "--min-blocks wants a number from 1 to 32"
 expect_rc "bad min-blocks text" 2 "$TILEC" --min-blocks=x "$K"
 expect_rc "min-blocks" 0 "$TILEC" --min-blocks=4 -I "$OUT/inc" -o "$OUT/mb.cu" "$K"; has "min-blocks" "$OUT/mb.cu" "__launch_bounds__(128, 4)"
