@@ -103,19 +103,14 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
         fputs("extern \"C\" ", o);
         emit_launch_prototype(o, f);
         fputs("\n{\n", o);
-        emit_launch_checks(o, f);
+        emit_launch_checks(o, f, (const int64_t (*)[16])specvals, nspec);
         aligned_test(o, f);
         fputs("    const dim3 g_(grid.x, grid.y, grid.z);\n", o);
         fputs("    cudaStream_t s_ = (cudaStream_t)stream;\n", o);
         for (int s = 0; s < nspec; s++) {
             if (nconst) {
                 fputs(s ? "    else if (" : "    if (", o);
-                int c = 0;
-                for (int i = 0; i < f->nparams; i++)
-                    if (f->params[i].kind == PARAM_CONST) {
-                        fprintf(o, "%s%s == %" PRId64, c ? " && " : "", f->params[i].name, specvals[s][c]);
-                        c++;
-                    }
+                emit_spec_test(o, f, (const int64_t (*)[16])specvals, s);
                 fputs(") {\n", o);
             } else {
                 fputs("    {\n", o);
@@ -138,29 +133,6 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
                 fputs(opt_in ? ");\n        }" : ");\n", o);
             }
             fputs(opt_in ? "\n    }\n" : "    }\n", o);
-        }
-        if (nconst) {
-            fputs("    else return tilec_fail(TILEC_ERR_CONSTANT, \"", o);
-            int c = 0;
-            for (int i = 0; i < f->nparams; i++)
-                if (f->params[i].kind == PARAM_CONST) {
-                    fprintf(o, "%s%s = %%lld", c ? ", " : "", f->params[i].name);
-                    c++;
-                }
-            fprintf(o, ": no compiled specialization of %s (compiled: ", f->name);
-            for (int s = 0; s < nspec; s++) {
-                fputs(s ? "; " : "", o);
-                int c2 = 0;
-                for (int i = 0; i < f->nparams; i++)
-                    if (f->params[i].kind == PARAM_CONST) {
-                        fprintf(o, "%s%" PRId64, c2 ? "," : "", specvals[s][c2]);
-                        c2++;
-                    }
-            }
-            fputs(")\"", o);
-            for (int i = 0; i < f->nparams; i++)
-                if (f->params[i].kind == PARAM_CONST) fprintf(o, ", (long long)%s", f->params[i].name);
-            fputs(");\n", o);
         }
         fputs("    cudaError_t e_ = cudaGetLastError();\n", o);
         fputs("    if (e_ != cudaSuccess) return tilec_fail(TILEC_ERR_CUDA, \"%s: %s\", cudaGetErrorName(e_), cudaGetErrorString(e_));\n", o);

@@ -36,7 +36,8 @@ const char *emit_storage_type(Dtype d);
 /* "TILEC_FLOAT32" ... */
 const char *emit_dtype_enum(Dtype d);
 /* The launcher's argument validation (shared by both targets). */
-void emit_launch_checks(FILE *o, const Func *f);
+void emit_launch_checks(FILE *o, const Func *f, const int64_t (*specvals)[16], int nspec);
+void emit_spec_test(FILE *o, const Func *f, const int64_t (*specvals)[16], int s);
 /* Whether output `out` may be given the very view of array `other` (in
  * place) without a block reading what another block writes (inplace.c). */
 bool inplace_same_view_ok(const Func *f, const Param *out, const Param *other);

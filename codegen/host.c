@@ -73,7 +73,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
         }
         emit_launch_prototype(o, f);
         fputs("\n{\n", o);
-        emit_launch_checks(o, f);
+        emit_launch_checks(o, f, (const int64_t (*)[16])specvals, nspec);
         fputs("    (void)stream;\n", o);
         fputs("    void (*k_)(", o);
         host_params(o, f);
@@ -81,29 +81,11 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
         for (int s = 0; s < nspec; s++) {
             if (nconst) {
                 fputs(s ? "    else if (" : "    if (", o);
-                int c = 0;
-                for (int i = 0; i < f->nparams; i++)
-                    if (f->params[i].kind == PARAM_CONST) {
-                        fprintf(o, "%s%s == %" PRId64, c ? " && " : "", f->params[i].name, specvals[s][c]);
-                        c++;
-                    }
+                emit_spec_test(o, f, (const int64_t (*)[16])specvals, s);
                 fprintf(o, ") k_ = tilec_k_%s_%d;\n", f->name, s);
             } else {
                 fprintf(o, "    k_ = tilec_k_%s_%d;\n", f->name, s);
             }
-        }
-        if (nconst) {
-            fputs("    else return tilec_fail(TILEC_ERR_CONSTANT, \"", o);
-            int c = 0;
-            for (int i = 0; i < f->nparams; i++)
-                if (f->params[i].kind == PARAM_CONST) {
-                    fprintf(o, "%s%s = %%lld", c ? ", " : "", f->params[i].name);
-                    c++;
-                }
-            fprintf(o, ": no compiled specialization of %s\"", f->name);
-            for (int i = 0; i < f->nparams; i++)
-                if (f->params[i].kind == PARAM_CONST) fprintf(o, ", (long long)%s", f->params[i].name);
-            fputs(");\n", o);
         }
         fputs("    const int64_t nblocks_ = (int64_t)grid.x * grid.y * grid.z;\n", o);
         fputs("#if defined(_OPENMP)\n#pragma omp parallel for schedule(static)\n#endif\n", o);

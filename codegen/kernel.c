@@ -2652,11 +2652,24 @@ void emit_launch_prototype(FILE *o, const Func *f)
     fputc(')', o);
 }
 
-void emit_launch_checks(FILE *o, const Func *f)
+/* "BM == 64 && BN == 128" for specialization s. */
+void emit_spec_test(FILE *o, const Func *f, const int64_t (*specvals)[16], int s)
+{
+    int c = 0;
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].kind == PARAM_CONST) {
+            fprintf(o, "%s%s == %" PRId64, c ? " && " : "", f->params[i].name, specvals[s][c]);
+            c++;
+        }
+}
+
+/* Every argument is checked before anything else happens, an empty grid
+ * included (as BLAS libraries check arguments before returning early on a
+ * zero size): a wrong dtype or an unlisted constant is reported whatever the
+ * problem's size, so it cannot hide until the data grows. */
+void emit_launch_checks(FILE *o, const Func *f, const int64_t (*specvals)[16], int nspec)
 {
     fputs("    tilec_status st_;\n    tilec_clear_error();\n", o);
-    fputs("    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return TILEC_OK; /* an empty problem */\n", o);
-    fputs("    if ((st_ = tilec_check_grid(grid)) != TILEC_OK) return st_;\n", o);
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
         if (p->kind != PARAM_ARRAY) continue;
@@ -2679,6 +2692,37 @@ void emit_launch_checks(FILE *o, const Func *f)
                     q->readonly && inplace_same_view_ok(f, p, q) ? "alias" : "disjoint", p->name, p->name, q->name, q->name);
         }
     }
+    if (sema_nconst(f)) {
+        fputs("    if (!(", o);
+        for (int s = 0; s < nspec; s++) {
+            fputs(s ? " ||\n          (" : "(", o);
+            emit_spec_test(o, f, specvals, s);
+            fputc(')', o);
+        }
+        fputs("))\n        return tilec_fail(TILEC_ERR_CONSTANT, \"", o);
+        int c = 0;
+        for (int i = 0; i < f->nparams; i++)
+            if (f->params[i].kind == PARAM_CONST) {
+                fprintf(o, "%s%s = %%lld", c ? ", " : "", f->params[i].name);
+                c++;
+            }
+        fprintf(o, ": no compiled specialization of %s (compiled: ", f->name);
+        for (int s = 0; s < nspec; s++) {
+            fputs(s ? "; " : "", o);
+            int c2 = 0;
+            for (int i = 0; i < f->nparams; i++)
+                if (f->params[i].kind == PARAM_CONST) {
+                    fprintf(o, "%s%" PRId64, c2 ? "," : "", specvals[s][c2]);
+                    c2++;
+                }
+        }
+        fputs(")\"", o);
+        for (int i = 0; i < f->nparams; i++)
+            if (f->params[i].kind == PARAM_CONST) fprintf(o, ", (long long)%s", f->params[i].name);
+        fputs(");\n", o);
+    }
+    fputs("    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return TILEC_OK; /* an empty problem */\n", o);
+    fputs("    if ((st_ = tilec_check_grid(grid)) != TILEC_OK) return st_;\n", o);
 }
 
 void emit_line(FILE *o, const CodegenOptions *co, SrcLoc loc)

@@ -1,7 +1,7 @@
 /* main.c: the statuses of generated launchers (docs/runtime.md,
  * "Validation"): every argument is checked before a launch, in the
- * documented order (an empty grid returns TILEC_OK without launching; then
- * the grid, the arrays, the outputs and aliasing, the constants).  Results of the
+ * documented order: the arrays, the outputs and aliasing, the constants,
+ * then an empty grid returns TILEC_OK without launching, then the grid.  Results of the
  * accepted launches are checked exactly; refused launches must leave their
  * outputs untouched. */
 #include "../../../examples/common/example.h"
@@ -157,6 +157,16 @@ static void test_empty_and_grid(void)
     tilec_grid g0 = {0, 1, 1};
     expect_status("valid arrays, empty grid: no launch", axpy(NULL, g0, &X, &Y), TILEC_OK);
     ex_expect("an empty grid writes nothing", y_untouched());
+    /* the arguments are checked even when there is nothing to do */
+    tilec_array Xd = tilec_array_1d(dx, TILEC_FLOAT64, N / 2);
+    expect_status("wrong dtype, empty grid", axpy(NULL, g0, &Xd, &Y), TILEC_ERR_DTYPE);
+    expect_status("in place where blocks read others' elements, empty grid", shift_left(NULL, g0, &Y, &Y),
+                  TILEC_ERR_ALIAS);
+    tilec_array M = tilec_array_2d(dbuf, TILEC_FLOAT32, 32, 32), Mb = tilec_array_2d(dy, TILEC_FLOAT32, 4, 32);
+    expect_status("unlisted constant, empty grid", transpose(NULL, tilec_grid_2d(0, 32, 4, 4), &M, &Mb, 4),
+                  TILEC_ERR_CONSTANT);
+    expect_status("listed constant, empty grid", transpose(NULL, tilec_grid_2d(0, 32, 8, 8), &M, &Mb, 8), TILEC_OK);
+    ex_expect("nothing written by the empty grids", y_untouched());
     tilec_grid gy = {1, 70000, 1}, gx = {0x80000000u, 1, 1};
     expect_status("grid y over 65535", axpy(NULL, gy, &X, &Y), TILEC_ERR_GRID);
     expect_status("grid x over 2^31-1", axpy(NULL, gx, &X, &Y), TILEC_ERR_GRID);
