@@ -4,6 +4,7 @@
 #include "frontend/diag.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,16 @@ static bool g_color;
 static bool g_muted; /* sema re-run by codegen: everything was reported once */
 static int g_errors, g_warnings;
 static CachedFile *g_files;
+
+/* Warnings already reported for the current input, as "file:line: text":
+ * sema checks a kernel once per TILE_CONST specialization, and clang may
+ * have said the same thing at another column, so a warning repeats only
+ * when its text or line differs. */
+typedef struct SeenWarning {
+    char *key;
+    struct SeenWarning *next;
+} SeenWarning;
+static SeenWarning *g_seen;
 
 void diag_init(const DiagOptions *opts)
 {
@@ -42,6 +53,12 @@ int diag_warning_count(void) { return g_warnings; }
 
 void diag_forget_files(void)
 {
+    while (g_seen) {
+        SeenWarning *n = g_seen->next;
+        free(g_seen->key);
+        free(g_seen);
+        g_seen = n;
+    }
     while (g_files) {
         CachedFile *n = g_files->next;
         free(g_files->path);
@@ -153,11 +170,43 @@ void diag_error_fix(SrcLoc loc, const char *fixit, const char *fmt, ...)
     va_end(ap);
 }
 
+/* False when this warning was already reported (see g_seen). */
+static bool warning_is_new(SrcLoc loc, const char *fmt, va_list ap)
+{
+    char text[1024];
+    va_list cp;
+    va_copy(cp, ap);
+    vsnprintf(text, sizeof text, fmt, cp);
+    va_end(cp);
+    size_t n = strlen(text) + (loc.file ? strlen(loc.file) : 0) + 32;
+    char *key = malloc(n);
+    if (!key) return true;
+    snprintf(key, n, "%s:%d: %s", loc.file ? loc.file : "", loc.line, text);
+    for (SeenWarning *w = g_seen; w; w = w->next)
+        if (strcmp(w->key, key) == 0) {
+            free(key);
+            return false;
+        }
+    SeenWarning *w = malloc(sizeof *w);
+    if (!w) {
+        free(key);
+        return true;
+    }
+    w->key = key;
+    w->next = g_seen;
+    g_seen = w;
+    return true;
+}
+
 void diag_warning(SrcLoc loc, const char *fmt, ...)
 {
     if (g_opts.no_warnings || g_muted) return;
     va_list ap;
     va_start(ap, fmt);
+    if (!warning_is_new(loc, fmt, ap)) {
+        va_end(ap);
+        return;
+    }
     if (g_opts.werror) {
         g_errors++;
         report("error", "\033[1;31m", loc, NULL, fmt, ap);

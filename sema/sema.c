@@ -1578,6 +1578,29 @@ static bool check_block(Sema *s, Stmt *st, bool new_scope)
     return ok;
 }
 
+/* tile_sum and tile_prod of a float16, bfloat16 or float8 tile accumulate
+ * in float32 but give the input's dtype (cuTile's rule), so a sum that goes
+ * straight into a float32 or float64 variable has already been rounded to
+ * the narrow type: `float s = tile_sum(h)` keeps 11 bits of it.  That is
+ * rarely what the wider destination was for, so it is worth a warning; an
+ * explicit tile_cast, or a call, says the rounding is intended. */
+static void warn_narrow_reduction(const Expr *v, Dtype dest)
+{
+    if (!v || (dest != DT_FLOAT32 && dest != DT_FLOAT64)) return;
+    if (v->kind == EX_BINARY && v->op <= BOP_DIV) {
+        warn_narrow_reduction(v->a, dest);
+        warn_narrow_reduction(v->b, dest);
+    } else if (v->kind == EX_UNARY && (v->op == UOP_NEG || v->op == UOP_PLUS)) {
+        warn_narrow_reduction(v->a, dest);
+    } else if (v->kind == EX_BUILTIN && (!strcmp(v->name, "sum") || !strcmp(v->name, "prod")) &&
+               dtype_is_float(v->dtype) && dtype_bits(v->dtype) < 32) {
+        diag_warning(v->loc,
+                     "tile_%s of a %s tile is rounded to %s before it becomes %s; load or tile_cast the tile to "
+                     "float first to keep the float32 result",
+                     v->name, dtype_name(v->dtype), dtype_name(v->dtype), dtype_name(dest));
+    }
+}
+
 static bool check_decl(Sema *s, Stmt *st)
 {
     Expr *v = st->init;
@@ -1609,6 +1632,7 @@ static bool check_decl(Sema *s, Stmt *st)
                            dtype_name(t), st->name, dtype_name(v->dtype));
         return false;
     }
+    warn_narrow_reduction(v, t);
     Symbol *sym = declare(s, st->name, st->name_loc);
     sym->kind = SYM_VAR;
     sym->dtype = t;
@@ -1650,6 +1674,7 @@ static bool check_assign(Sema *s, Stmt *st)
                        dtype_name(vt), dtype_name(sym->dtype), sym->name);
         return false;
     }
+    warn_narrow_reduction(v, sym->dtype);
     char err[256];
     if (!shape_broadcast_to(&vs, &sym->shape, err, sizeof err)) {
         char a[SHAPE_FMT_MAX], b[SHAPE_FMT_MAX];

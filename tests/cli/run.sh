@@ -176,7 +176,18 @@ has "-D SCALE=2" "$OUT/out" "builtin zeros : float32 (128,)"
 
 # --- warnings, colour and the diagnostic format ----------------------------------
 expect_rc "warning exits 0" 0 "$TILEC" --check --color=never "$WARN"; has "warning printed" "$OUT/err" "warning: expression result unused"
+n=$(grep -c "warning: expression result unused" "$OUT/err"); [ "$n" = 1 ] && pass || fail "one warning per line and text, got $n"
 expect_rc "-Werror" 1 "$TILEC" --check -Werror --color=never "$WARN"; has "-Werror makes it an error" "$OUT/err" "error: expression result unused"
+# tile_sum of a float16 tile going into a float: warned once per statement
+# (not once per TILE_CONST specialization); casts, float tiles, float16
+# destinations and max/min are left alone.
+NS=$OUT/narrow_sum.tile.c
+printf '#include <tilec.h>\nTILE_KERNEL void k(TILE_ARRAY(const _Float16, 1) x, TILE_ARRAY(float, 1) c, TILE_CONST(int, 16, 32) B)\n{\n    _Float16 h = tile_load(x, .index = {0}, .shape = {B});\n    float f = tile_load(x, .index = {0}, .shape = {B});\n    float s = -tile_sum(h) / 16.0f;\n    s += tile_prod(h);\n    float a = tile_sum(f) + tile_cast(tile_sum(h), float);\n    _Float16 b = tile_sum(h);\n    float m = tile_max(h);\n    tile_store(c, tile_reshape(s + a + b + m, .shape = {1}), .index = {0});\n}\n' > "$NS"
+expect_rc "narrow sum warns" 0 "$TILEC" --check --color=never "$NS"
+has "narrow sum warning text" "$OUT/err" "narrow_sum.tile.c:6:16: warning: tile_sum of a float16 tile is rounded to float16 before it becomes float32"
+has "narrow prod in +=" "$OUT/err" "narrow_sum.tile.c:7:10: warning: tile_prod of a float16 tile"
+n=$(grep -c "warning:" "$OUT/err"); [ "$n" = 2 ] && pass || fail "narrow sum: want 2 warnings, got $n"
+expect_rc "narrow sum with -Werror" 1 "$TILEC" --check -Werror --color=never "$NS"
 expect_rc "-Werror on a clean file" 0 "$TILEC" --check -Werror -I "$OUT/inc" "$K"
 expect_rc "-w" 0 "$TILEC" --check -w "$WARN"
 [ -s "$OUT/err" ] && fail "-w still prints" || pass
