@@ -103,36 +103,32 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
         fputs("extern \"C\" ", o);
         emit_launch_prototype(o, f);
         fputs("\n{\n", o);
-        emit_launch_checks(o, f, (const int64_t (*)[16])specvals, nspec);
+        emit_launch_checks(o, f, specvals, nspec);
         aligned_test(o, f);
         fputs("    const dim3 g_(grid.x, grid.y, grid.z);\n", o);
         fputs("    cudaStream_t s_ = (cudaStream_t)stream;\n", o);
         for (int s = 0; s < nspec; s++) {
-            if (nconst) {
-                fputs(s ? "    else if (" : "    if (", o);
-                emit_spec_test(o, f, (const int64_t (*)[16])specvals, s);
-                fputs(") {\n", o);
-            } else {
-                fputs("    {\n", o);
-            }
+            if (nconst) fprintf(o, "    %sif (spec_ == %d) {\n", s ? "else " : "", s);
+            else fputs("    {\n", o);
             /* Above 48 KB a block's shared memory is opt-in, per kernel; set
              * at every launch, which keeps the launcher free of state (and
              * right on every device). */
             bool opt_in = stat[s] + dyn[s] > 48 * 1024;
             for (int v = 0; v < 2; v++) {
                 const char *al = v ? "false" : "true";
-                fputs(v ? (opt_in ? " else {\n" : "        else ") : (opt_in ? "        if (aligned_) {\n" : "        if (aligned_) "), o);
+                fputs(v ? "        } else {\n" : "        if (aligned_) {\n", o);
                 if (opt_in) {
                     fputs("            if ((st_ = tilec_smem_opt_in((const void *)", o);
                     kernel_name(o, f, s);
-                    fprintf(o, "<%s>, %d)) != TILEC_OK) return st_;\n            ", al, dyn[s]);
+                    fprintf(o, "<%s>, %d)) != TILEC_OK) return st_;\n", al, dyn[s]);
                 }
+                fputs("            ", o);
                 kernel_name(o, f, s);
                 fprintf(o, "<%s><<<g_, %d, %d, s_>>>(", al, threads[s], dyn[s]);
                 launch_args(o, f);
-                fputs(opt_in ? ");\n        }" : ");\n", o);
+                fputs(");\n", o);
             }
-            fputs(opt_in ? "\n    }\n" : "    }\n", o);
+            fputs("        }\n    }\n", o);
         }
         fputs("    cudaError_t e_ = cudaGetLastError();\n", o);
         fputs("    if (e_ != cudaSuccess) return tilec_fail(TILEC_ERR_CUDA, \"%s: %s\", cudaGetErrorName(e_), cudaGetErrorString(e_));\n", o);

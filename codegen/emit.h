@@ -36,8 +36,9 @@ const char *emit_storage_type(Dtype d);
 /* "TILEC_FLOAT32" ... */
 const char *emit_dtype_enum(Dtype d);
 /* The launcher's argument validation (shared by both targets). */
-void emit_launch_checks(FILE *o, const Func *f, const int64_t (*specvals)[16], int nspec);
-void emit_spec_test(FILE *o, const Func *f, const int64_t (*specvals)[16], int s);
+/* With TILE_CONST parameters it also sets `int spec_`, the index in
+ * specvals of the specialization to launch. */
+void emit_launch_checks(FILE *o, const Func *f, int64_t (*specvals)[16], int nspec);
 /* Whether output `out` may be given the very view of array `other` (in
  * place) without a block reading what another block writes (inplace.c). */
 bool inplace_same_view_ok(const Func *f, const Param *out, const Param *other);
@@ -45,6 +46,7 @@ bool inplace_same_view_ok(const Func *f, const Param *out, const Param *other);
  * whose operand loads can be issued asynchronously, stages ahead
  * (pipeline.c). */
 typedef struct PipeLoop {
+    const Stmt *loop; /* the for statement */
     Symbol *k;       /* the loop counter */
     Expr *hi;        /* its exclusive bound */
     Expr *load[2];   /* the tile_load of the A and of the B operand */

@@ -73,19 +73,14 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
         }
         emit_launch_prototype(o, f);
         fputs("\n{\n", o);
-        emit_launch_checks(o, f, (const int64_t (*)[16])specvals, nspec);
+        emit_launch_checks(o, f, specvals, nspec);
         fputs("    (void)stream;\n", o);
         fputs("    void (*k_)(", o);
         host_params(o, f);
         fputs(") = 0;\n", o);
         for (int s = 0; s < nspec; s++) {
-            if (nconst) {
-                fputs(s ? "    else if (" : "    if (", o);
-                emit_spec_test(o, f, (const int64_t (*)[16])specvals, s);
-                fprintf(o, ") k_ = tilec_k_%s_%d;\n", f->name, s);
-            } else {
-                fprintf(o, "    k_ = tilec_k_%s_%d;\n", f->name, s);
-            }
+            if (nconst) fprintf(o, "    %sif (spec_ == %d) k_ = tilec_k_%s_%d;\n", s ? "else " : "", s, f->name, s);
+            else fprintf(o, "    k_ = tilec_k_%s_%d;\n", f->name, s);
         }
         fputs("    const int64_t nblocks_ = (int64_t)grid.x * grid.y * grid.z;\n", o);
         fputs("#if defined(_OPENMP)\n#pragma omp parallel for schedule(static)\n#endif\n", o);

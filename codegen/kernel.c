@@ -62,7 +62,7 @@ typedef struct Emitter {
     int *mma_target;    /* expr id of a `v = tile_mma(a, b, v)` value -> v's id + 1 */
     Expr **mma_exprs;   /* expr id -> the tile_mma / tile_matmul expression */
     int *sym_kk;        /* the WMMA k of its updates */
-    const Stmt *pipes[16]; /* K loops lowered as copy pipelines (pipeline.c) */
+    PipeLoop pipes[16]; /* K loops lowered as copy pipelines (pipeline.c) */
     int npipes;
 } Emitter;
 
@@ -1798,9 +1798,6 @@ static void frag_coords(Emitter *em, const MmaTiling *g, int64_t N)
     line(em, "const int tm_ = tile_ / %" PRId64 ", tn_ = tile_ %% %" PRId64 ";", N / 16, N / 16);
 }
 
-/* The products of one K block: sa_ (K columns, row stride lda) times sb_
- * (N columns, row stride ldb), both in shared memory, added to the warps'
- * accumulator fragments cf (g->bpw of them per warp). */
 /* A warp's A fragments fa[0 .. fm-1] and B fragments fb[0 .. fn-1] of k
  * step kk, for the 2-D tiling. */
 static void frag_loads(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t lda, int64_t ldb, const char *fa,
@@ -1825,6 +1822,9 @@ static void frag_products(Emitter *em, const MmaKind *k, const MmaTiling *g, con
     line(em, "        %s", mma_stmt(em, k, S("%s[i_ * %" PRId64 " + j_]", cf, g->fn), S("%s[i_]", fa), S("%s[j_]", fb)));
 }
 
+/* The products of one K block: sa_ (K columns, row stride lda) times sb_
+ * (N columns, row stride ldb), both in shared memory, added to the warps'
+ * accumulator fragments cf (g->bpw of them per warp). */
 static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t N, int64_t K, int64_t lda,
                          int64_t ldb, const char *cf)
 {
@@ -2270,8 +2270,9 @@ static void find_pipes(Emitter *em, Stmt *st)
     if (!st) return;
     PipeLoop pl;
     if (st->kind == ST_FOR && em->npipes < 16 && pipeline_match(st, &pl) && em->sym_frag[pl.acc->id]) {
-        em->pipes[em->npipes++] = st;
-        if (pipe_bytes(em, &pl) > em->mma_bytes) em->mma_bytes = pipe_bytes(em, &pl);
+        em->pipes[em->npipes++] = pl;
+        int64_t bytes = pipe_bytes(em, &pl);
+        if (bytes > em->mma_bytes) em->mma_bytes = bytes;
         return;
     }
     find_pipes(em, st->then_s);
@@ -2403,13 +2404,11 @@ static void emit_stmt(Emitter *em, Stmt *st)
         return;
     }
     case ST_FOR: {
-        for (int i = 0; i < em->npipes; i++) {
-            PipeLoop pl;
-            if (em->pipes[i] == st && pipeline_match(st, &pl)) {
-                emit_pipelined_for(em, st, &pl);
+        for (int i = 0; i < em->npipes; i++)
+            if (em->pipes[i].loop == st) {
+                emit_pipelined_for(em, st, &em->pipes[i]);
                 return;
             }
-        }
         int label = em->nlabels++;
         line(em, "{");
         em->ind++;
@@ -2652,22 +2651,29 @@ void emit_launch_prototype(FILE *o, const Func *f)
     fputc(')', o);
 }
 
-/* "BM == 64 && BN == 128" for specialization s. */
-void emit_spec_test(FILE *o, const Func *f, const int64_t (*specvals)[16], int s)
+/* The TILE_CONST parameters joined by sep: "BM == 64 && BN == 128" (named,
+ * with values), "BM = %lld, BN = %lld" (named, vals NULL: a format for the
+ * values requested) or "64,128" (values only). */
+static void const_values(FILE *o, const Func *f, const int64_t *vals, const char *sep, bool named)
 {
     int c = 0;
-    for (int i = 0; i < f->nparams; i++)
-        if (f->params[i].kind == PARAM_CONST) {
-            fprintf(o, "%s%s == %" PRId64, c ? " && " : "", f->params[i].name, specvals[s][c]);
-            c++;
-        }
+    for (int i = 0; i < f->nparams; i++) {
+        if (f->params[i].kind != PARAM_CONST) continue;
+        if (c) fputs(sep, o);
+        if (named) fprintf(o, "%s %s ", f->params[i].name, vals ? "==" : "=");
+        if (vals) fprintf(o, "%" PRId64, vals[c]);
+        else fputs("%lld", o);
+        c++;
+    }
 }
 
 /* Every argument is checked before anything else happens, an empty grid
  * included (as BLAS libraries check arguments before returning early on a
  * zero size): a wrong dtype or an unlisted constant is reported whatever the
- * problem's size, so it cannot hide until the data grows. */
-void emit_launch_checks(FILE *o, const Func *f, const int64_t (*specvals)[16], int nspec)
+ * problem's size, so it cannot hide until the data grows.  With TILE_CONST
+ * parameters, the check also picks the specialization: spec_ is the index
+ * (in specvals) of the one the launch runs. */
+void emit_launch_checks(FILE *o, const Func *f, int64_t (*specvals)[16], int nspec)
 {
     fputs("    tilec_status st_;\n    tilec_clear_error();\n", o);
     for (int i = 0; i < f->nparams; i++) {
@@ -2693,28 +2699,20 @@ void emit_launch_checks(FILE *o, const Func *f, const int64_t (*specvals)[16], i
         }
     }
     if (sema_nconst(f)) {
-        fputs("    if (!(", o);
+        /* "    if (BM == 64 && BN == 128) spec_ = 0;", ... and the error
+         * listing the requested and the compiled values */
+        fputs("    int spec_ = -1;\n", o);
         for (int s = 0; s < nspec; s++) {
-            fputs(s ? " ||\n          (" : "(", o);
-            emit_spec_test(o, f, specvals, s);
-            fputc(')', o);
+            fputs(s ? "    else if (" : "    if (", o);
+            const_values(o, f, specvals[s], " && ", true);
+            fprintf(o, ") spec_ = %d;\n", s);
         }
-        fputs("))\n        return tilec_fail(TILEC_ERR_CONSTANT, \"", o);
-        int c = 0;
-        for (int i = 0; i < f->nparams; i++)
-            if (f->params[i].kind == PARAM_CONST) {
-                fprintf(o, "%s%s = %%lld", c ? ", " : "", f->params[i].name);
-                c++;
-            }
+        fputs("    if (spec_ < 0)\n        return tilec_fail(TILEC_ERR_CONSTANT, \"", o);
+        const_values(o, f, NULL, ", ", true);
         fprintf(o, ": no compiled specialization of %s (compiled: ", f->name);
         for (int s = 0; s < nspec; s++) {
             fputs(s ? "; " : "", o);
-            int c2 = 0;
-            for (int i = 0; i < f->nparams; i++)
-                if (f->params[i].kind == PARAM_CONST) {
-                    fprintf(o, "%s%" PRId64, c2 ? "," : "", specvals[s][c2]);
-                    c2++;
-                }
+            const_values(o, f, specvals[s], ",", false);
         }
         fputs(")\"", o);
         for (int i = 0; i < f->nparams; i++)

@@ -170,6 +170,7 @@ bool pipeline_match(const Stmt *st, PipeLoop *pl)
     for (int i = 0; i < 2; i++)
         if (decl[i] && reads_sym(c->b, decl[i]->sym)) return false;
 
+    pl->loop = st;
     pl->k = (Symbol *)k;
     pl->hi = c->b;
     pl->update = (Stmt *)up;

@@ -4,7 +4,6 @@
 #include "frontend/diag.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
