@@ -1025,11 +1025,20 @@ static void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, c
     line(em, "(void)full_;");
 }
 
-static char *offset_expr(Emitter *em, const Shape *s, const int *ord, const char *arr, const char *ix)
+/* The element offset of index ix of the tile.  unit_last: the array's last
+ * stride is known to be 1 (the ALIGNED vector path, which the launcher only
+ * takes when tilec_array_fast_path holds), so that term is not multiplied:
+ * a 64-bit multiply per access and the registers of the stride saved. */
+static char *offset_expr(Emitter *em, const Shape *s, const int *ord, const char *arr, const char *ix,
+                         bool unit_last)
 {
     char *off = S("0");
-    for (int k = 0; k < s->rank; k++)
-        off = S("%s + (o%d_ + %s) * %s.strides[%d]", off, k, coord(em, ix, s, k), arr, ord[k]);
+    for (int k = 0; k < s->rank; k++) {
+        if (unit_last && ord[k] == s->rank - 1)
+            off = S("%s + (o%d_ + %s)", off, k, coord(em, ix, s, k));
+        else
+            off = S("%s + (o%d_ + %s) * %s.strides[%d]", off, k, coord(em, ix, s, k), arr, ord[k]);
+    }
     return off;
 }
 
@@ -1066,7 +1075,7 @@ static void emit_load(Emitter *em, Expr *e)
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
         em->ind++;
         line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
-        line(em, "tilec_vload<%d>(&%s[r_ * %d], p_ + (%s));", l.V, name, l.V, offset_expr(em, s, ord, arr, "i_"));
+        line(em, "tilec_vload<%d>(&%s[r_ * %d], p_ + (%s));", l.V, name, l.V, offset_expr(em, s, ord, arr, "i_", true));
         close_loop(em);
         em->ind--;
         line(em, "} else {");
@@ -1074,7 +1083,7 @@ static void emit_load(Emitter *em, Expr *e)
     }
     open_elem_loop(em, s);
     line(em, "%s[%s] = (%s) ? p_[%s] : %s;", name, home_idx(em), inbounds_expr(em, s, ord, arr, "i_"),
-         offset_expr(em, s, ord, arr, "i_"), pad);
+         offset_expr(em, s, ord, arr, "i_", false), pad);
     close_loop(em);
     if (vec) {
         em->ind--;
@@ -1108,7 +1117,7 @@ static void emit_store(Emitter *em, Expr *e)
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
         em->ind++;
         line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
-        line(em, "tilec_vstore<%d>(p_ + (%s), &%s[r_ * %d]);", l.V, offset_expr(em, s, ord, arr, "i_"), name, l.V);
+        line(em, "tilec_vstore<%d>(p_ + (%s), &%s[r_ * %d]);", l.V, offset_expr(em, s, ord, arr, "i_", true), name, l.V);
         close_loop(em);
         em->ind--;
         line(em, "} else {");
@@ -1117,7 +1126,7 @@ static void emit_store(Emitter *em, Expr *e)
     open_elem_loop(em, s);
     char *cond = inbounds_expr(em, s, ord, arr, "i_");
     if (l.repl) cond = S("t_ < %" PRId64 " && %s", l.n, cond);
-    line(em, "if (%s) p_[%s] = %s[%s];", cond, offset_expr(em, s, ord, arr, "i_"), name, home_idx(em));
+    line(em, "if (%s) p_[%s] = %s[%s];", cond, offset_expr(em, s, ord, arr, "i_", false), name, home_idx(em));
     close_loop(em);
     if (vec) {
         em->ind--;
@@ -1715,8 +1724,15 @@ static char *opnd_type(Emitter *em, const MmaKind *k, bool b)
              k->kk, k->frag);
 }
 
-static char *opnd_load(Emitter *em, const MmaKind *k, bool b, const char *f, const char *ptr, int64_t ld)
+/* Loads fragment f with the 16x16 block at row r0, column c0 of the
+ * operand at base (row stride ld).  swz: the operand is stored in the
+ * swizzled layout of tilec_swz (ld columns, no padding), which only the
+ * mma.sync path reads. */
+static char *opnd_load(Emitter *em, const MmaKind *k, bool b, const char *f, const char *base, const char *r0,
+                       const char *c0, int64_t ld, bool swz)
 {
+    if (k->raw && swz) return S("tilec_ldsm_%s_swz<%" PRId64 ">(%s, %s, %s, %s);", b ? "b" : "a", ld, f, base, r0, c0);
+    char *ptr = S("%s + (%s) * %" PRId64 " + (%s)", base, r0, ld, c0);
     if (k->raw) return S("tilec_ldsm_%s(%s, %s, %" PRId64 ");", b ? "b" : "a", f, ptr, ld);
     return S("nvcuda::wmma::load_matrix_sync(%s, %s, %" PRId64 ");", f, ptr, ld);
 }
@@ -1800,15 +1816,15 @@ static void frag_coords(Emitter *em, const MmaTiling *g, int64_t N)
 
 /* A warp's A fragments fa[0 .. fm-1] and B fragments fb[0 .. fn-1] of k
  * step kk, for the 2-D tiling. */
-static void frag_loads(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t lda, int64_t ldb, const char *fa,
-                       const char *fb, const char *kk)
+static void frag_loads(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t lda, int64_t ldb, bool swz,
+                       const char *fa, const char *fb, const char *kk)
 {
     line(em, "#pragma unroll");
     line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) %s", g->fm,
-         opnd_load(em, k, false, S("%s[i_]", fa), S("sa_ + (wm_ + i_) * %" PRId64 " + (%s)", 16 * lda, kk), lda));
+         opnd_load(em, k, false, S("%s[i_]", fa), "sa_", "(wm_ + i_) * 16", kk, lda, swz));
     line(em, "#pragma unroll");
     line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) %s", g->fn,
-         opnd_load(em, k, true, S("%s[j_]", fb), S("sb_ + (%s) * %" PRId64 " + (wn_ + j_) * 16", kk, ldb), ldb));
+         opnd_load(em, k, true, S("%s[j_]", fb), "sb_", kk, "(wn_ + j_) * 16", ldb, swz));
 }
 
 /* The fm x fn products of a warp's rectangle. */
@@ -1823,10 +1839,11 @@ static void frag_products(Emitter *em, const MmaKind *k, const MmaTiling *g, con
 }
 
 /* The products of one K block: sa_ (K columns, row stride lda) times sb_
- * (N columns, row stride ldb), both in shared memory, added to the warps'
- * accumulator fragments cf (g->bpw of them per warp). */
+ * (N columns, row stride ldb), both in shared memory (swz: in tilec_swz's
+ * layout, lda == K and ldb == N), added to the warps' accumulator
+ * fragments cf (g->bpw of them per warp). */
 static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t N, int64_t K, int64_t lda,
-                         int64_t ldb, const char *cf)
+                         int64_t ldb, bool swz, const char *cf)
 {
     if (g->fm) {
         /* k outer: each A and B fragment is loaded once per k step and
@@ -1842,7 +1859,7 @@ static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int6
         if (two) {
             line(em, "%s fa_[2][%" PRId64 "];", opnd_type(em, k, false), g->fm);
             line(em, "%s fb_[2][%" PRId64 "];", opnd_type(em, k, true), g->fn);
-            frag_loads(em, k, g, lda, ldb, "fa_[0]", "fb_[0]", "0");
+            frag_loads(em, k, g, lda, ldb, swz, "fa_[0]", "fb_[0]", "0");
         }
         line(em, "#pragma unroll");
         line(em, "for (int k_ = 0; k_ < %" PRId64 "; k_ += %d) {", K, k->kk);
@@ -1850,13 +1867,13 @@ static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int6
         if (two) {
             line(em, "if (k_ + 16 < %" PRId64 ") {", K);
             em->ind++;
-            frag_loads(em, k, g, lda, ldb, "fa_[((k_ >> 4) + 1) & 1]", "fb_[((k_ >> 4) + 1) & 1]", "k_ + 16");
+            frag_loads(em, k, g, lda, ldb, swz, "fa_[((k_ >> 4) + 1) & 1]", "fb_[((k_ >> 4) + 1) & 1]", "k_ + 16");
             close_loop(em);
             frag_products(em, k, g, cf, "fa_[(k_ >> 4) & 1]", "fb_[(k_ >> 4) & 1]");
         } else {
             line(em, "%s fa_[%" PRId64 "];", opnd_type(em, k, false), g->fm);
             line(em, "%s fb_[%" PRId64 "];", opnd_type(em, k, true), g->fn);
-            frag_loads(em, k, g, lda, ldb, "fa_", "fb_", "k_");
+            frag_loads(em, k, g, lda, ldb, swz, "fa_", "fb_", "k_");
             frag_products(em, k, g, cf, "fa_", "fb_");
         }
         close_loop(em);
@@ -1873,8 +1890,8 @@ static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int6
     em->ind++;
     line(em, "%s fa_;", opnd_type(em, k, false));
     line(em, "%s fb_;", opnd_type(em, k, true));
-    line(em, "%s", opnd_load(em, k, false, "fa_", S("sa_ + tm_ * %" PRId64 " + k_", 16 * lda), lda));
-    line(em, "%s", opnd_load(em, k, true, "fb_", S("sb_ + k_ * %" PRId64 " + tn_ * 16", ldb), ldb));
+    line(em, "%s", opnd_load(em, k, false, "fa_", "sa_", "tm_ * 16", "k_", lda, swz));
+    line(em, "%s", opnd_load(em, k, true, "fb_", "sb_", "k_", "tn_ * 16", ldb, swz));
     line(em, "%s", mma_stmt(em, k, S("%s[b_]", cf), "fa_", "fb_"));
     close_loop(em);
     close_loop(em);
@@ -1915,7 +1932,7 @@ static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
         line(em, "%s", acc_move(em, cdt, k.kk, false, "c_[b_]", S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * N), N));
         close_loop(em);
     }
-    mma_products(em, &k, &g, N, K, lda, ldb, frag_sym ? frag_sym : "c_");
+    mma_products(em, &k, &g, N, K, lda, ldb, false, frag_sym ? frag_sym : "c_");
     if (!frag_sym) {
         line(em, "#pragma unroll");
         line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
@@ -2005,6 +2022,18 @@ static bool expr_reads(const Expr *e, const Symbol *sym, const Expr *skip)
     return false;
 }
 
+/* Row stride (elements) of the shared buffer through which an M x N
+ * fragment accumulator moves to and from the registers' layout.  Rows of
+ * N + 8 words put the eight row groups of an mma.sync fragment (N words
+ * apart) on different banks: with rows of exactly N words (a multiple of
+ * 32), every float2 of a warp's fragment access hit the same four banks, an
+ * 8-way conflict (ncu, H100) in the prologue and epilogue of every
+ * tile_mma K loop. */
+static int64_t frag_ld(int64_t N)
+{
+    return N + 8;
+}
+
 static void frag_to_registers(Emitter *em, Symbol *sym)
 {
     const char *name = sym_name(em, sym);
@@ -2020,20 +2049,49 @@ static void frag_to_registers(Emitter *em, Symbol *sym)
     em->ind++;
     frag_coords(em, &g, N);
     line(em, "%s", acc_move(em, sym->dtype, em->sym_kk[sym->id], true, S("f%s[b_]", name),
-                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * N), N));
+                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * frag_ld(N)), frag_ld(N)));
     close_loop(em);
     line(em, "__syncthreads();");
     open_elem_loop(em, &sym->shape);
-    line(em, "%s[e_] = sc_[i_];", name);
+    line(em, "%s[e_] = sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, frag_ld(N), N);
     close_loop(em);
     em->ind--;
     line(em, "}");
     if (em->sym_smem[sym->id]) write_mirror(em, name, &sym->shape);
 }
 
-static void registers_to_frag(Emitter *em, Symbol *sym)
+/* The value of an accumulator's initialiser that is the same for every
+ * element (tile_zeros, tile_ones, tile_full with a scalar), as C text of
+ * the accumulator's type; NULL otherwise. */
+static char *uniform_init(Emitter *em, Expr *e, Dtype d)
+{
+    if (!e || e->kind != EX_BUILTIN) return NULL;
+    if (!strcmp(e->name, "zeros")) return lit(em, &(ConstValue){.i = 0}, d);
+    if (!strcmp(e->name, "ones")) return lit(em, &(ConstValue){.i = 1, .u = 1}, d);
+    if (!strcmp(e->name, "full") && e->nargs > 1 && e->args[1]->shape.rank == 0) {
+        Ctx c = {.shape = &e->args[1]->shape, .idx = "0"};
+        return evc(em, e->args[1], c, d);
+    }
+    return NULL;
+}
+
+/* The fragments of sym start as init: a uniform value is written into
+ * them directly; anything else goes registers -> shared -> fragments. */
+static void registers_to_frag(Emitter *em, Symbol *sym, Expr *init)
 {
     const char *name = sym_name(em, sym);
+    char *u = uniform_init(em, init, sym->dtype);
+    if (u) {
+        MmaTiling g = mma_tiling(em, sym->shape.dim[0], sym->shape.dim[1]);
+        line(em, "#pragma unroll");
+        line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) /* %s: uniform start, straight into the fragments */", g.bpw,
+             sym->name);
+        if (raw_acc(sym->dtype, em->sym_kk[sym->id]))
+            line(em, "    tilec_acc_fill(f%s[b_], %s);", name, u);
+        else
+            line(em, "    nvcuda::wmma::fill_fragment(f%s[b_], %s);", name, u);
+        return;
+    }
     int64_t M = sym->shape.dim[0], N = sym->shape.dim[1];
     MmaTiling g = mma_tiling(em, M, N);
     const char *cty = sym->dtype == DT_INT32 ? "int" : "float";
@@ -2044,7 +2102,7 @@ static void registers_to_frag(Emitter *em, Symbol *sym)
     open_elem_loop(em, &sym->shape);
     Lay l = lay_of(em, &sym->shape);
     if (l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
-    line(em, "sc_[i_] = %s[e_];", name);
+    line(em, "sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "] = %s[e_];", N, frag_ld(N), N, name);
     close_loop(em);
     line(em, "__syncthreads();");
     line(em, "#pragma unroll");
@@ -2052,7 +2110,7 @@ static void registers_to_frag(Emitter *em, Symbol *sym)
     em->ind++;
     frag_coords(em, &g, N);
     line(em, "%s", acc_move(em, sym->dtype, em->sym_kk[sym->id], false, S("f%s[b_]", name),
-                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * N), N));
+                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * frag_ld(N)), frag_ld(N)));
     close_loop(em);
     em->ind--;
     line(em, "}");
@@ -2118,9 +2176,19 @@ static int smem_limit(int arch)
  * stage j to every warp and retires stage (j - 1) % S, which the copies
  * issued right after it overwrite.  The accumulator stays in fragments. */
 
+/* A stage holds the A operand (M x K) then the B operand (K x N), 16-bit
+ * elements in tilec_swz's layout (tilec_ops.h): rows unpadded, each row's
+ * 16-byte runs permuted by an XOR so that neither the ldmatrix reads (eight
+ * rows at one column) nor the cp.async writes (eight consecutive runs of a
+ * 128-byte line) collide on a bank.  Tile dimensions are powers of two and
+ * tile_mma's K and N at least 16, so every operand row has 2^k runs, which
+ * tilec_swz takes.  The layout it replaced, rows padded by 16 bytes, kept
+ * ldmatrix conflict-free but not the copies: measured on the H100 (ncu),
+ * they took 2.6-3.75 times their ideal shared-memory wavefronts, over half
+ * of the K loop's, and 4096^3 bf16 went from 309 to 353 TFLOP/s. */
 static int64_t pipe_stage_elems(const PipeLoop *pl)
 {
-    return pl->M * (pl->K + 8) + pl->K * (pl->N + 8); /* rows padded by 16 bytes */
+    return pl->M * pl->K + pl->K * pl->N;
 }
 
 /* As many stages as fit, up to four, in the shared memory one block may
@@ -2147,9 +2215,12 @@ static int64_t pipe_bytes(const Emitter *em, const PipeLoop *pl)
     return pipe_stages(em, pl) * pipe_stage_elems(pl) * 2 + 64;
 }
 
-/* The copies of operand load l (rows x cols) into dst (row stride ld): one
- * 16-byte run of 8 elements per thread and repetition. */
-static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int64_t cols, int64_t ld)
+/* The copies of operand load l (rows x cols) into dst (tilec_swz<cols>'s
+ * layout): one 16-byte run of 8 elements per thread and repetition.
+ * Consecutive threads copy consecutive runs of a row, so eight of them fill
+ * one 128-byte line of shared memory and read whole sectors of global
+ * memory. */
+static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int64_t cols)
 {
     const char *arr = S("p_%s", l->args[0]->name);
     Expr *iv = opt(l, "index")->value;
@@ -2175,12 +2246,12 @@ static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int6
             line(em, "const int row_ = t_ / %" PRId64 ", col_ = (t_ %% %" PRId64 ") * 8;", per_row, per_row);
             line(em, "const uint16_t *g_ = (const uint16_t *)%s.data + (o0_ + row_) * %s.strides[0] + o1_ + col_;", arr, arr);
             line(em, "const int64_t gs_ = %" PRId64 " * %s.strides[0];", rstep, arr);
-            line(em, "uint16_t *d_ = %s + row_ * %" PRId64 " + col_;", dst, ld);
             line(em, "#pragma unroll");
             line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
             em->ind++;
             if (runs % em->T) line(em, "if (r_ * %d + t_ >= %" PRId64 ") break;", em->T, runs);
-            line(em, "tilec_pipe_copy16(d_ + r_ * %" PRId64 ", g_ + r_ * gs_);", rstep * ld);
+            line(em, "tilec_pipe_copy16(%s + tilec_swz<%" PRId64 ">(row_ + r_ * %" PRId64 ", col_), g_ + r_ * gs_);", dst,
+                 cols, rstep);
             close_loop(em);
             em->ind--;
             continue;
@@ -2192,12 +2263,13 @@ static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int6
         line(em, "const int c_ = r_ * %d + t_;", em->T);
         if (runs % em->T) line(em, "if (c_ >= %" PRId64 ") break;", runs);
         line(em, "const int row_ = c_ / %" PRId64 ", col_ = (c_ %% %" PRId64 ") * 8;", per_row, per_row);
+        const char *d = S("tilec_swz<%" PRId64 ">(row_, col_)", cols);
         if (whole)
-            line(em, "tilec_pipe_copy16(%s + row_ * %" PRId64 " + col_, g_ + row_ * %s.strides[0] + col_);", dst, ld, arr);
+            line(em, "tilec_pipe_copy16(%s + %s, g_ + row_ * %s.strides[0] + col_);", dst, d, arr);
         else
-            line(em, "tilec_pipe_copy8<ALIGNED>(%s + row_ * %" PRId64 " + col_, (const uint16_t *)%s.data, o0_ + row_, "
+            line(em, "tilec_pipe_copy8<ALIGNED>(%s + %s, (const uint16_t *)%s.data, o0_ + row_, "
                      "o1_ + col_, %s.shape[0], %s.shape[1], %s.strides[0], %s.strides[1]);",
-                 dst, ld, arr, arr, arr, arr, arr);
+                 dst, d, arr, arr, arr, arr, arr);
         close_loop(em);
         em->ind--;
     }
@@ -2211,8 +2283,8 @@ static void pipe_issue_step(Emitter *em, const PipeLoop *pl, const char *j, int 
 {
     line(em, "%s = (%s)(pk0_ + %s);", sym_name(em, pl->k), emit_storage_type(pl->k->dtype), j);
     line(em, "uint16_t *pd_ = ps_ + (int)(%s %% %d) * %" PRId64 ";", j, stages, pipe_stage_elems(pl));
-    pipe_issue(em, pl->load[0], "pd_", pl->M, pl->K, pl->K + 8);
-    pipe_issue(em, pl->load[1], S("(pd_ + %" PRId64 ")", pl->M * (pl->K + 8)), pl->K, pl->N, pl->N + 8);
+    pipe_issue(em, pl->load[0], "pd_", pl->M, pl->K);
+    pipe_issue(em, pl->load[1], S("(pd_ + %" PRId64 ")", pl->M * pl->K), pl->K, pl->N);
 }
 
 static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
@@ -2253,8 +2325,8 @@ static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
     emit_line(em->o, em->co, pl->update->loc);
     line(em, "const %s *sa_ = (const %s *)(ps_ + (int)(ks_ %% %d) * %" PRId64 ");", mk.sty, mk.sty, stages,
          pipe_stage_elems(pl));
-    line(em, "const %s *sb_ = sa_ + %" PRId64 ";", mk.sty, pl->M * (pl->K + 8));
-    mma_products(em, &mk, &g, pl->N, pl->K, pl->K + 8, pl->N + 8, S("f%s", sym_name(em, pl->acc)));
+    line(em, "const %s *sb_ = sa_ + %" PRId64 ";", mk.sty, pl->M * pl->K);
+    mma_products(em, &mk, &g, pl->N, pl->K, pl->K, pl->N, true, S("f%s", sym_name(em, pl->acc)));
     close_loop(em);
     line(em, "tilec_pipe_wait<0>();");
     line(em, "__syncthreads();");
@@ -2341,7 +2413,7 @@ static void emit_stmt(Emitter *em, Stmt *st)
     switch (st->kind) {
     case ST_DECL:
         materialize(em, sym_name(em, st->sym), st->sym->dtype, &st->sym->shape, st->init, em->sym_smem[st->sym->id]);
-        if (em->sym_frag[st->sym->id]) registers_to_frag(em, st->sym);
+        if (em->sym_frag[st->sym->id]) registers_to_frag(em, st->sym, st->init);
         return;
     case ST_ASSIGN: {
         Symbol *sym = st->target->sym;
@@ -2529,7 +2601,7 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
     for (int i = 0; i < ns; i++) {
         if (em.sym_frag[i] && !em.sym_kk[i]) em.sym_frag[i] = false;
         if (em.sym_frag[i]) {
-            int64_t b = em.syms[i]->shape.dim[0] * em.syms[i]->shape.dim[1] * 4 + 64;
+            int64_t b = em.syms[i]->shape.dim[0] * frag_ld(em.syms[i]->shape.dim[1]) * 4 + 64;
             if (b > em.mma_bytes) em.mma_bytes = b;
         }
     }

@@ -396,6 +396,41 @@ __device__ __forceinline__ void tilec_ldsm_b(tilec_frag_b &b, const void *p, int
         : "=r"(b.x[0]), "=r"(b.x[1]), "=r"(b.x[2]), "=r"(b.x[3]) : "r"(s) : "memory");
 }
 
+/* The swizzled layout of pipelined operand buffers (codegen/kernel.c,
+ * swz_ok): element (r, c) of a row-major tile of C 16-bit columns, no
+ * padding, with 16-byte run q = c / 8 of row r stored at run q ^ s(r).
+ * s(r) = r % 8 when a row has 8k runs, and (r / (8 / P)) % P when it has
+ * P = 1, 2 or 4 runs (8 / P rows share a 128-byte line).  Eight rows read
+ * at the same column (one ldmatrix phase) then fall into eight different
+ * 16-byte bank groups, and the eight runs of one 128-byte line (what eight
+ * consecutive threads copy) stay in that line: neither collides
+ * (tests/unit/test_swz.cu checks both, and that the layout is a bijection). */
+template <int C> __host__ __device__ __forceinline__ constexpr int tilec_swz(int r, int c)
+{
+    constexpr int P = C / 8;
+    static_assert(C % 8 == 0 && (P == 1 || P == 2 || P == 4 || P % 8 == 0), "tilec_swz: unsupported row length");
+    const int s = P >= 8 ? (r & 7) : ((r / (8 / P)) & (P - 1));
+    return r * C + ((((c >> 3) ^ s)) << 3) + (c & 7);
+}
+
+/* tilec_ldsm_a / _b on a buffer in tilec_swz<C>'s layout: the 16x16 block
+ * at row r0, column c0 (multiples of 8). */
+template <int C> __device__ __forceinline__ void tilec_ldsm_a_swz(tilec_frag_a &a, const void *base, int r0, int c0)
+{
+    const int l = (int)(threadIdx.x & 31);
+    const unsigned s = (unsigned)__cvta_generic_to_shared((const uint16_t *)base + tilec_swz<C>(r0 + (l & 15), c0 + (l >> 4) * 8));
+    asm("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+        : "=r"(a.x[0]), "=r"(a.x[1]), "=r"(a.x[2]), "=r"(a.x[3]) : "r"(s) : "memory");
+}
+
+template <int C> __device__ __forceinline__ void tilec_ldsm_b_swz(tilec_frag_b &b, const void *base, int r0, int c0)
+{
+    const int l = (int)(threadIdx.x & 31);
+    const unsigned s = (unsigned)__cvta_generic_to_shared((const uint16_t *)base + tilec_swz<C>(r0 + (l & 15), c0 + (l >> 4) * 8));
+    asm("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+        : "=r"(b.x[0]), "=r"(b.x[1]), "=r"(b.x[2]), "=r"(b.x[3]) : "r"(s) : "memory");
+}
+
 /* c += a @ b for one 16x16x16 block: two m16n8k16 products. */
 #define TILEC_MMA16(name, ty)                                                                                   \
     __device__ __forceinline__ void name(tilec_frag_acc &c, const tilec_frag_a &a, const tilec_frag_b &b)     \

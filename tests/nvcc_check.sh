@@ -1,7 +1,8 @@
 #!/bin/sh
 # nvcc_check.sh: runs tilec on every example and test kernel and compiles
 # each generated .cu for sm_80 and sm_90 with nvcc, treating nvcc and ptxas
-# warnings (register spills included) as failures.
+# warnings (register spills included) as failures; then builds and runs
+# tests/unit/test_swz.cu (host code of the device helper header).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$(pwd)
@@ -29,5 +30,13 @@ for src in examples/*/*.tile.c tests/kernels/*/*.tile.c; do
         echo "nvcc: $src does not compile:"; head -20 "$OUT/$name.nvcc"; f=$((f + 1))
     fi
 done
+# The device helpers' host-checkable parts (tests/unit/test_swz.cu: the
+# swizzled layout of tile_mma's pipeline buffers), built by nvcc for the host.
+if $NVCC -std=c++17 -Werror all-warnings -Iruntime -o "$OUT/test_swz" tests/unit/test_swz.cu 2> "$OUT/test_swz.nvcc" &&
+        "$OUT/test_swz" > "$OUT/test_swz.out" 2>&1; then
+    p=$((p + 1))
+else
+    echo "nvcc: tests/unit/test_swz.cu failed:"; head -20 "$OUT/test_swz.nvcc" "$OUT/test_swz.out" 2>/dev/null; f=$((f + 1))
+fi
 echo "nvcc: $p passed, $f failed"
 [ "$f" -eq 0 ]

@@ -87,6 +87,13 @@ MM=$OUT/mm.tile.c
 printf '#include <tilec.h>\nTILE_KERNEL void mm(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(float, 2) c)\n{\n    float acc = tile_zeros(float, .shape = {64, 128});\n    for (int64_t k = 0; k < tile_dim(a, 1) / 64; k++)\n        acc = tile_mma(tile_load(a, .index = {tile_bid(0), k}, .shape = {64, 64}), tile_load(b, .index = {k, tile_bid(1)}, .shape = {64, 128}), acc);\n    tile_store(c, acc, .index = {tile_bid(0), tile_bid(1)});\n}\n' > "$MM"
 expect_rc "pipeline on sm_90" 0 "$TILEC" -O2 --arch=sm_90 -o "$OUT/mm90.cu" "$MM"
 has "four stages on sm_90" "$OUT/mm90.cu" "(4 stages)"
+# The ring's buffers are swizzled (tilec_swz), copies and ldmatrix alike, and
+# the zero start goes straight into the fragments.
+has "swizzled A copies" "$OUT/mm90.cu" "tilec_pipe_copy16(pd_ + tilec_swz<64>(row_ + r_ * "
+has "swizzled B reads" "$OUT/mm90.cu" "tilec_ldsm_b_swz<128>("
+lacks "no padded ldmatrix in the ring" "$OUT/mm90.cu" "tilec_ldsm_a(fa_"
+has "uniform start into the fragments" "$OUT/mm90.cu" "tilec_acc_fill(fv"
+has "padded conversion rows" "$OUT/mm90.cu" "* 136 + i_ % 128]"
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
 has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 expect_rc "bad min-blocks" 2 "$TILEC" --min-blocks=0 "$K"; has "bad min-blocks" "$OUT/err" "--min-blocks wants a number from 1 to 32"

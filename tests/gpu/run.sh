@@ -14,6 +14,9 @@
 #        compares every checked result with the host backend's element by
 #        element, and with --bench measures the mma.sync ceiling
 #        (tests/bench/peak/mma_peak.cu) and runs the benchmark table.
+#   sh tests/gpu/run.sh probe time|once CASE...   (on the GPU machine, with
+#        build/bench carried): times single benchmark kernels from C, or
+#        launches them once for Nsight Compute (tests/bench/probe.c).
 # The last line is "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -99,6 +102,23 @@ device)
     echo "$p passed, $f failed"
     [ $f -eq 0 ]
     ;;
+probe)
+    # Builds tests/bench/probe.c with every kernel of build/bench (carried) and
+    # runs it: `probe time CASE...` times single kernels, `probe once CASE...`
+    # launches each once, for ncu (see probe.c).  PROBE_NCU="ncu options" runs
+    # it under Nsight Compute.
+    B=$TOP/build/bench
+    [ -f "$B/tilec_rt.c" ] || { echo "run 'sh tests/bench/prepare.sh' first (and carry build/bench)"; exit 2; }
+    mkdir -p "$B/probe-obj"
+    for cu in "$B"/*.cu; do
+        nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -I"$B" -c -o "$B/probe-obj/$(basename "$cu" .cu).o" "$cu" &
+    done
+    wait
+    nvcc -O3 -arch=sm_90 -I"$B" ${PROBE_CFLAGS:-} -o "$B/probe" tests/bench/probe.c "$B/tilec_rt.c" \
+        "$B"/probe-obj/*.o || exit 1
+    # shellcheck disable=SC2086 # options are words
+    ${PROBE_NCU:+ncu $PROBE_NCU} "$B/probe" "$@"
+    ;;
 *)
-    echo "usage: sh tests/gpu/run.sh prepare | device [--bench] [--quick]"; exit 2 ;;
+    echo "usage: sh tests/gpu/run.sh prepare | device [--bench] [--quick] | probe time|once CASE..."; exit 2 ;;
 esac

@@ -1,0 +1,216 @@
+/* probe.c: times single benchmark kernels from C, and launches one of them
+ * once for Nsight Compute, with no Python in the process.
+ *
+ * bench.py is the benchmark of record (competitors in the same run); this is
+ * the tool for looking inside one kernel: ncu on a Python process that
+ * imports torch is slow to the point of uselessness, and a variant can be
+ * timed here without a torch build of it.  Built on the GPU machine by
+ * `sh tests/gpu/run.sh probe ...` from build/bench (prepare.sh's output) with
+ * every generated .cu there, so every bench kernel is callable:
+ *
+ *   probe time CASE...     median of 30 launches, L2 flushed before each
+ *   probe once CASE...     one launch each (for ncu --kernel-name ...)
+ *
+ * A CASE names a kernel and its launch, e.g. "layer_norm_f16" or
+ * "matmul_bf16:128x256x64"; `probe list` prints them.  Inputs are random
+ * (fixed seed) but unchecked: correctness is bench.py's and the examples'. */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer_norm.h"
+#include "layer_norm_pair.h"
+#include "matmul.h"
+#include "matmul_w4.h"
+#include "softmax.h"
+/* Experimental kernels generated beside the others: probe_extra.h includes
+ * their headers and defines PROBE_EXTRA_LN, more {"name", launcher, rows} of
+ * layer-norm kernels with layer_norm_f16's signature. */
+#ifdef PROBE_EXTRA
+#include "probe_extra.h"
+#endif
+
+#define CK(x)                                                                                  \
+    do {                                                                                       \
+        cudaError_t e_ = (x);                                                                  \
+        if (e_ != cudaSuccess) {                                                               \
+            fprintf(stderr, "probe: %s: %s\n", #x, cudaGetErrorString(e_));                    \
+            exit(1);                                                                           \
+        }                                                                                      \
+    } while (0)
+
+/* Device buffer of n 16-bit values, random in [-2, 2) as float16 or
+ * bfloat16 bit patterns (bf16 = the top half of a float32). */
+static void *rand16(int64_t n, int bf16)
+{
+    uint16_t *h = malloc((size_t)n * 2);
+    uint32_t s = 12345u;
+    for (int64_t i = 0; i < n; i++) {
+        s = s * 1664525u + 1013904223u;
+        float f = ((float)(s >> 8) / 16777216.0f) * 4.0f - 2.0f;
+        if (bf16) {
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            h[i] = (uint16_t)(u >> 16);
+        } else {
+            /* float16 of f: sign, 5-bit exponent, 10-bit mantissa (|f| < 2,
+             * subnormals flushed: good enough for timing inputs) */
+            uint32_t u;
+            memcpy(&u, &f, 4);
+            uint32_t sign = (u >> 16) & 0x8000u;
+            int ex = (int)((u >> 23) & 0xff) - 127 + 15;
+            h[i] = (uint16_t)(ex <= 0 ? sign : sign | (uint32_t)ex << 10 | ((u >> 13) & 0x3ffu));
+        }
+    }
+    void *d;
+    CK(cudaMalloc(&d, (size_t)n * 2));
+    CK(cudaMemcpy(d, h, (size_t)n * 2, cudaMemcpyHostToDevice));
+    free(h);
+    return d;
+}
+
+typedef tilec_status (*LnFn)(tilec_stream, tilec_grid, const tilec_array *, const tilec_array *,
+                             const tilec_array *, const tilec_array *, float, int32_t);
+typedef tilec_status (*MmFn)(tilec_stream, tilec_grid, const tilec_array *, const tilec_array *,
+                             const tilec_array *, int32_t, int32_t, int32_t);
+
+/* One prepared launch. */
+typedef struct Case {
+    const char *name;
+    int kind; /* 0 layer norm, 1 matmul, 2 softmax */
+    LnFn ln;
+    MmFn mm;
+    int bm, bn, bk;
+    double flops, bytes;
+    tilec_array a[4];
+    float eps;
+    tilec_grid g;
+} Case;
+
+static int prepare(Case *c, const char *spec)
+{
+    /* name, launcher, rows per block */
+    static const struct { const char *name; LnFn fn; int rows; } lns[] = {
+        {"layer_norm_f16", layer_norm_f16, 1},
+        {"layer_norm_f16_pair", layer_norm_f16_pair, 2},
+#ifdef PROBE_EXTRA_LN
+        PROBE_EXTRA_LN
+#endif
+    };
+    memset(c, 0, sizeof *c);
+    c->name = spec;
+    for (size_t i = 0; i < sizeof lns / sizeof lns[0]; i++) {
+        if (strcmp(spec, lns[i].name)) continue;
+        int64_t m = 8192, k = 4096;
+        c->kind = 0;
+        c->ln = lns[i].fn;
+        c->a[0] = tilec_array_2d(rand16(m * k, 0), TILEC_FLOAT16, m, k);
+        c->a[1] = tilec_array_1d(rand16(k, 0), TILEC_FLOAT16, k);
+        c->a[2] = tilec_array_1d(rand16(k, 0), TILEC_FLOAT16, k);
+        void *y;
+        CK(cudaMalloc(&y, (size_t)(m * k * 2)));
+        c->a[3] = tilec_array_2d(y, TILEC_FLOAT16, m, k);
+        c->eps = 1e-5f;
+        c->g = (tilec_grid){(uint32_t)(m / lns[i].rows), 1, 1};
+        c->bytes = 2.0 * (double)m * (double)k * 2 + 2.0 * (double)k * 2;
+        return 1;
+    }
+    if (!strcmp(spec, "softmax_f16")) {
+        int64_t m = 8192, k = 8192;
+        c->kind = 2;
+        c->a[0] = tilec_array_2d(rand16(m * k, 0), TILEC_FLOAT16, m, k);
+        void *y;
+        CK(cudaMalloc(&y, (size_t)(m * k * 2)));
+        c->a[1] = tilec_array_2d(y, TILEC_FLOAT16, m, k);
+        c->g = (tilec_grid){(uint32_t)m, 1, 1};
+        c->bytes = 2.0 * (double)m * (double)k * 2;
+        return 1;
+    }
+    char fn[64];
+    int bm, bn, bk, s = 4096;
+    if (sscanf(spec, "%63[a-z0-9_]:%dx%dx%d@%d", fn, &bm, &bn, &bk, &s) >= 4) {
+        c->kind = 1;
+        if (!strcmp(fn, "matmul_bf16")) c->mm = matmul_bf16;
+        else if (!strcmp(fn, "matmul_bf16_w4")) c->mm = matmul_bf16_w4;
+        else return 0;
+        c->bm = bm, c->bn = bn, c->bk = bk;
+        c->a[0] = tilec_array_2d(rand16((int64_t)s * s, 1), TILEC_BFLOAT16, s, s);
+        c->a[1] = tilec_array_2d(rand16((int64_t)s * s, 1), TILEC_BFLOAT16, s, s);
+        void *o;
+        CK(cudaMalloc(&o, (size_t)s * s * 2));
+        c->a[2] = tilec_array_2d(o, TILEC_BFLOAT16, s, s);
+        c->g = (tilec_grid){(uint32_t)(((s + bm - 1) / bm) * ((s + bn - 1) / bn)), 1, 1};
+        c->flops = 2.0 * s * (double)s * s;
+        return 1;
+    }
+    return 0;
+}
+
+static void launch(const Case *c)
+{
+    tilec_status st = c->kind == 0   ? c->ln(NULL, c->g, &c->a[0], &c->a[1], &c->a[2], &c->a[3], c->eps, 4096)
+                      : c->kind == 1 ? c->mm(NULL, c->g, &c->a[0], &c->a[1], &c->a[2], c->bm, c->bn, c->bk)
+                                     : softmax_f16(NULL, c->g, &c->a[0], &c->a[1], 8192);
+    if (st != TILEC_OK) {
+        fprintf(stderr, "probe: %s: %s: %s\n", c->name, tilec_status_string(st), tilec_last_error());
+        exit(1);
+    }
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || (strcmp(argv[1], "time") && strcmp(argv[1], "once") && strcmp(argv[1], "list"))) {
+        fprintf(stderr, "usage: probe time|once CASE... | probe list\n");
+        return 2;
+    }
+    if (!strcmp(argv[1], "list")) {
+        puts("layer_norm_f16 layer_norm_f16_pair softmax_f16 matmul_bf16:BMxBNxBK[@S] matmul_bf16_w4:BMxBNxBK[@S]");
+        return 0;
+    }
+    int timing = !strcmp(argv[1], "time");
+    /* 128 MB written before each timed launch pushes the 50 MB L2 out. */
+    size_t flush_bytes = (size_t)128 << 20;
+    void *flush;
+    CK(cudaMalloc(&flush, flush_bytes));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (int i = 2; i < argc; i++) {
+        Case c;
+        if (!prepare(&c, argv[i])) {
+            fprintf(stderr, "probe: unknown case '%s' (probe list)\n", argv[i]);
+            return 2;
+        }
+        launch(&c); /* warm-up: module load, opt-in attribute */
+        CK(cudaDeviceSynchronize());
+        if (!timing) {
+            printf("probe: launched %s once\n", c.name);
+            continue;
+        }
+        enum { REPS = 30 };
+        float ms[REPS];
+        for (int r = 0; r < REPS; r++) {
+            CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, NULL));
+            CK(cudaEventRecord(e0, NULL));
+            launch(&c);
+            CK(cudaEventRecord(e1, NULL));
+            CK(cudaEventSynchronize(e1));
+            CK(cudaEventElapsedTime(&ms[r], e0, e1));
+        }
+        qsort(ms, REPS, sizeof ms[0], cmp_float);
+        double us = ms[REPS / 2] * 1e3;
+        printf("%-32s median %9.1f us (min %.1f, max %.1f)", c.name, us, ms[0] * 1e3, ms[REPS - 1] * 1e3);
+        if (c.flops > 0) printf("  %.1f TFLOP/s", c.flops / (us * 1e-6) / 1e12);
+        if (c.bytes > 0) printf("  %.0f GB/s", c.bytes / (us * 1e-6) / 1e9);
+        printf("\n");
+    }
+    return 0;
+}

@@ -1,0 +1,77 @@
+/* test_swz.cu: the swizzled layout of tile_mma's pipeline buffers
+ * (tilec_swz in runtime/tilec_ops.h), checked on the host for every row
+ * length tile_mma can produce (8 to 512 16-bit columns):
+ *   - it is a bijection of the rows x C tile onto its rows x C slots, and
+ *     keeps each 16-byte run (8 elements) whole and in order;
+ *   - ldmatrix: the eight rows r0 .. r0+7 (r0 a multiple of 8) read at one
+ *     run fall on eight different 16-byte bank groups (no conflict);
+ *   - cp.async: the eight runs that eight consecutive threads copy (run
+ *     u0 .. u0+7 in row-major order, u0 a multiple of 8) land in one
+ *     128-byte line, each in a different bank group.
+ * Built and run by tests/nvcc_check.sh (nvcc compiles it for the host). */
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "tilec_rt.h"
+#include "tilec_ops.h"
+
+static int passed, failed;
+
+static void expect(bool ok, const char *what, int C, int a, int b)
+{
+    if (ok) {
+        passed++;
+        return;
+    }
+    failed++;
+    if (failed <= 20) std::printf("FAIL C=%d: %s (%d, %d)\n", C, what, a, b);
+}
+
+template <int C> static void check(int rows)
+{
+    const int P = C / 8; /* runs per row */
+    unsigned char *seen = (unsigned char *)std::calloc((size_t)rows * C, 1);
+    bool whole = true, bijective = true;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < C; c++) {
+            const int o = tilec_swz<C>(r, c);
+            if (o < 0 || o >= rows * C || seen[o]) bijective = false;
+            else seen[o] = 1;
+            if (c % 8 && o != tilec_swz<C>(r, c - 1) + 1) whole = false;
+        }
+    expect(bijective, "bijection onto the tile", C, rows, 0);
+    expect(whole, "runs stay whole and in order", C, rows, 0);
+    std::free(seen);
+    /* bank group of a run: its 16-byte slot modulo 8 (128 bytes of banks) */
+    for (int r0 = 0; r0 < rows; r0 += 8)
+        for (int q = 0; q < P; q++) {
+            unsigned groups = 0;
+            for (int r = r0; r < r0 + 8; r++) groups |= 1u << ((tilec_swz<C>(r, 8 * q) / 8) % 8);
+            expect(groups == 0xffu, "ldmatrix rows on distinct bank groups", C, r0, q);
+        }
+    for (int u0 = 0; u0 < rows * P; u0 += 8) {
+        unsigned groups = 0;
+        bool one_line = true;
+        const int line = tilec_swz<C>(u0 / P, 8 * (u0 % P)) / 64;
+        for (int u = u0; u < u0 + 8; u++) {
+            const int o = tilec_swz<C>(u / P, 8 * (u % P));
+            groups |= 1u << ((o / 8) % 8);
+            if (o / 64 != line) one_line = false;
+        }
+        expect(one_line && groups == 0xffu, "eight copied runs fill one 128-byte line", C, u0, 0);
+    }
+}
+
+int main()
+{
+    check<8>(64);
+    check<16>(64);
+    check<32>(128);
+    check<64>(64);
+    check<128>(64);
+    check<256>(32);
+    check<512>(16);
+    std::printf("swz: %d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
