@@ -27,7 +27,8 @@
 #include "softmax.h"
 /* Experimental kernels generated beside the others: probe_extra.h includes
  * their headers and defines PROBE_EXTRA_LN, more {"name", launcher, rows} of
- * layer-norm kernels with layer_norm_f16's signature. */
+ * layer-norm kernels with layer_norm_f16's signature, and PROBE_EXTRA_MM,
+ * {"name", launcher} of matmuls with matmul_bf16's. */
 #ifdef PROBE_EXTRA
 #include "probe_extra.h"
 #endif
@@ -132,9 +133,16 @@ static int prepare(Case *c, const char *spec)
     int bm, bn, bk, s = 4096;
     if (sscanf(spec, "%63[a-z0-9_]:%dx%dx%d@%d", fn, &bm, &bn, &bk, &s) >= 4) {
         c->kind = 1;
-        if (!strcmp(fn, "matmul_bf16")) c->mm = matmul_bf16;
-        else if (!strcmp(fn, "matmul_bf16_w4")) c->mm = matmul_bf16_w4;
-        else return 0;
+        static const struct { const char *name; MmFn fn; } mms[] = {
+            {"matmul_bf16", matmul_bf16},
+            {"matmul_bf16_w4", matmul_bf16_w4},
+#ifdef PROBE_EXTRA_MM
+            PROBE_EXTRA_MM
+#endif
+        };
+        for (size_t i = 0; i < sizeof mms / sizeof mms[0]; i++)
+            if (!strcmp(fn, mms[i].name)) c->mm = mms[i].fn;
+        if (!c->mm) return 0;
         c->bm = bm, c->bn = bn, c->bk = bk;
         c->a[0] = tilec_array_2d(rand16((int64_t)s * s, 1), TILEC_BFLOAT16, s, s);
         c->a[1] = tilec_array_2d(rand16((int64_t)s * s, 1), TILEC_BFLOAT16, s, s);
