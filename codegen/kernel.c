@@ -1706,6 +1706,25 @@ static char *frag_acc_type(Emitter *em, Dtype acc, int kk)
     return S("nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s>", kk, acc == DT_INT32 ? "int" : "float");
 }
 
+/* Row stride (words) of a shared buffer that holds an M x N accumulator
+ * while it moves between fragments and another layout (acc_move).  Rows of
+ * N + 8 words put the eight row groups of an mma.sync fragment (N words
+ * apart) on different banks: with rows of exactly N words (a multiple of
+ * 32), every float2 of a warp's fragment access hit the same four banks, an
+ * 8-way conflict (ncu, H100) in the prologue and epilogue of every
+ * tile_mma K loop. */
+static int64_t acc_ld(int64_t N)
+{
+    return N + 8;
+}
+
+/* Statement setting every element of fragment f to the scalar v. */
+static char *acc_fill(Emitter *em, Dtype acc, int kk, const char *f, const char *v)
+{
+    if (raw_acc(acc, kk)) return S("tilec_acc_fill(%s, %s);", f, v);
+    return S("nvcuda::wmma::fill_fragment(%s, %s);", f, v);
+}
+
 /* Statement moving the 16x16 block at ptr (row stride ld) into fragment f,
  * or (store) back. */
 static char *acc_move(Emitter *em, Dtype acc, int kk, bool store, const char *f, const char *ptr, int64_t ld)
@@ -1911,35 +1930,37 @@ static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
     line(em, "__syncthreads();");
     stage(em, a, "sa_", &k, lda);
     stage(em, b, "sb_", &k, ldb);
-    if (!frag_sym) {
+    Dtype cdt = a->dtype == DT_INT8 ? DT_INT32 : DT_FLOAT32;
+    int64_t ldc = acc_ld(N);
+    bool acc_in = !frag_sym && e->nargs > 2;
+    if (acc_in) {
         line(em, "%s *sc_ = (%s *)(sb_ + %" PRId64 ");", k.cty, k.cty, K * ldb);
-        if (e->nargs > 2) {
-            MmaKind ck = {.fmt = "%s"};
-            stage(em, e->args[2], "sc_", &ck, N);
-        } else {
-            line(em, "for (int i_ = t_; i_ < %" PRId64 "; i_ += %d) sc_[i_] = 0;", M * N, em->T);
-        }
+        MmaKind ck = {.fmt = "%s"};
+        stage(em, e->args[2], "sc_", &ck, ldc);
     }
     line(em, "__syncthreads();");
     MmaTiling g = mma_tiling(em, M, N);
     if (!frag_sym) {
-        Dtype cdt = a->dtype == DT_INT8 ? DT_INT32 : DT_FLOAT32;
+        /* the accumulator in fragments c_: the given one, or zeros */
         line(em, "%s c_[%" PRId64 "];", frag_acc_type(em, cdt, k.kk), g.bpw);
         line(em, "#pragma unroll");
         line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
         em->ind++;
         frag_coords(em, &g, N);
-        line(em, "%s", acc_move(em, cdt, k.kk, false, "c_[b_]", S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * N), N));
+        if (acc_in)
+            line(em, "%s", acc_move(em, cdt, k.kk, false, "c_[b_]", S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * ldc), ldc));
+        else
+            line(em, "%s", acc_fill(em, cdt, k.kk, "c_[b_]", "0"));
         close_loop(em);
     }
     mma_products(em, &k, &g, N, K, lda, ldb, false, frag_sym ? frag_sym : "c_");
     if (!frag_sym) {
+        if (!acc_in) line(em, "%s *sc_ = (%s *)(sb_ + %" PRId64 ");", k.cty, k.cty, K * ldb);
         line(em, "#pragma unroll");
         line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
         em->ind++;
         frag_coords(em, &g, N);
-        line(em, "%s", acc_move(em, a->dtype == DT_INT8 ? DT_INT32 : DT_FLOAT32, k.kk, true, "c_[b_]",
-                                S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * N), N));
+        line(em, "%s", acc_move(em, cdt, k.kk, true, "c_[b_]", S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * ldc), ldc));
         close_loop(em);
     }
     line(em, "__syncthreads();");
@@ -1980,7 +2001,7 @@ static void emit_mma(Emitter *em, Expr *e)
     MmaKind k = mma_kind(a->dtype);
     line(em, "const %s *scr_ = (const %s *)((%s *)s_mma_ + %" PRId64 ");", k.cty, k.cty, k.sty, M * (K + k.pad) + K * (N + k.pad));
     open_elem_loop(em, &e->shape);
-    line(em, "%s[e_] = scr_[i_];", name);
+    line(em, "%s[e_] = scr_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, acc_ld(N), N);
     close_loop(em);
     em->ind--;
     line(em, "}");
@@ -1993,7 +2014,7 @@ static int64_t mma_bytes(const Expr *e)
     const Expr *a = e->args[0], *b = e->args[1];
     int64_t M = a->shape.dim[0], K = a->shape.dim[1], N = b->shape.dim[1];
     MmaKind k = mma_kind(a->dtype);
-    return (M * (K + k.pad) + K * (N + k.pad)) * k.esize + M * N * 4 + 64;
+    return (M * (K + k.pad) + K * (N + k.pad)) * k.esize + M * acc_ld(N) * 4 + 64;
 }
 
 /* ---- fragment-resident accumulators --------------------------------------
@@ -2022,18 +2043,6 @@ static bool expr_reads(const Expr *e, const Symbol *sym, const Expr *skip)
     return false;
 }
 
-/* Row stride (elements) of the shared buffer through which an M x N
- * fragment accumulator moves to and from the registers' layout.  Rows of
- * N + 8 words put the eight row groups of an mma.sync fragment (N words
- * apart) on different banks: with rows of exactly N words (a multiple of
- * 32), every float2 of a warp's fragment access hit the same four banks, an
- * 8-way conflict (ncu, H100) in the prologue and epilogue of every
- * tile_mma K loop. */
-static int64_t frag_ld(int64_t N)
-{
-    return N + 8;
-}
-
 static void frag_to_registers(Emitter *em, Symbol *sym)
 {
     const char *name = sym_name(em, sym);
@@ -2049,11 +2058,11 @@ static void frag_to_registers(Emitter *em, Symbol *sym)
     em->ind++;
     frag_coords(em, &g, N);
     line(em, "%s", acc_move(em, sym->dtype, em->sym_kk[sym->id], true, S("f%s[b_]", name),
-                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * frag_ld(N)), frag_ld(N)));
+                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * acc_ld(N)), acc_ld(N)));
     close_loop(em);
     line(em, "__syncthreads();");
     open_elem_loop(em, &sym->shape);
-    line(em, "%s[e_] = sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, frag_ld(N), N);
+    line(em, "%s[e_] = sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, acc_ld(N), N);
     close_loop(em);
     em->ind--;
     line(em, "}");
@@ -2062,17 +2071,16 @@ static void frag_to_registers(Emitter *em, Symbol *sym)
 
 /* The value of an accumulator's initialiser that is the same for every
  * element (tile_zeros, tile_ones, tile_full with a scalar), as C text of
- * the accumulator's type; NULL otherwise. */
+ * the accumulator's type (the factory's own evaluation at element 0);
+ * NULL otherwise. */
 static char *uniform_init(Emitter *em, Expr *e, Dtype d)
 {
     if (!e || e->kind != EX_BUILTIN) return NULL;
-    if (!strcmp(e->name, "zeros")) return lit(em, &(ConstValue){.i = 0}, d);
-    if (!strcmp(e->name, "ones")) return lit(em, &(ConstValue){.i = 1, .u = 1}, d);
-    if (!strcmp(e->name, "full") && e->nargs > 1 && e->args[1]->shape.rank == 0) {
-        Ctx c = {.shape = &e->args[1]->shape, .idx = "0"};
-        return evc(em, e->args[1], c, d);
-    }
-    return NULL;
+    bool uniform = !strcmp(e->name, "zeros") || !strcmp(e->name, "ones") ||
+                   (!strcmp(e->name, "full") && e->nargs > 1 && e->args[1]->shape.rank == 0);
+    if (!uniform) return NULL;
+    Ctx c = {.shape = &e->shape, .idx = "0"};
+    return evc(em, e, c, d);
 }
 
 /* The fragments of sym start as init: a uniform value is written into
@@ -2086,10 +2094,7 @@ static void registers_to_frag(Emitter *em, Symbol *sym, Expr *init)
         line(em, "#pragma unroll");
         line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) /* %s: uniform start, straight into the fragments */", g.bpw,
              sym->name);
-        if (raw_acc(sym->dtype, em->sym_kk[sym->id]))
-            line(em, "    tilec_acc_fill(f%s[b_], %s);", name, u);
-        else
-            line(em, "    nvcuda::wmma::fill_fragment(f%s[b_], %s);", name, u);
+        line(em, "    %s", acc_fill(em, sym->dtype, em->sym_kk[sym->id], S("f%s[b_]", name), u));
         return;
     }
     int64_t M = sym->shape.dim[0], N = sym->shape.dim[1];
@@ -2102,7 +2107,7 @@ static void registers_to_frag(Emitter *em, Symbol *sym, Expr *init)
     open_elem_loop(em, &sym->shape);
     Lay l = lay_of(em, &sym->shape);
     if (l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
-    line(em, "sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "] = %s[e_];", N, frag_ld(N), N, name);
+    line(em, "sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "] = %s[e_];", N, acc_ld(N), N, name);
     close_loop(em);
     line(em, "__syncthreads();");
     line(em, "#pragma unroll");
@@ -2110,7 +2115,7 @@ static void registers_to_frag(Emitter *em, Symbol *sym, Expr *init)
     em->ind++;
     frag_coords(em, &g, N);
     line(em, "%s", acc_move(em, sym->dtype, em->sym_kk[sym->id], false, S("f%s[b_]", name),
-                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * frag_ld(N)), frag_ld(N)));
+                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * acc_ld(N)), acc_ld(N)));
     close_loop(em);
     em->ind--;
     line(em, "}");
@@ -2601,7 +2606,7 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
     for (int i = 0; i < ns; i++) {
         if (em.sym_frag[i] && !em.sym_kk[i]) em.sym_frag[i] = false;
         if (em.sym_frag[i]) {
-            int64_t b = em.syms[i]->shape.dim[0] * frag_ld(em.syms[i]->shape.dim[1]) * 4 + 64;
+            int64_t b = em.syms[i]->shape.dim[0] * acc_ld(em.syms[i]->shape.dim[1]) * 4 + 64;
             if (b > em.mma_bytes) em.mma_bytes = b;
         }
     }

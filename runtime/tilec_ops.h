@@ -375,29 +375,43 @@ __device__ __forceinline__ void tilec_acc_store(float *p, const tilec_frag_acc &
     }
 }
 
-/* Four 8x8 matrices of 16-bit elements, lane l addressing row l % 16 of
- * column block l / 16 of the 16x16 block at p (row stride ld, rows 16-byte
- * aligned); trans for B, which is stored k-major.  Not volatile, so the
- * compiler may schedule them among the products; the memory clobber keeps
- * them after the barrier that publishes the data. */
-__device__ __forceinline__ void tilec_ldsm_a(tilec_frag_a &a, const void *p, int ld)
+/* Four 8x8 matrices of 16-bit elements into x: lane l gives the shared
+ * address s of its row (ldmatrix .x4; trans for B, which is stored
+ * k-major).  Not volatile, so the compiler may schedule them among the
+ * products; the memory clobber keeps them after the barrier that publishes
+ * the data. */
+__device__ __forceinline__ void tilec_ldsm4_(unsigned (&x)[4], unsigned s)
+{
+    asm("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+        : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3]) : "r"(s) : "memory");
+}
+
+__device__ __forceinline__ void tilec_ldsm4t_(unsigned (&x)[4], unsigned s)
+{
+    asm("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+        : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3]) : "r"(s) : "memory");
+}
+
+/* The 16x16 block at p (row stride ld, rows 16-byte aligned): lane l
+ * addresses row l % 16 of column block l / 16. */
+__device__ __forceinline__ unsigned tilec_ldsm_row_(const void *p, int ld)
 {
     const int l = (int)(threadIdx.x & 31);
-    const unsigned s = (unsigned)__cvta_generic_to_shared((const uint16_t *)p + (l & 15) * ld + (l >> 4) * 8);
-    asm("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-        : "=r"(a.x[0]), "=r"(a.x[1]), "=r"(a.x[2]), "=r"(a.x[3]) : "r"(s) : "memory");
+    return (unsigned)__cvta_generic_to_shared((const uint16_t *)p + (l & 15) * ld + (l >> 4) * 8);
+}
+
+__device__ __forceinline__ void tilec_ldsm_a(tilec_frag_a &a, const void *p, int ld)
+{
+    tilec_ldsm4_(a.x, tilec_ldsm_row_(p, ld));
 }
 
 __device__ __forceinline__ void tilec_ldsm_b(tilec_frag_b &b, const void *p, int ld)
 {
-    const int l = (int)(threadIdx.x & 31);
-    const unsigned s = (unsigned)__cvta_generic_to_shared((const uint16_t *)p + (l & 15) * ld + (l >> 4) * 8);
-    asm("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-        : "=r"(b.x[0]), "=r"(b.x[1]), "=r"(b.x[2]), "=r"(b.x[3]) : "r"(s) : "memory");
+    tilec_ldsm4t_(b.x, tilec_ldsm_row_(p, ld));
 }
 
 /* The swizzled layout of pipelined operand buffers (codegen/kernel.c,
- * swz_ok): element (r, c) of a row-major tile of C 16-bit columns, no
+ * pipe_stage_elems): element (r, c) of a row-major tile of C 16-bit columns, no
  * padding, with 16-byte run q = c / 8 of row r stored at run q ^ s(r).
  * s(r) = r % 8 when a row has 8k runs, and (r / (8 / P)) % P when it has
  * P = 1, 2 or 4 runs (8 / P rows share a 128-byte line).  Eight rows read
@@ -413,22 +427,22 @@ template <int C> __host__ __device__ __forceinline__ constexpr int tilec_swz(int
     return r * C + ((((c >> 3) ^ s)) << 3) + (c & 7);
 }
 
-/* tilec_ldsm_a / _b on a buffer in tilec_swz<C>'s layout: the 16x16 block
- * at row r0, column c0 (multiples of 8). */
-template <int C> __device__ __forceinline__ void tilec_ldsm_a_swz(tilec_frag_a &a, const void *base, int r0, int c0)
+/* The same lanes' rows in a buffer in tilec_swz<C>'s layout, for the
+ * 16x16 block at row r0, column c0 (multiples of 8). */
+template <int C> __device__ __forceinline__ unsigned tilec_ldsm_row_swz_(const void *base, int r0, int c0)
 {
     const int l = (int)(threadIdx.x & 31);
-    const unsigned s = (unsigned)__cvta_generic_to_shared((const uint16_t *)base + tilec_swz<C>(r0 + (l & 15), c0 + (l >> 4) * 8));
-    asm("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-        : "=r"(a.x[0]), "=r"(a.x[1]), "=r"(a.x[2]), "=r"(a.x[3]) : "r"(s) : "memory");
+    return (unsigned)__cvta_generic_to_shared((const uint16_t *)base + tilec_swz<C>(r0 + (l & 15), c0 + (l >> 4) * 8));
+}
+
+template <int C> __device__ __forceinline__ void tilec_ldsm_a_swz(tilec_frag_a &a, const void *base, int r0, int c0)
+{
+    tilec_ldsm4_(a.x, tilec_ldsm_row_swz_<C>(base, r0, c0));
 }
 
 template <int C> __device__ __forceinline__ void tilec_ldsm_b_swz(tilec_frag_b &b, const void *base, int r0, int c0)
 {
-    const int l = (int)(threadIdx.x & 31);
-    const unsigned s = (unsigned)__cvta_generic_to_shared((const uint16_t *)base + tilec_swz<C>(r0 + (l & 15), c0 + (l >> 4) * 8));
-    asm("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-        : "=r"(b.x[0]), "=r"(b.x[1]), "=r"(b.x[2]), "=r"(b.x[3]) : "r"(s) : "memory");
+    tilec_ldsm4t_(b.x, tilec_ldsm_row_swz_<C>(base, r0, c0));
 }
 
 /* c += a @ b for one 16x16x16 block: two m16n8k16 products. */

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tilec_fp.h"
 #include "layer_norm.h"
 #include "layer_norm_pair.h"
 #include "matmul.h"
@@ -43,27 +44,15 @@
     } while (0)
 
 /* Device buffer of n 16-bit values, random in [-2, 2) as float16 or
- * bfloat16 bit patterns (bf16 = the top half of a float32). */
+ * bfloat16 bit patterns (fixed seed). */
 static void *rand16(int64_t n, int bf16)
 {
     uint16_t *h = malloc((size_t)n * 2);
     uint32_t s = 12345u;
     for (int64_t i = 0; i < n; i++) {
         s = s * 1664525u + 1013904223u;
-        float f = ((float)(s >> 8) / 16777216.0f) * 4.0f - 2.0f;
-        if (bf16) {
-            uint32_t u;
-            memcpy(&u, &f, 4);
-            h[i] = (uint16_t)(u >> 16);
-        } else {
-            /* float16 of f: sign, 5-bit exponent, 10-bit mantissa (|f| < 2,
-             * subnormals flushed: good enough for timing inputs) */
-            uint32_t u;
-            memcpy(&u, &f, 4);
-            uint32_t sign = (u >> 16) & 0x8000u;
-            int ex = (int)((u >> 23) & 0xff) - 127 + 15;
-            h[i] = (uint16_t)(ex <= 0 ? sign : sign | (uint32_t)ex << 10 | ((u >> 13) & 0x3ffu));
-        }
+        double v = (double)(s >> 8) / 16777216.0 * 4.0 - 2.0;
+        h[i] = bf16 ? tilec_bf16_from_double(v, TILEC_RN) : tilec_f16_from_double(v, TILEC_RN);
     }
     void *d;
     CK(cudaMalloc(&d, (size_t)n * 2));
