@@ -1946,11 +1946,12 @@ static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
         line(em, "#pragma unroll");
         line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
         em->ind++;
-        frag_coords(em, &g, N);
-        if (acc_in)
+        if (acc_in) {
+            frag_coords(em, &g, N);
             line(em, "%s", acc_move(em, cdt, k.kk, false, "c_[b_]", S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * ldc), ldc));
-        else
+        } else {
             line(em, "%s", acc_fill(em, cdt, k.kk, "c_[b_]", "0"));
+        }
         close_loop(em);
     }
     mma_products(em, &k, &g, N, K, lda, ldb, false, frag_sym ? frag_sym : "c_");
