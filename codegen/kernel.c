@@ -115,11 +115,43 @@ static char *ld(Emitter *em, Dtype d, const char *v)
     return S("%s", v);
 }
 
+/* If v is exactly "tilec_ld_<sfx>(X)", returns X, else NULL.  The whole of v
+ * must be that one call: the parenthesis opened after the name has to close
+ * at v's last character. */
+static char *unwrap_ld(Emitter *em, const char *sfx, const char *v)
+{
+    char *head = S("tilec_ld_%s(", sfx);
+    size_t h = strlen(head), n = strlen(v);
+    if (n <= h || strncmp(v, head, h) != 0 || v[n - 1] != ')') return NULL;
+    int depth = 1;
+    for (size_t i = h; i < n; i++) {
+        if (v[i] == '(') depth++;
+        else if (v[i] == ')' && --depth == 0) return i == n - 1 ? S("%.*s", (int)(n - 1 - h), v + h) : NULL;
+    }
+    return NULL;
+}
+
 /* compute -> storage (round to nearest even) */
 static char *st(Emitter *em, Dtype d, const char *v)
 {
     if (is_narrow_float(d)) return S("tilec_st_%s(%s)", narrow_suffix(d), v);
     return S("%s", v);
+}
+
+/* st() of value's evaluation v, for an assignment.  A variable or a load of
+ * d's own format is copied as it is stored: converting it to float and back
+ * would make the thread wait for the load right there (a prefetched tile,
+ * `_Float16 next = tile_load(...)`, would no longer be in flight), and C's
+ * assignment of a value to its own type keeps its bits.  Casts keep their
+ * conversion (a cast to a narrow format makes NaNs canonical). */
+static char *st_assign(Emitter *em, Dtype d, const Expr *value, const char *v)
+{
+    bool plain = value->kind == EX_NAME || (value->kind == EX_BUILTIN && !strcmp(value->name, "load"));
+    if (plain && value->dtype == d && is_narrow_float(d)) {
+        char *raw = unwrap_ld(em, narrow_suffix(d), v);
+        if (raw) return raw;
+    }
+    return st(em, d, v);
 }
 
 /* Rounds a float result of an operation to d's precision. */
@@ -951,12 +983,12 @@ static void materialize(Emitter *em, const char *name, Dtype d, const Shape *s, 
     hoist(em, value);
     if (s->rank == 0) {
         Ctx c = {.shape = s, .idx = "0", .home = false};
-        line(em, "%s = %s;", name, st(em, d, evc(em, value, c, d)));
+        line(em, "%s = %s;", name, st_assign(em, d, value, evc(em, value, c, d)));
         return;
     }
     open_elem_loop(em, s);
     Ctx c = {.shape = s, .idx = "i_", .home = true};
-    line(em, "%s[%s] = %s;", name, home_idx(em), st(em, d, evc(em, value, c, d)));
+    line(em, "%s[%s] = %s;", name, home_idx(em), st_assign(em, d, value, evc(em, value, c, d)));
     close_loop(em);
     if (mirror && em->cuda) write_mirror(em, name, s);
 }
@@ -1075,7 +1107,7 @@ static void emit_load(Emitter *em, Expr *e)
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
         em->ind++;
         line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
-        line(em, "tilec_vload<%d>(&%s[r_ * %d], p_ + (%s));", l.V, name, l.V, offset_expr(em, s, ord, arr, "i_", true));
+        line(em, "tilec_vload<%d>(%s, r_ * %d, p_ + (%s));", l.V, name, l.V, offset_expr(em, s, ord, arr, "i_", true));
         close_loop(em);
         em->ind--;
         line(em, "} else {");
@@ -1117,7 +1149,7 @@ static void emit_store(Emitter *em, Expr *e)
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
         em->ind++;
         line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
-        line(em, "tilec_vstore<%d>(p_ + (%s), &%s[r_ * %d]);", l.V, offset_expr(em, s, ord, arr, "i_", true), name, l.V);
+        line(em, "tilec_vstore<%d>(p_ + (%s), %s, r_ * %d);", l.V, offset_expr(em, s, ord, arr, "i_", true), name, l.V);
         close_loop(em);
         em->ind--;
         line(em, "} else {");
@@ -1778,7 +1810,7 @@ static void stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, int64
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
         em->ind++;
         line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
-        line(em, "tilec_vstore<%d>((%s *)%s + (i_ / %" PRId64 ") * %" PRId64 " + (i_ %% %" PRId64 "), &%s[r_ * %d]);", l.V, st,
+        line(em, "tilec_vstore<%d>((%s *)%s + (i_ / %" PRId64 ") * %" PRId64 " + (i_ %% %" PRId64 "), %s, r_ * %d);", l.V, st,
              buf, cols, ld, cols, reg, l.V);
         close_loop(em);
         return;
@@ -2584,6 +2616,16 @@ KernelPlan emit_plan(const Func *f, bool cuda, int max_threads)
     return pl;
 }
 
+/* A register tile's declaration.  On the GPU, float16 and bfloat16 tiles
+ * are packed two elements to a register (tilec_p16 in tilec_ops.h: ptxas
+ * would give each 16-bit element a 32-bit register); the host keeps plain
+ * arrays. */
+static void declare_tile(Emitter *em, const char *ty, Dtype d, const char *name, int n)
+{
+    if (em->cuda && (d == DT_FLOAT16 || d == DT_BFLOAT16)) line(em, "tilec_p16<%d> %s;", n, name);
+    else line(em, "%s %s[%d];", ty, name, n);
+}
+
 bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan)
 {
     Emitter em = {.o = out, .ind = 1, .ar = p->arena, .cuda = cuda, .p = p, .k = f, .co = o, .ok = true};
@@ -2631,7 +2673,7 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
             line(&em, "%s v%d = 0;", ty, sym->id);
         } else {
             Lay l = lay_of(&em, &sym->shape);
-            line(&em, "%s v%d[%d];", ty, sym->id, l.E);
+            declare_tile(&em, ty, sym->dtype, arena_printf(em.ar, "v%d", sym->id), l.E);
             line(&em, "(void)v%d;", sym->id); /* unused when a pipeline loads it to shared memory */
             if (em.sym_frag[i]) {
                 MmaTiling g = mma_tiling(&em, sym->shape.dim[0], sym->shape.dim[1]);
@@ -2651,7 +2693,7 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
             continue;
         }
         Lay l = lay_of(&em, &em.tmp_shape[i]);
-        line(&em, "%s %s[%d];", ty, em.tmp[i], l.E);
+        declare_tile(&em, ty, em.tmp_dt[i], em.tmp[i], l.E);
         line(&em, "(void)%s;", em.tmp[i]); /* unused when it lives in fragments */
         if (cuda && em.tmp_smem[i]) {
             line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, em.tmp[i], l.n);

@@ -337,6 +337,82 @@ template <int V, typename T> __device__ __forceinline__ void tilec_vstore(T *dst
     }
 }
 
+/* A register tile of 16-bit elements (float16, bfloat16) packed two to a
+ * 32-bit word.  ptxas gives every 16-bit variable a register of its own, so
+ * a uint16_t array of 16 elements held 16 registers, not 8, and in a
+ * memory-bound kernel the registers are what limits how many blocks (and so
+ * how many bytes in flight) an SM has.  Elements are read and written
+ * through a small reference, so generated code indexes it as it indexes an
+ * array; after unrolling the indices are constants and the shifts fold into
+ * byte permutes. */
+template <int N> struct tilec_p16 {
+    uint32_t w[(N + 1) / 2];
+    struct ref {
+        uint32_t &w;
+        int sh;
+        __device__ __forceinline__ operator uint16_t() const { return (uint16_t)(w >> sh); }
+        __device__ __forceinline__ ref &operator=(uint16_t v)
+        {
+            w = (w & ~(0xffffu << sh)) | ((uint32_t)v << sh);
+            return *this;
+        }
+        __device__ __forceinline__ ref &operator=(const ref &o) { return *this = (uint16_t)o; }
+    };
+    __device__ __forceinline__ ref operator[](int e) { return ref{w[e >> 1], (e & 1) * 16}; }
+    __device__ __forceinline__ uint16_t operator[](int e) const { return (uint16_t)(w[e >> 1] >> ((e & 1) * 16)); }
+};
+
+/* The V elements of a register tile from element off on (off a multiple of
+ * V): plain arrays, and packed tiles, whose words take a vector access as
+ * they are. */
+template <int V, typename T> __device__ __forceinline__ void tilec_vload(T *dst, int off, const T *src)
+{
+    tilec_vload<V>(dst + off, src);
+}
+
+template <int V, typename T> __device__ __forceinline__ void tilec_vstore(T *dst, const T *src, int off)
+{
+    tilec_vstore<V>(dst, src + off);
+}
+
+template <int V, int N> __device__ __forceinline__ void tilec_vload(tilec_p16<N> &dst, int off, const uint16_t *src)
+{
+    if constexpr (V % 2 != 0) {
+#pragma unroll
+        for (int j = 0; j < V; ++j) dst[off + j] = src[j];
+    } else {
+        constexpr int B = V * 2, C = B >= 16 ? 16 : B;
+        typedef typename tilec_vec_word<C>::type W;
+        union U { W w; uint32_t u[C / 4]; };
+#pragma unroll
+        for (int k = 0; k < B / C; ++k) {
+            U u;
+            u.w = reinterpret_cast<const W *>(src)[k];
+#pragma unroll
+            for (int j = 0; j < C / 4; ++j) dst.w[off / 2 + k * (C / 4) + j] = u.u[j];
+        }
+    }
+}
+
+template <int V, int N> __device__ __forceinline__ void tilec_vstore(uint16_t *dst, const tilec_p16<N> &src, int off)
+{
+    if constexpr (V % 2 != 0) {
+#pragma unroll
+        for (int j = 0; j < V; ++j) dst[j] = src[off + j];
+    } else {
+        constexpr int B = V * 2, C = B >= 16 ? 16 : B;
+        typedef typename tilec_vec_word<C>::type W;
+        union U { W w; uint32_t u[C / 4]; };
+#pragma unroll
+        for (int k = 0; k < B / C; ++k) {
+            U u;
+#pragma unroll
+            for (int j = 0; j < C / 4; ++j) u.u[j] = src.w[off / 2 + k * (C / 4) + j];
+            reinterpret_cast<W *>(dst)[k] = u.w;
+        }
+    }
+}
+
 /* ---- CUDA only: tensor-core fragments for 16-bit operands ----------------
  * tile_mma on float16 and bfloat16 (and float8, staged as float16) works on
  * 16x16 blocks with mma.sync m16n8k16 (sm_80 and later): operands come from

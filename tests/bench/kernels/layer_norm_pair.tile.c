@@ -18,8 +18,8 @@ TILE_KERNEL void layer_norm_f16_pair(TILE_ARRAY(const _Float16, 2) x, TILE_ARRAY
     float d1 = t1 - mean1;
     float var0 = tile_sum(d0 * d0, .axis = 1, .keepdims = true) * (1.0f / BN);
     float var1 = tile_sum(d1 * d1, .axis = 1, .keepdims = true) * (1.0f / BN);
-    float wt = tile_load(w, .index = {0}, .shape = {BN});
-    float bt = tile_load(b, .index = {0}, .shape = {BN});
+    _Float16 wt = tile_load(w, .index = {0}, .shape = {BN});
+    _Float16 bt = tile_load(b, .index = {0}, .shape = {BN});
     tile_store(y, tile_cast(d0 * tile_rsqrt(var0 + eps) * wt + bt, _Float16), .index = {i, 0});
     tile_store(y, tile_cast(d1 * tile_rsqrt(var1 + eps) * wt + bt, _Float16), .index = {i + 1, 0});
 }

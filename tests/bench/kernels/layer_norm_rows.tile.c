@@ -12,7 +12,7 @@ TILE_KERNEL void layer_norm_f16_rows(TILE_ARRAY(const _Float16, 2) x, TILE_ARRAY
     float mean = tile_sum(t, .axis = 1, .keepdims = true) * (1.0f / BN);
     float d = t - mean;
     float var = tile_sum(d * d, .axis = 1, .keepdims = true) * (1.0f / BN);
-    float wt = tile_load(w, .index = {0}, .shape = {BN});
-    float bt = tile_load(b, .index = {0}, .shape = {BN});
+    _Float16 wt = tile_load(w, .index = {0}, .shape = {BN});
+    _Float16 bt = tile_load(b, .index = {0}, .shape = {BN});
     tile_store(y, tile_cast(d * tile_rsqrt(var + eps) * wt + bt, _Float16), .index = {i, 0});
 }
