@@ -138,16 +138,18 @@ static char *st(Emitter *em, Dtype d, const char *v)
     return S("%s", v);
 }
 
-/* st() of value's evaluation v, for an assignment.  A variable or a load of
- * d's own format is copied as it is stored: converting it to float and back
- * would make the thread wait for the load right there (a prefetched tile,
- * `_Float16 next = tile_load(...)`, would no longer be in flight), and C's
- * assignment of a value to its own type keeps its bits.  Casts keep their
- * conversion (a cast to a narrow format makes NaNs canonical). */
+/* st() of value's evaluation v, for an assignment.  A value of d's own
+ * format that is only moved (a variable, a load or gather, a shape
+ * operation: its evaluation is the widening of one stored element) is
+ * copied as it is stored: converting it to float and back would cost
+ * registers and make the thread wait for a load right there (a prefetched
+ * tile, `_Float16 next = tile_load(...)`, would no longer be in flight),
+ * and C's assignment of a value to its own type keeps its bits.  Casts
+ * keep their conversion (a cast to a narrow format makes NaNs canonical). */
 static char *st_assign(Emitter *em, Dtype d, const Expr *value, const char *v)
 {
-    bool plain = value->kind == EX_NAME || (value->kind == EX_BUILTIN && !strcmp(value->name, "load"));
-    if (plain && value->dtype == d && is_narrow_float(d)) {
+    bool cast = value->kind == EX_CAST || (value->kind == EX_BUILTIN && !strcmp(value->name, "cast"));
+    if (!cast && value->dtype == d && is_narrow_float(d)) {
         char *raw = unwrap_ld(em, narrow_suffix(d), v);
         if (raw) return raw;
     }
@@ -1870,6 +1872,16 @@ static void frag_coords(Emitter *em, const MmaTiling *g, int64_t N)
 static void frag_loads(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t lda, int64_t ldb, bool swz,
                        const char *fa, const char *fb, const char *kk)
 {
+    if (k->raw && swz) {
+        /* from the lanes' addresses ta_ and tb_ of the warp's first blocks */
+        line(em, "#pragma unroll");
+        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) tilec_ldsm_a_at<%" PRId64 ">(%s[i_], ta_, i_ * 16, %s);", g->fm, lda,
+             fa, kk);
+        line(em, "#pragma unroll");
+        line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) tilec_ldsm_b_at<%" PRId64 ">(%s[j_], tb_, %s, j_ * 16);", g->fn, ldb,
+             fb, kk);
+        return;
+    }
     line(em, "#pragma unroll");
     line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) %s", g->fm,
          opnd_load(em, k, false, S("%s[i_]", fa), "sa_", "(wm_ + i_) * 16", kk, lda, swz));
@@ -1907,6 +1919,16 @@ static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int6
         em->ind++;
         line(em, "const int wm_ = ((t_ >> 5) / %d) * %" PRId64 ", wn_ = ((t_ >> 5) %% %d) * %" PRId64 ";", g->wn, g->fm,
              g->wn, g->fn);
+        if (k->raw && swz) {
+            /* The lanes' ldmatrix addresses for the warp's first A and B
+             * blocks; every other block is a constant step away
+             * (tilec_swz_step: wn_ is a multiple of fn, a power of two, so
+             * the warp's column offset and the step's share no bits). */
+            line(em, "const unsigned ta_ = (unsigned)__cvta_generic_to_shared(sa_) + tilec_ldsm_off_swz<%" PRId64
+                     ">(wm_ * 16, 0);", lda);
+            line(em, "const unsigned tb_ = (unsigned)__cvta_generic_to_shared(sb_) + tilec_ldsm_off_swz<%" PRId64
+                     ">(0, wn_ * 16);", ldb);
+        }
         if (two) {
             line(em, "%s fa_[2][%" PRId64 "];", opnd_type(em, k, false), g->fm);
             line(em, "%s fb_[2][%" PRId64 "];", opnd_type(em, k, true), g->fn);
@@ -2284,12 +2306,16 @@ static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int6
             line(em, "const int row_ = t_ / %" PRId64 ", col_ = (t_ %% %" PRId64 ") * 8;", per_row, per_row);
             line(em, "const uint16_t *g_ = (const uint16_t *)%s.data + (o0_ + row_) * %s.strides[0] + o1_ + col_;", arr, arr);
             line(em, "const int64_t gs_ = %" PRId64 " * %s.strides[0];", rstep, arr);
+            if (rstep % 8 == 0) line(em, "const int so_ = tilec_swz<%" PRId64 ">(row_, col_);", cols);
             line(em, "#pragma unroll");
             line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
             em->ind++;
             if (runs % em->T) line(em, "if (r_ * %d + t_ >= %" PRId64 ") break;", em->T, runs);
-            line(em, "tilec_pipe_copy16(%s + tilec_swz<%" PRId64 ">(row_ + r_ * %" PRId64 ", col_), g_ + r_ * gs_);", dst,
-                 cols, rstep);
+            if (rstep % 8 == 0) /* s(row) repeats every 8 rows: one swizzle for all runs */
+                line(em, "tilec_pipe_copy16(%s + so_ + r_ * %" PRId64 ", g_ + r_ * gs_);", dst, rstep * cols);
+            else
+                line(em, "tilec_pipe_copy16(%s + tilec_swz<%" PRId64 ">(row_ + r_ * %" PRId64 ", col_), g_ + r_ * gs_);", dst,
+                     cols, rstep);
             close_loop(em);
             em->ind--;
             continue;
@@ -2317,10 +2343,10 @@ static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int6
 }
 
 /* Sets the loop counter to step j's value and issues that step's copies. */
-static void pipe_issue_step(Emitter *em, const PipeLoop *pl, const char *j, int stages)
+static void pipe_issue_step(Emitter *em, const PipeLoop *pl, const char *j, const char *slot)
 {
     line(em, "%s = (%s)(pk0_ + %s);", sym_name(em, pl->k), emit_storage_type(pl->k->dtype), j);
-    line(em, "uint16_t *pd_ = ps_ + (int)(%s %% %d) * %" PRId64 ";", j, stages, pipe_stage_elems(pl));
+    line(em, "uint16_t *pd_ = ps_ + %s * %" PRId64 ";", slot, pipe_stage_elems(pl));
     pipe_issue(em, pl->load[0], "pd_", pl->M, pl->K);
     pipe_issue(em, pl->load[1], S("(pd_ + %" PRId64 ")", pl->M * pl->K), pl->K, pl->N);
 }
@@ -2346,10 +2372,13 @@ static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
     em->ind++;
     line(em, "if (ks_ < pn_) {");
     em->ind++;
-    pipe_issue_step(em, pl, "ks_", stages);
+    pipe_issue_step(em, pl, "ks_", "ks_");
     close_loop(em);
     line(em, "tilec_pipe_commit();");
     close_loop(em);
+    /* rs_: the slot step ks_ reads; the step issued now, ks_ + stages - 1,
+     * goes to the slot before it (counters, not a 64-bit modulo per step) */
+    line(em, "int rs_ = 0;");
     line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
     em->ind++;
     line(em, "tilec_pipe_wait<%d>();", stages - 2);
@@ -2357,14 +2386,14 @@ static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
     line(em, "const int64_t kn_ = ks_ + %d;", stages - 1);
     line(em, "if (kn_ < pn_) {");
     em->ind++;
-    pipe_issue_step(em, pl, "kn_", stages);
+    pipe_issue_step(em, pl, "kn_", S("(rs_ == 0 ? %d : rs_ - 1)", stages - 1));
     close_loop(em);
     line(em, "tilec_pipe_commit();");
     emit_line(em->o, em->co, pl->update->loc);
-    line(em, "const %s *sa_ = (const %s *)(ps_ + (int)(ks_ %% %d) * %" PRId64 ");", mk.sty, mk.sty, stages,
-         pipe_stage_elems(pl));
+    line(em, "const %s *sa_ = (const %s *)(ps_ + rs_ * %" PRId64 ");", mk.sty, mk.sty, pipe_stage_elems(pl));
     line(em, "const %s *sb_ = sa_ + %" PRId64 ";", mk.sty, pl->M * pl->K);
     mma_products(em, &mk, &g, pl->N, pl->K, pl->K, pl->N, true, S("f%s", sym_name(em, pl->acc)));
+    line(em, "rs_ = rs_ == %d ? 0 : rs_ + 1;", stages - 1);
     close_loop(em);
     line(em, "tilec_pipe_wait<0>();");
     line(em, "__syncthreads();");

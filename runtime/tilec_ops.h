@@ -338,28 +338,21 @@ template <int V, typename T> __device__ __forceinline__ void tilec_vstore(T *dst
 }
 
 /* A register tile of 16-bit elements (float16, bfloat16) packed two to a
- * 32-bit word.  ptxas gives every 16-bit variable a register of its own, so
- * a uint16_t array of 16 elements held 16 registers, not 8, and in a
+ * 32-bit word.  ptxas gives every 16-bit variable of its own a register,
+ * so a uint16_t array of 16 elements held 16 registers, not 8, and in a
  * memory-bound kernel the registers are what limits how many blocks (and so
- * how many bytes in flight) an SM has.  Elements are read and written
- * through a small reference, so generated code indexes it as it indexes an
- * array; after unrolling the indices are constants and the shifts fold into
- * byte permutes. */
+ * how many bytes in flight) an SM has.  Through the union, generated code
+ * indexes elements as it indexes an array, vector copies move whole words,
+ * and the compiler keeps the pairs together (layer norm's kernel: 48
+ * registers instead of 64; a proxy that shifted and masked words did as
+ * well there but made ptxas spill in the conv1d example). */
 template <int N> struct tilec_p16 {
-    uint32_t w[(N + 1) / 2];
-    struct ref {
-        uint32_t &w;
-        int sh;
-        __device__ __forceinline__ operator uint16_t() const { return (uint16_t)(w >> sh); }
-        __device__ __forceinline__ ref &operator=(uint16_t v)
-        {
-            w = (w & ~(0xffffu << sh)) | ((uint32_t)v << sh);
-            return *this;
-        }
-        __device__ __forceinline__ ref &operator=(const ref &o) { return *this = (uint16_t)o; }
+    union {
+        uint32_t w[(N + 1) / 2];
+        uint16_t h[(N + 1) / 2 * 2];
     };
-    __device__ __forceinline__ ref operator[](int e) { return ref{w[e >> 1], (e & 1) * 16}; }
-    __device__ __forceinline__ uint16_t operator[](int e) const { return (uint16_t)(w[e >> 1] >> ((e & 1) * 16)); }
+    __device__ __forceinline__ uint16_t &operator[](int e) { return h[e]; }
+    __device__ __forceinline__ uint16_t operator[](int e) const { return h[e]; }
 };
 
 /* The V elements of a register tile from element off on (off a multiple of
@@ -503,6 +496,34 @@ template <int C> __host__ __device__ __forceinline__ constexpr int tilec_swz(int
     return r * C + ((((c >> 3) ^ s)) << 3) + (c & 7);
 }
 
+/* Stepping through a swizzled buffer without recomputing the swizzle.  Let
+ * t be the byte address, in a buffer in tilec_swz<C>'s layout whose start is
+ * 128-byte aligned, of element (r0 + a, c0 + b) for a thread's fixed a and
+ * b (a < 16, b < 16, b a multiple of 8; r0 a multiple of 8; c0 / 8 and c0
+ * / 8 + ci / 8 + b / 8 a sum of disjoint bits, as when c0 is a multiple of a
+ * power of two that ci stays below).  Then element (r0 + ri + a, c0 + ci +
+ * b), for ri a multiple of 8 and ci of 16, is at the address returned: the
+ * run index of (c0 + ci + b) XOR s(row) splits into the bits the swizzle
+ * touches (M: three bits, or log2 P) and the rest, the first a XOR into
+ * t's run bits, the second an addition with the row step.  With ri and ci
+ * constants (unrolled loops) that is one logic instruction, and the rest
+ * an ldmatrix immediate: in the tile_mma K loop the swizzle arithmetic per
+ * ldmatrix was most of the loop's integer instructions (ncu, H100).
+ * tests/unit/test_swz.cu checks the identity. */
+template <int C> __host__ __device__ __forceinline__ constexpr unsigned tilec_swz_step(unsigned t, int ri, int ci)
+{
+    constexpr int P = C / 8, M = P >= 8 ? 7 : P - 1;
+    return (t ^ (unsigned)(((ci >> 3) & M) << 4)) + (unsigned)(2 * ri * C + (((ci >> 3) & ~M) << 4));
+}
+
+/* Byte offset of this lane's ldmatrix row for the 16x16 block at (r0, c0)
+ * in tilec_swz<C>'s layout (the t of tilec_swz_step, less the buffer). */
+template <int C> __device__ __forceinline__ unsigned tilec_ldsm_off_swz(int r0, int c0)
+{
+    const int l = (int)(threadIdx.x & 31);
+    return (unsigned)(2 * tilec_swz<C>(r0 + (l & 15), c0 + (l >> 4) * 8));
+}
+
 /* The same lanes' rows in a buffer in tilec_swz<C>'s layout, for the
  * 16x16 block at row r0, column c0 (multiples of 8). */
 template <int C> __device__ __forceinline__ unsigned tilec_ldsm_row_swz_(const void *base, int r0, int c0)
@@ -519,6 +540,18 @@ template <int C> __device__ __forceinline__ void tilec_ldsm_a_swz(tilec_frag_a &
 template <int C> __device__ __forceinline__ void tilec_ldsm_b_swz(tilec_frag_b &b, const void *base, int r0, int c0)
 {
     tilec_ldsm4t_(b.x, tilec_ldsm_row_swz_<C>(base, r0, c0));
+}
+
+/* Fragments of the block (ri, ci) blocks away from the one t addresses
+ * (tilec_swz_step). */
+template <int C> __device__ __forceinline__ void tilec_ldsm_a_at(tilec_frag_a &a, unsigned t, int ri, int ci)
+{
+    tilec_ldsm4_(a.x, tilec_swz_step<C>(t, ri, ci));
+}
+
+template <int C> __device__ __forceinline__ void tilec_ldsm_b_at(tilec_frag_b &b, unsigned t, int ri, int ci)
+{
+    tilec_ldsm4t_(b.x, tilec_swz_step<C>(t, ri, ci));
 }
 
 /* c += a @ b for one 16x16x16 block: two m16n8k16 products. */

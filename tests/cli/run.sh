@@ -89,8 +89,14 @@ expect_rc "pipeline on sm_90" 0 "$TILEC" -O2 --arch=sm_90 -o "$OUT/mm90.cu" "$MM
 has "four stages on sm_90" "$OUT/mm90.cu" "(4 stages)"
 # The ring's buffers are swizzled (tilec_swz), copies and ldmatrix alike, and
 # the zero start goes straight into the fragments.
-has "swizzled A copies" "$OUT/mm90.cu" "tilec_pipe_copy16(pd_ + tilec_swz<64>(row_ + r_ * "
-has "swizzled B reads" "$OUT/mm90.cu" "tilec_ldsm_b_swz<128>("
+# A thread's copies are whole 8-row groups apart, so one swizzle serves all
+# of them; the warps' ldmatrix addresses step from one base per operand
+# (tilec_swz_step) instead of recomputing the swizzle per fragment.
+has "swizzled A copies" "$OUT/mm90.cu" "const int so_ = tilec_swz<64>(row_, col_);"
+has "copies step from one swizzle" "$OUT/mm90.cu" "tilec_pipe_copy16(pd_ + so_ + r_ * "
+has "swizzled B base" "$OUT/mm90.cu" "tilec_ldsm_off_swz<128>(0, wn_ * 16)"
+has "swizzled B reads" "$OUT/mm90.cu" "tilec_ldsm_b_at<128>("
+has "stage slots by counter" "$OUT/mm90.cu" "rs_ = rs_ == 3 ? 0 : rs_ + 1;"
 lacks "no padded ldmatrix in the ring" "$OUT/mm90.cu" "tilec_ldsm_a(fa_"
 has "uniform start into the fragments" "$OUT/mm90.cu" "tilec_acc_fill(fv"
 has "padded conversion rows" "$OUT/mm90.cu" "* 136 + i_ % 128]"

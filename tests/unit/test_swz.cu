@@ -7,7 +7,8 @@
  *     run fall on eight different 16-byte bank groups (no conflict);
  *   - cp.async: the eight runs that eight consecutive threads copy (run
  *     u0 .. u0+7 in row-major order, u0 a multiple of 8) land in one
- *     128-byte line, each in a different bank group.
+ *     128-byte line, each in a different bank group;
+ *   - tilec_swz_step, the shortcut tile_mma's K loop takes, agrees with it.
  * Built and run by tests/nvcc_check.sh (nvcc compiles it for the host). */
 #include <cstdio>
 #include <cstdlib>
@@ -63,8 +64,38 @@ template <int C> static void check(int rows)
     }
 }
 
+/* tilec_swz_step: from a lane's address in block (r0, c0) to its address
+ * in block (r0 + ri, c0 + ci), for every lane, a 128-byte aligned buffer
+ * start, warp offsets c0 a multiple of a power of two span (the columns a
+ * warp covers) and ci below that span, as tile_mma's K loop uses it. */
+template <int C> static void check_step(int rows)
+{
+    const unsigned base = 0x1280; /* 128-byte aligned, nonzero */
+    int bad = 0, n = 0;
+    for (int span = 16; span <= C; span *= 2)
+        for (int c0 = 0; c0 < C; c0 += span)
+            for (int r0 = 0; r0 < rows; r0 += 16)
+                for (int l = 0; l < 32; l++) {
+                    const int a = l & 15, b = (l >> 4) * 8;
+                    const unsigned t = base + 2u * (unsigned)tilec_swz<C>(r0 + a, c0 + b);
+                    for (int ri = 0; r0 + ri + 16 <= rows; ri += 16)
+                        for (int ci = 0; ci < span; ci += 16) {
+                            const unsigned want = base + 2u * (unsigned)tilec_swz<C>(r0 + ri + a, c0 + ci + b);
+                            n++;
+                            if (tilec_swz_step<C>(t, ri, ci) != want) bad++;
+                        }
+                }
+    expect(bad == 0 && n > 0, "stepping from a lane's address (tilec_swz_step)", C, bad, n);
+}
+
 int main()
 {
+    check_step<16>(64);
+    check_step<32>(64);
+    check_step<64>(64);
+    check_step<128>(64);
+    check_step<256>(32);
+    check_step<512>(32);
     check<8>(64);
     check<16>(64);
     check<32>(128);
