@@ -2116,9 +2116,29 @@ static void frag_to_registers(Emitter *em, Symbol *sym)
                             S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * acc_ld(N)), acc_ld(N)));
     close_loop(em);
     line(em, "__syncthreads();");
-    open_elem_loop(em, &sym->shape);
-    line(em, "%s[e_] = sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, acc_ld(N), N);
-    close_loop(em);
+    Lay l = lay_of(em, &sym->shape);
+    if (!l.repl && l.V % 4 == 0 && N % l.V == 0) {
+        /* A thread's runs of V elements lie in one buffer row, 16-byte
+         * aligned (rows of N + 8 words): read them four words at a time. */
+        const char *vty = sym->dtype == DT_INT32 ? "int4" : "float4";
+        line(em, "#pragma unroll");
+        line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
+        em->ind++;
+        line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
+        line(em, "#pragma unroll");
+        line(em, "for (int q_ = 0; q_ < %d; q_ += 4) {", l.V);
+        em->ind++;
+        line(em, "const %s u_ = *(const %s *)(sc_ + (i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 " + q_);", vty, vty, N,
+             acc_ld(N), N);
+        line(em, "%s[r_ * %d + q_] = u_.x; %s[r_ * %d + q_ + 1] = u_.y;", name, l.V, name, l.V);
+        line(em, "%s[r_ * %d + q_ + 2] = u_.z; %s[r_ * %d + q_ + 3] = u_.w;", name, l.V, name, l.V);
+        close_loop(em);
+        close_loop(em);
+    } else {
+        open_elem_loop(em, &sym->shape);
+        line(em, "%s[e_] = sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, acc_ld(N), N);
+        close_loop(em);
+    }
     em->ind--;
     line(em, "}");
     if (em->sym_smem[sym->id]) write_mirror(em, name, &sym->shape);
