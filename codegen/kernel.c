@@ -2271,13 +2271,9 @@ static int64_t pipe_stage_elems(const PipeLoop *pl)
     return pl->M * pl->K + pl->K * pl->N;
 }
 
-/* As many stages as fit, up to four, in the shared memory one block may
- * have when as many blocks share an SM as their registers allow: the
- * fragment accumulator (M N / T floats per thread) plus about 64 registers
- * of operand fragments and addresses, out of 64 K registers per SM.  A
- * block whose accumulator keeps it alone on its SM (128 x 256 on 256
- * threads) gets the whole opt-in limit; deeper rings hide more of the
- * global-memory latency behind the products. */
+/* Blocks per SM that the registers allow: the fragment accumulator (M N / T
+ * floats per thread) plus about 64 registers of operand fragments and
+ * addresses, out of 64 K registers per SM. */
 static int64_t pipe_blocks_per_sm(const Emitter *em, const PipeLoop *pl)
 {
     int64_t regs = pl->M * pl->N / em->T + 64;
@@ -2285,6 +2281,11 @@ static int64_t pipe_blocks_per_sm(const Emitter *em, const PipeLoop *pl)
     return blocks < 1 ? 1 : blocks;
 }
 
+/* As many stages as fit, up to four, in the shared memory one block may
+ * have when that many blocks share an SM.  A block whose accumulator keeps
+ * it alone on its SM (128 x 256 on 256 threads) gets the whole opt-in
+ * limit; deeper rings hide more of the global-memory latency behind the
+ * products. */
 static int pipe_stages(const Emitter *em, const PipeLoop *pl)
 {
     int64_t b = pipe_stage_elems(pl) * 2;
@@ -2376,6 +2377,19 @@ static void pipe_issue_step(Emitter *em, const PipeLoop *pl, const char *j, cons
     pipe_issue(em, pl->load[1], S("(pd_ + %" PRId64 ")", pl->M * pl->K), pl->K, pl->N);
 }
 
+/* Inside the K loop: issues step ks_ + stages - 1 (if there is one) into
+ * the slot before rs_, the one step ks_ - 1 read, and commits the group
+ * (empty past the end, so that the waits keep counting steps). */
+static void pipe_issue_ahead(Emitter *em, const PipeLoop *pl, int stages)
+{
+    line(em, "const int64_t kn_ = ks_ + %d;", stages - 1);
+    line(em, "if (kn_ < pn_) {");
+    em->ind++;
+    pipe_issue_step(em, pl, "kn_", S("(rs_ == 0 ? %d : rs_ - 1)", stages - 1));
+    close_loop(em);
+    line(em, "tilec_pipe_commit();");
+}
+
 static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
 {
     int stages = pipe_stages(em, pl);
@@ -2416,21 +2430,12 @@ static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
     em->ind++;
     line(em, "tilec_pipe_wait<%d>();", stages - 2);
     line(em, "__syncthreads();");
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == (late ? 0 : 1)) {
-            emit_line(em->o, em->co, pl->update->loc);
-            line(em, "const %s *sa_ = (const %s *)(ps_ + rs_ * %" PRId64 ");", mk.sty, mk.sty, pipe_stage_elems(pl));
-            line(em, "const %s *sb_ = sa_ + %" PRId64 ";", mk.sty, pl->M * pl->K);
-            mma_products(em, &mk, &g, pl->N, pl->K, pl->K, pl->N, true, S("f%s", sym_name(em, pl->acc)));
-            continue;
-        }
-        line(em, "const int64_t kn_ = ks_ + %d;", stages - 1);
-        line(em, "if (kn_ < pn_) {");
-        em->ind++;
-        pipe_issue_step(em, pl, "kn_", S("(rs_ == 0 ? %d : rs_ - 1)", stages - 1));
-        close_loop(em);
-        line(em, "tilec_pipe_commit();");
-    }
+    if (!late) pipe_issue_ahead(em, pl, stages);
+    emit_line(em->o, em->co, pl->update->loc);
+    line(em, "const %s *sa_ = (const %s *)(ps_ + rs_ * %" PRId64 ");", mk.sty, mk.sty, pipe_stage_elems(pl));
+    line(em, "const %s *sb_ = sa_ + %" PRId64 ";", mk.sty, pl->M * pl->K);
+    mma_products(em, &mk, &g, pl->N, pl->K, pl->K, pl->N, true, S("f%s", sym_name(em, pl->acc)));
+    if (late) pipe_issue_ahead(em, pl, stages);
     line(em, "rs_ = rs_ == %d ? 0 : rs_ + 1;", stages - 1);
     close_loop(em);
     line(em, "tilec_pipe_wait<0>();");

@@ -368,42 +368,18 @@ template <int V, typename T> __device__ __forceinline__ void tilec_vstore(T *dst
     tilec_vstore<V>(dst, src + off);
 }
 
+/* A packed tile's runs are whole words (V > 1 is even, off a multiple of
+ * V): the same vector copy, of V / 2 words. */
 template <int V, int N> __device__ __forceinline__ void tilec_vload(tilec_p16<N> &dst, int off, const uint16_t *src)
 {
-    if constexpr (V % 2 != 0) {
-#pragma unroll
-        for (int j = 0; j < V; ++j) dst[off + j] = src[j];
-    } else {
-        constexpr int B = V * 2, C = B >= 16 ? 16 : B;
-        typedef typename tilec_vec_word<C>::type W;
-        union U { W w; uint32_t u[C / 4]; };
-#pragma unroll
-        for (int k = 0; k < B / C; ++k) {
-            U u;
-            u.w = reinterpret_cast<const W *>(src)[k];
-#pragma unroll
-            for (int j = 0; j < C / 4; ++j) dst.w[off / 2 + k * (C / 4) + j] = u.u[j];
-        }
-    }
+    if constexpr (V == 1) dst[off] = *src;
+    else tilec_vload<V / 2>(dst.w + off / 2, reinterpret_cast<const uint32_t *>(src));
 }
 
 template <int V, int N> __device__ __forceinline__ void tilec_vstore(uint16_t *dst, const tilec_p16<N> &src, int off)
 {
-    if constexpr (V % 2 != 0) {
-#pragma unroll
-        for (int j = 0; j < V; ++j) dst[j] = src[off + j];
-    } else {
-        constexpr int B = V * 2, C = B >= 16 ? 16 : B;
-        typedef typename tilec_vec_word<C>::type W;
-        union U { W w; uint32_t u[C / 4]; };
-#pragma unroll
-        for (int k = 0; k < B / C; ++k) {
-            U u;
-#pragma unroll
-            for (int j = 0; j < C / 4; ++j) u.u[j] = src.w[off / 2 + k * (C / 4) + j];
-            reinterpret_cast<W *>(dst)[k] = u.w;
-        }
-    }
+    if constexpr (V == 1) *dst = src[off];
+    else tilec_vstore<V / 2>(reinterpret_cast<uint32_t *>(dst), src.w + off / 2);
 }
 
 /* ---- CUDA only: tensor-core fragments for 16-bit operands ----------------
@@ -528,8 +504,7 @@ template <int C> __device__ __forceinline__ unsigned tilec_ldsm_off_swz(int r0, 
  * 16x16 block at row r0, column c0 (multiples of 8). */
 template <int C> __device__ __forceinline__ unsigned tilec_ldsm_row_swz_(const void *base, int r0, int c0)
 {
-    const int l = (int)(threadIdx.x & 31);
-    return (unsigned)__cvta_generic_to_shared((const uint16_t *)base + tilec_swz<C>(r0 + (l & 15), c0 + (l >> 4) * 8));
+    return (unsigned)__cvta_generic_to_shared(base) + tilec_ldsm_off_swz<C>(r0, c0);
 }
 
 template <int C> __device__ __forceinline__ void tilec_ldsm_a_swz(tilec_frag_a &a, const void *base, int r0, int c0)
