@@ -2273,11 +2273,13 @@ static int64_t pipe_stage_elems(const PipeLoop *pl)
 
 /* Blocks per SM that the registers allow: the fragment accumulator (M N / T
  * floats per thread) plus about 64 registers of operand fragments and
- * addresses, out of 64 K registers per SM. */
+ * addresses, out of 64 K registers per SM.  --min-blocks=N asks nvcc to fit
+ * N blocks (capping registers), so the stages must leave room for N too. */
 static int64_t pipe_blocks_per_sm(const Emitter *em, const PipeLoop *pl)
 {
     int64_t regs = pl->M * pl->N / em->T + 64;
     int64_t blocks = 65536 / (regs * em->T);
+    if (blocks < em->co->min_blocks) blocks = em->co->min_blocks;
     return blocks < 1 ? 1 : blocks;
 }
 
@@ -2347,7 +2349,13 @@ static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int6
             continue;
         }
         if (whole) line(em, "const uint16_t *g_ = (const uint16_t *)%s.data + o0_ * %s.strides[0] + o1_;", arr, arr);
-        line(em, "#pragma unroll");
+        /* The edge copies (and every copy of the unaligned specialization,
+         * which reads element by element with bounds checks) stay a loop:
+         * unrolled, their addresses and checks competed with the
+         * accumulators for registers, and ptxas spilled the accumulators
+         * of the large tiles.  They run on the edges only, or on arrays
+         * that cannot take vector copies at all. */
+        line(em, whole ? "#pragma unroll" : "#pragma unroll 1");
         line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
         em->ind++;
         line(em, "const int c_ = r_ * %d + t_;", em->T);

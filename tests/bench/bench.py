@@ -611,8 +611,6 @@ def wl_layer_norm(c):
     # weight and bias loaded first; and G blocks looping over the rows with
     # the next row's load in flight (G = 2, 4 or 8 per SM)
     variants["1x256 early w,b"] = lambda: c.tc.launcher("layer_norm_f16_early", (m,), x, w, b, y, eps, k)
-    # registers capped for 6 blocks per SM (tilec --min-blocks=6)
-    variants["1x256 6 blocks/SM"] = lambda: c.tc.launcher("layer_norm_f16_b6", (m,), x, w, b, y, eps, k)
     # two rows per 256-thread block, both loaded before the first reduction
     variants["2x256 pair"] = lambda: c.tc.launcher("layer_norm_f16_pair", (m // 2,), x, w, b, y, eps, k)
     sms = torch.cuda.get_device_properties(0).multi_processor_count

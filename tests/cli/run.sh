@@ -100,8 +100,17 @@ has "stage slots by counter" "$OUT/mm90.cu" "rs_ = rs_ == 3 ? 0 : rs_ + 1;"
 lacks "no padded ldmatrix in the ring" "$OUT/mm90.cu" "tilec_ldsm_a(fa_"
 has "uniform start into the fragments" "$OUT/mm90.cu" "tilec_acc_fill(fv"
 has "padded conversion rows, read four words at a time" "$OUT/mm90.cu" "const float4 u_ = *(const float4 *)(sc_ + (i_ / 128) * 136 + i_ % 128 + q_);"
+# Edge copies (and every copy of the unaligned specialization) stay a loop:
+# unrolled, they took registers from the accumulators (ptxas spilled).
+has "edge copies not unrolled" "$OUT/mm90.cu" "#pragma unroll 1"
+n=$(grep -c "#pragma unroll 1" "$OUT/mm90.cu")
+[ "$n" -eq 4 ] && pass || fail "edge copies of A and B, prologue and K loop, are 4 loops (got $n)"
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
 has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
+# --min-blocks=N: the ring leaves shared memory for N blocks (4 of them on
+# sm_90: 56 KB each, room for two 24 KB stages of 64x64 + 64x128 bf16).
+expect_rc "pipeline with --min-blocks" 0 "$TILEC" -O2 --arch=sm_90 --min-blocks=4 -o "$OUT/mm90b4.cu" "$MM"
+has "stages for four blocks" "$OUT/mm90b4.cu" "(2 stages)"
 expect_rc "bad min-blocks" 2 "$TILEC" --min-blocks=0 "$K"; has "bad min-blocks" "$OUT/err" "--min-blocks wants a number from 1 to 32"
 expect_rc "bad min-blocks text" 2 "$TILEC" --min-blocks=x "$K"
 expect_rc "min-blocks" 0 "$TILEC" --min-blocks=4 -I "$OUT/inc" -o "$OUT/mb.cu" "$K"; has "min-blocks" "$OUT/mb.cu" "__launch_bounds__(128, 4)"
