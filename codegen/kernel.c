@@ -69,7 +69,10 @@ typedef struct Emitter {
 typedef struct Ctx {
     const Shape *shape; /* the shape of the value being filled */
     const char *idx;    /* its linear (row-major) element index */
-    bool home;          /* idx is this thread's element e_ of shape */
+    bool home;          /* idx is this thread's own element of shape: its
+                         * register is e_, or eidx where that is set (a
+                         * broadcast operand held by the same thread) */
+    const char *eidx;
 } Ctx;
 
 static void line(Emitter *em, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -400,6 +403,47 @@ static bool tv_agree(Emitter *em, const Shape *a, const Shape *b)
     return layout_equal_function(&la, &lb);
 }
 
+/* Whether broadcasting a tile of shape s to shape ctx leaves every element
+ * in place: each thread's value e of ctx comes from value e % E(s) of the
+ * same thread in s.  Then the operand is read from registers, not through a
+ * shared-memory mirror.  With (T,(V,R)):(V,(1,T*V)) layouts that holds, for
+ * instance, for a row vector of BN elements broadcast over (BM, BN) when the
+ * threads' vectors tile a row (T*V divides BN) with the same vector width:
+ * the weight and bias of a layer norm over several rows per block.  We check
+ * it element by element (the tiles are small) instead of by cases. */
+static bool bcast_local(Emitter *em, const Shape *s, const Shape *ctx)
+{
+    if (!em->cuda || s->rank == 0 || shape_equal(s, ctx) || s->rank > ctx->rank) return false;
+    Lay ls = lay_of(em, s), lc = lay_of(em, ctx);
+    if (ls.repl || lc.repl || ls.n >= lc.n) return false;
+    for (int d = 0; d < s->rank; d++) {
+        int64_t cd = ctx->dim[d + ctx->rank - s->rank];
+        if (s->dim[d] != 1 && s->dim[d] != cd) return false;
+    }
+    Layout ts, tc;
+    if (!tv_layout(em, s, &ts) || !tv_layout(em, ctx, &tc)) return false;
+    /* who holds each element of s: thread * E(s) + value */
+    int64_t *owner = malloc((size_t)ls.n * sizeof *owner);
+    if (!owner) return false;
+    for (int64_t t = 0; t < em->T; t++)
+        for (int64_t e = 0; e < ls.E; e++) owner[layout_eval(&ts, t + em->T * e)] = t * ls.E + e;
+    bool ok = true;
+    for (int64_t t = 0; ok && t < em->T; t++) {
+        for (int64_t e = 0; ok && e < lc.E; e++) {
+            int64_t i = layout_eval(&tc, t + em->T * e), j = 0, sj = 1;
+            for (int d = ctx->rank - 1, ds = s->rank - 1; ds >= 0; d--, ds--) {
+                int64_t c = i % ctx->dim[d];
+                i /= ctx->dim[d];
+                if (s->dim[ds] != 1) j += c * sj;
+                sj *= s->dim[ds];
+            }
+            ok = owner[j] == t * ls.E + e % ls.E;
+        }
+    }
+    free(owner);
+    return ok;
+}
+
 /* The C expression of a layout's function at the (thread, value) coordinate
  * (t_, e_): each leaf's coordinate times its stride, the value mode's leaves
  * taken colexicographically from e_. */
@@ -419,6 +463,12 @@ static char *tv_index_expr(Emitter *em, const Layout *tv)
 static const char *home_idx(Emitter *em)
 {
     return em->cuda ? "e_" : "i_";
+}
+
+/* The register of a home context's element. */
+static const char *ctx_reg(Emitter *em, Ctx c)
+{
+    return c.eidx ? c.eidx : home_idx(em);
 }
 
 static void open_elem_loop(Emitter *em, const Shape *s)
@@ -454,7 +504,9 @@ static char *read_mat(Emitter *em, const char *name, Dtype d, const Shape *s, bo
     /* A one-element tile is held by every thread: no data movement. */
     if (shape_numel(s) == 1) return ld(em, d, S("%s[0]", name));
     if (c.home && (shape_equal(s, c.shape) || (shape_numel(s) == shape_numel(c.shape) && tv_agree(em, s, c.shape))))
-        return ld(em, d, S("%s[%s]", name, home_idx(em)));
+        return ld(em, d, S("%s[%s]", name, ctx_reg(em, c)));
+    if (c.home && bcast_local(em, s, c.shape))
+        return ld(em, d, S("%s[(%s) %% %d]", name, ctx_reg(em, c), lay_of(em, s).E));
     char *ix = bcast_index(em, c.idx, c.shape, s);
     if (em->cuda) {
         if (!smem) em->ok = false; /* the scan must have asked for a mirror */
@@ -494,7 +546,11 @@ static Ctx sub_ctx(Emitter *em, Expr *e, Ctx c)
 {
     if (e->shape.rank == 0) return (Ctx){.shape = &e->shape, .idx = "0", .home = false};
     if (shape_equal(&e->shape, c.shape)) return c;
-    if (c.home && same_home(em, &e->shape, c.shape)) return (Ctx){.shape = &e->shape, .idx = c.idx, .home = true};
+    if (c.home && same_home(em, &e->shape, c.shape))
+        return (Ctx){.shape = &e->shape, .idx = c.idx, .home = true, .eidx = c.eidx};
+    if (c.home && bcast_local(em, &e->shape, c.shape))
+        return (Ctx){.shape = &e->shape, .idx = bcast_index(em, c.idx, c.shape, &e->shape), .home = true,
+                     .eidx = S("(%s) %% %d", ctx_reg(em, c), lay_of(em, &e->shape).E)};
     return (Ctx){.shape = &e->shape, .idx = bcast_index(em, c.idx, c.shape, &e->shape), .home = false};
 }
 
@@ -646,7 +702,7 @@ static char *ev_shape_op(Emitter *em, Expr *e, Ctx c)
 {
     Expr *x = e->args[0];
     const char *n = e->name;
-    const char *idx = c.home && shape_equal(&e->shape, c.shape) ? "i_" : (e->shape.rank == 0 ? "0" : c.idx);
+    const char *idx = e->shape.rank == 0 && !(c.home && shape_equal(&e->shape, c.shape)) ? "0" : c.idx;
     if (!(c.home && shape_equal(&e->shape, c.shape)) && !shape_equal(&e->shape, c.shape))
         idx = bcast_index(em, c.idx, c.shape, &e->shape);
     char *src;
@@ -699,7 +755,7 @@ static char *ev_shape_op(Emitter *em, Expr *e, Ctx c)
     }
     bool same_order = !strcmp(n, "reshape") || !strcmp(n, "expand_dims") || !strcmp(n, "squeeze");
     bool home = same_order && c.home && shape_equal(&e->shape, c.shape) && tv_agree(em, &e->shape, &x->shape);
-    Ctx xc = {.shape = &x->shape, .idx = src, .home = home};
+    Ctx xc = {.shape = &x->shape, .idx = src, .home = home, .eidx = home ? c.eidx : NULL};
     if (x->shape.rank == 0) xc = (Ctx){.shape = &x->shape, .idx = "0", .home = false};
     return ev(em, x, xc);
 }
@@ -758,7 +814,7 @@ static char *ev(Emitter *em, Expr *e, Ctx c)
         if (!strcmp(n, "ones")) return lit(em, &(ConstValue){.i = 1, .u = 1}, e->dtype);
         if (!strcmp(n, "full")) return evc(em, e->args[1], sub_ctx(em, e->args[1], c), e->dtype);
         if (!strcmp(n, "arange")) {
-            const char *ix = c.home && shape_equal(&e->shape, c.shape) ? "i_" : c.idx;
+            const char *ix = c.idx; /* "i_" in this thread's own order */
             return conv(em, S("((int64_t)(%s))", ix), DT_INT64, e->dtype);
         }
         if (!strcmp(n, "cast")) {
@@ -812,7 +868,7 @@ static void scan_root(Emitter *em, Expr *e)
 static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
 {
     if (!e) return;
-    bool my_home = home && same_home(em, &e->shape, ctx);
+    bool my_home = home && (same_home(em, &e->shape, ctx) || bcast_local(em, &e->shape, ctx));
     bool random = e->shape.rank > 0 && !my_home && shape_numel(&e->shape) > 1;
     if (e->is_const && e->shape.rank == 0) return;
     switch (e->kind) {

@@ -605,8 +605,8 @@ def wl_layer_norm(c):
     variants = {"1x256": lambda: c.tc.launcher("layer_norm_f16", (m,), x, w, b, y, eps, k)}
     for t in (128, 512):
         variants["1x%d" % t] = (lambda t: lambda: c.tc.launcher("layer_norm_f16_t%d" % t, (m,), x, w, b, y, eps, k))(t)
-    for bm in (2, 4):
-        variants["%dx1024" % bm] = (lambda bm: lambda: c.tc.launcher("layer_norm_f16_rows", (m // bm,), x, w, b, y, eps,
+    for bm in (2,):  # 4 rows on 256 threads: 64 floats a thread, and the unaligned variant spills
+        variants["%dx256 rows" % bm] = (lambda bm: lambda: c.tc.launcher("layer_norm_f16_rows", (m // bm,), x, w, b, y, eps,
                                                                       k, bm))(bm)
     # weight and bias loaded first; and G blocks looping over the rows with
     # the next row's load in flight (G = 2, 4 or 8 per SM)
@@ -626,6 +626,12 @@ def wl_layer_norm(c):
         res["e"] = ln(x)
     c.run(wl, "torch eager (F.layer_norm)", eager, check=chk("torch layer_norm", lambda: res["e"]))
     c.run_compiled(wl, "layer_norm", ln, (x,), lambda get: chk("torch.compile layer_norm", get))
+    # The same bytes moved with no arithmetic: what any layer norm of this
+    # size can at best reach in this harness (the 2^28 copy above runs at a
+    # higher rate than a copy of 134 MB does).
+    y2 = torch.empty_like(x)
+    c.run(wl, "torch copy_ of x (the same bytes: the floor)", lambda: y2.copy_(x),
+          note="a reference, not a layer norm")
 
 
 def matmul_workload(c, s):

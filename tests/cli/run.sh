@@ -111,6 +111,17 @@ has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 # sm_90: 56 KB each, room for two 24 KB stages of 64x64 + 64x128 bf16).
 expect_rc "pipeline with --min-blocks" 0 "$TILEC" -O2 --arch=sm_90 --min-blocks=4 -o "$OUT/mm90b4.cu" "$MM"
 has "stages for four blocks" "$OUT/mm90b4.cu" "(2 stages)"
+# A row vector broadcast over several rows is read from registers when each
+# thread holds the same columns of the rows as of the vector, element e from
+# register e % E; otherwise through a shared-memory mirror
+# (tests/kernels/bcast_rows checks the values on both paths).
+expect_rc "rows broadcast" 0 "$TILEC" --arch=sm_90 -o "$OUT/bcr.cu" tests/kernels/bcast_rows/bcast_rows.tile.c
+has "row vector from registers" "$OUT/bcr.cu" "(v6[e_]) * (v7[(e_) % 4])"
+has "row expression from registers" "$OUT/bcr.cu" "(v7[(e_) % 4]) * (2.0f)"
+has "16-bit row vector from registers" "$OUT/bcr.cu" "tilec_ld_f16(v5[(e_) % 8])"
+lacks "no mirror of the rows' vectors" "$OUT/bcr.cu" "[1024];"
+lacks "no mirror of the 16-bit vector" "$OUT/bcr.cu" "[2048];"
+has "other layouts use the mirror" "$OUT/bcr.cu" "__shared__ float s_v5[256];"
 expect_rc "bad min-blocks" 2 "$TILEC" --min-blocks=0 "$K"; has "bad min-blocks" "$OUT/err" "--min-blocks wants a number from 1 to 32"
 expect_rc "bad min-blocks text" 2 "$TILEC" --min-blocks=x "$K"
 expect_rc "min-blocks" 0 "$TILEC" --min-blocks=4 -I "$OUT/inc" -o "$OUT/mb.cu" "$K"; has "min-blocks" "$OUT/mb.cu" "__launch_bounds__(128, 4)"
