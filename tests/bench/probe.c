@@ -192,8 +192,13 @@ int main(int argc, char **argv)
             printf("probe: launched %s once\n", c.name);
             continue;
         }
-        enum { REPS = 30 };
-        float ms[REPS];
+        /* PROBE_REPS=N times N launches (default 30; a few hundred keep
+         * the GPU busy long enough to reach its sustained clocks, as
+         * bench.py's repetitions do) */
+        const char *reps_env = getenv("PROBE_REPS");
+        int REPS = reps_env ? atoi(reps_env) : 30;
+        if (REPS < 1 || REPS > 100000) REPS = 30;
+        float *ms = malloc((size_t)REPS * sizeof *ms);
         for (int r = 0; r < REPS; r++) {
             CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, NULL));
             CK(cudaEventRecord(e0, NULL));
@@ -208,6 +213,7 @@ int main(int argc, char **argv)
         if (c.flops > 0) printf("  %.1f TFLOP/s", c.flops / (us * 1e-6) / 1e12);
         if (c.bytes > 0) printf("  %.0f GB/s", c.bytes / (us * 1e-6) / 1e9);
         printf("\n");
+        free(ms);
     }
     return 0;
 }
