@@ -64,6 +64,15 @@ typedef struct Emitter {
     int *sym_kk;        /* the WMMA k of its updates */
     PipeLoop pipes[16]; /* K loops lowered as copy pipelines (pipeline.c) */
     int npipes;
+    /* shared-memory mirrors: the transposes that read them (scan), and the
+     * swizzle each was given (declaration) */
+    Expr *perm_reads[32];
+    int nperm_reads;
+    struct MirrorSwz {
+        const char *name;
+        int fs, sh[2]; /* s[i] at i ^ ((i >> sh[k]) & 31) << fs; sh 0: unused */
+    } mswz[64];
+    int nmswz;
 } Emitter;
 
 typedef struct Ctx {
@@ -496,7 +505,23 @@ static void close_loop(Emitter *em)
     line(em, "}");
 }
 
-/* ---- reading materialised values ---------------------------------------- */
+/* ---- shared-memory mirrors ---------------------------------------------- */
+
+/* The index of element `ix` of mirror `name` in its array: the identity, or
+ * the XOR swizzle chosen for it at its declaration (mirror_swizzle). */
+static char *mirror_at(Emitter *em, const char *name, const char *ix)
+{
+    for (int m = 0; m < em->nmswz; m++) {
+        const struct MirrorSwz *z = &em->mswz[m];
+        if (strcmp(z->name, name)) continue;
+        char *r = S("(%s)", ix);
+        for (int k = 0; k < 2; k++)
+            if (z->sh[k]) r = S("%s ^ ((((%s) >> %d) & 31) << %d)", r, ix, z->sh[k], z->fs);
+        return S("(%s)", r);
+    }
+    return S("%s", ix);
+}
+
 
 static char *read_mat(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c)
 {
@@ -510,7 +535,7 @@ static char *read_mat(Emitter *em, const char *name, Dtype d, const Shape *s, bo
     char *ix = bcast_index(em, c.idx, c.shape, s);
     if (em->cuda) {
         if (!smem) em->ok = false; /* the scan must have asked for a mirror */
-        return ld(em, d, S("s_%s[%s]", name, ix));
+        return ld(em, d, S("s_%s[%s]", name, mirror_at(em, name, ix)));
     }
     return ld(em, d, S("%s[%s]", name, ix));
 }
@@ -949,6 +974,10 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             const char *n = e->name;
             bool same_order = !strcmp(n, "reshape") || !strcmp(n, "expand_dims") || !strcmp(n, "squeeze");
             bool home = same_order && my_home && tv_agree(em, &e->shape, &e->args[0]->shape);
+            /* a transpose filled in this thread's own order reads its
+             * operand's mirror in a pattern its swizzle should serve */
+            bool perm = !strcmp(n, "transpose") || !strcmp(n, "permute");
+            if (perm && my_home && em->cuda && em->nperm_reads < 32) em->perm_reads[em->nperm_reads++] = e;
             for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->args[i]->shape, home);
             return;
         }
@@ -1029,8 +1058,9 @@ static void write_mirror(Emitter *em, const char *name, const Shape *s)
     Lay l = lay_of(em, s);
     line(em, "__syncthreads();");
     open_elem_loop(em, s);
-    if (l.repl) line(em, "if (t_ < %" PRId64 ") s_%s[i_] = %s[e_];", l.n, name, name);
-    else line(em, "s_%s[i_] = %s[e_];", name, name);
+    const char *at = mirror_at(em, name, "i_");
+    if (l.repl) line(em, "if (t_ < %" PRId64 ") s_%s[%s] = %s[e_];", l.n, name, at, name);
+    else line(em, "s_%s[%s] = %s[e_];", name, at, name);
     close_loop(em);
     line(em, "__syncthreads();");
 }
@@ -2762,6 +2792,120 @@ static void declare_tile(Emitter *em, const char *ty, Dtype d, const char *name,
     else line(em, "%s %s[%d];", ty, name, n);
 }
 
+/* Element of a transpose's or permute's operand read for its element o (the
+ * index map of ev_shape_op, in numbers). */
+static int64_t perm_src(Expr *e, int64_t o)
+{
+    const Expr *x = e->args[0];
+    int r = e->shape.rank, perm[TILE_MAX_RANK];
+    for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
+    Option *ax = opt(e, "axis");
+    if (!strcmp(e->name, "permute") && ax && ax->value->kind == EX_LIST)
+        for (int i = 0; i < r; i++) perm[i] = (int)ax->value->args[i]->cval.i;
+    int64_t src = 0;
+    for (int i = r - 1; i >= 0; i--) {
+        int64_t c = o % e->shape.dim[i], stride = 1;
+        o /= e->shape.dim[i];
+        for (int q = perm[i] + 1; q < r; q++) stride *= x->shape.dim[q];
+        src += c * stride;
+    }
+    return src;
+}
+
+/* Shared-memory cycles of an access pattern (idx[w][e][lane], element
+ * indices, for each warp and register of the threads' loop) under the swizzle
+ * (fs, sh): for each warp-wide access, the largest number of distinct 4-byte
+ * words any of the 32 banks must serve. */
+static int64_t mirror_cost(const int64_t *idx, int64_t accesses, int es, int fs, const int *sh)
+{
+    int64_t cost = 0;
+    for (int64_t a = 0; a < accesses; a++) {
+        int64_t words[32];
+        int per_bank[32] = {0}, worst = 0;
+        for (int lane = 0; lane < 32; lane++) {
+            int64_t j = idx[a * 32 + lane], z = j;
+            for (int k = 0; k < 2; k++)
+                if (sh[k]) z ^= ((j >> sh[k]) & 31) << fs;
+            words[lane] = z * es / 4;
+            bool again = false; /* a word already served (or broadcast) costs nothing more */
+            for (int m = 0; m < lane && !again; m++) again = words[m] == words[lane];
+            if (again) continue;
+            int b = (int)(words[lane] & 31);
+            if (++per_bank[b] > worst) worst = per_bank[b];
+        }
+        cost += worst;
+    }
+    return cost;
+}
+
+/* The element indices that the threads' loop over a tile of shape s reads or
+ * writes, warp access by warp access (perm: through that transpose), into a
+ * new array; *accesses gets their number. */
+static int64_t *mirror_pattern(Emitter *em, const Shape *s, Expr *perm, int64_t *accesses)
+{
+    Layout tv;
+    if (!tv_layout(em, s, &tv)) return NULL;
+    Lay l = lay_of(em, s);
+    *accesses = (int64_t)(em->T / 32) * l.E;
+    int64_t *idx = malloc((size_t)*accesses * 32 * sizeof *idx);
+    if (!idx) return NULL;
+    for (int w = 0; w < em->T / 32; w++)
+        for (int e = 0; e < l.E; e++)
+            for (int lane = 0; lane < 32; lane++) {
+                int64_t o = layout_eval(&tv, (int64_t)(w * 32 + lane) + (int64_t)em->T * e);
+                idx[((int64_t)w * l.E + e) * 32 + lane] = perm ? perm_src(perm, o) : o;
+            }
+    return idx;
+}
+
+/* Chooses the layout of mirror `name` (dtype d, shape s) that the transposes
+ * reading it need.  Written in the threads' own order (each warp access V
+ * elements apart) and read across (a transpose of a (64, 64) float tile
+ * reads 256 elements apart, 16 lanes on one bank in a row-major array), no
+ * one order of the elements serves both.  An XOR of the bank bits of the
+ * index with up to two higher 5-bit fields of it does (a bijection within
+ * each 32-word block): we count the bank cycles of the writes and of every
+ * transpose's reads under each candidate and keep the cheapest, the
+ * identity on ties.  Mirrors no transpose reads keep the identity (their
+ * other reads, broadcasts and sub-tiles, follow the threads' own order). */
+static void mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, const Symbol *sym, int tmp_id)
+{
+    int es = dtype_bits(d) / 8;
+    if (es != 1 && es != 2 && es != 4) return;
+    int fs = es == 4 ? 0 : es == 2 ? 1 : 2;
+    Lay l = lay_of(em, s);
+    int lg = log2i(l.n);
+    if (l.repl || (INT64_C(1) << lg) != l.n || lg < fs + 6 || em->nmswz == 64) return;
+    int64_t *pat[33], acc[33];
+    int np = 0;
+    pat[np] = mirror_pattern(em, s, NULL, &acc[np]);
+    if (!pat[np]) return;
+    np++;
+    for (int r = 0; r < em->nperm_reads; r++) {
+        Expr *e = em->perm_reads[r], *x = e->args[0];
+        bool mine = sym ? x->kind == EX_NAME && x->sym == sym : x->kind != EX_NAME && x->id == tmp_id;
+        if (!mine) continue;
+        pat[np] = mirror_pattern(em, &e->shape, e, &acc[np]);
+        if (pat[np]) np++;
+    }
+    int best[2] = {0, 0};
+    if (np > 1) {
+        /* candidates: the identity, one field, two fields */
+        int cand[256][2], nc = 0;
+        cand[nc][0] = cand[nc][1] = 0, nc++;
+        for (int s1 = fs + 5; s1 < lg; s1++)
+            for (int s2 = s1; s2 < lg && nc < 256; s2++) cand[nc][0] = s1, cand[nc][1] = s2 == s1 ? 0 : s2, nc++;
+        int64_t best_cost = -1;
+        for (int c = 0; c < nc; c++) {
+            int64_t cost = 0;
+            for (int k = 0; k < np; k++) cost += mirror_cost(pat[k], acc[k], es, fs, cand[c]);
+            if (best_cost < 0 || cost < best_cost) best_cost = cost, best[0] = cand[c][0], best[1] = cand[c][1];
+        }
+    }
+    for (int k = 0; k < np; k++) free(pat[k]);
+    if (best[0]) em->mswz[em->nmswz++] = (struct MirrorSwz){.name = name, .fs = fs, .sh = {best[0], best[1]}};
+}
+
 bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan)
 {
     Emitter em = {.o = out, .ind = 1, .ar = p->arena, .cuda = cuda, .p = p, .k = f, .co = o, .ok = true};
@@ -2816,6 +2960,7 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
                 line(&em, "%s fv%d[%" PRId64 "];", frag_acc_type(&em, sym->dtype, em.sym_kk[i] ? em.sym_kk[i] : 16), sym->id, g.bpw);
             }
             if (cuda && em.sym_smem[i]) {
+                mirror_swizzle(&em, arena_printf(em.ar, "v%d", sym->id), sym->dtype, &sym->shape, sym, -1);
                 line(&em, "__shared__ %s s_v%d[%" PRId64 "];", ty, sym->id, l.n);
                 smem += (int)(l.n * dtype_bits(sym->dtype) / 8);
             }
@@ -2832,6 +2977,7 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
         declare_tile(&em, ty, em.tmp_dt[i], em.tmp[i], l.E);
         line(&em, "(void)%s;", em.tmp[i]); /* unused when it lives in fragments */
         if (cuda && em.tmp_smem[i]) {
+            mirror_swizzle(&em, em.tmp[i], em.tmp_dt[i], &em.tmp_shape[i], NULL, i);
             line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, em.tmp[i], l.n);
             smem += (int)(l.n * dtype_bits(em.tmp_dt[i]) / 8);
         }

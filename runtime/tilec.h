@@ -65,11 +65,13 @@ struct tilec_math_opts { int rounding; bool approx; bool ftz; };
 struct tilec_reduce_opts { int axis[8]; bool keepdims; };
 struct tilec_scan_opts { int axis; bool exclusive; bool reverse; };
 
-/* The builtins.  Values are typed double here so that any element type
- * converts; tilec types them again with Tile C's rules. */
-double __tilec_bid(int axis);
-double __tilec_num_blocks(int axis);
-double __tilec_dim(const void *array, int axis);
+/* The builtins.  Tile values are typed double here so that any element type
+ * converts; tilec types them again with Tile C's rules.  Block indices and
+ * counts (int32) and array extents (int64) are integers, so that integer
+ * operators (%, <<, &) take them. */
+int32_t __tilec_bid(int axis);
+int32_t __tilec_num_blocks(int axis);
+int64_t __tilec_dim(const void *array, int axis);
 double __tilec_load(const void *array, struct tilec_mem_opts o);
 void __tilec_store(const void *array, double tile, struct tilec_mem_opts o); /* const: tilec checks */
 double __tilec_zeros(double dtype, struct tilec_shape_opts o);

@@ -122,6 +122,15 @@ has "16-bit row vector from registers" "$OUT/bcr.cu" "tilec_ld_f16(v5[(e_) % 8])
 lacks "no mirror of the rows' vectors" "$OUT/bcr.cu" "[1024];"
 lacks "no mirror of the 16-bit vector" "$OUT/bcr.cu" "[2048];"
 has "other layouts use the mirror" "$OUT/bcr.cu" "__shared__ float s_v5[256];"
+has "a mirror no transpose reads keeps its order" "$OUT/bcr.cu" "s_v5[i_] = v5[e_];"
+# Mirrors that transposes read are swizzled (the bank bits of the index XOR
+# two higher fields of it) so that neither the writes in the threads' order
+# nor the transposed reads meet bank conflicts (tests/kernels/transposes
+# checks the values): 4-, 2- and 1-byte elements, fields at the word's bits.
+expect_rc "transposes" 0 "$TILEC" --arch=sm_90 -o "$OUT/tps.cu" tests/kernels/transposes/transposes.tile.c
+has "float mirror swizzled" "$OUT/tps.cu" "s_v5[((i_) ^ ((((i_) >> 5) & 31) << 0) ^ ((((i_) >> 7) & 31) << 0))] = v5[e_];"
+has "float16 mirror swizzled" "$OUT/tps.cu" "s_v3[((i_) ^ ((((i_) >> 6) & 31) << 1) ^ ((((i_) >> 8) & 31) << 1))] = v3[e_];"
+has "int8 mirror swizzled" "$OUT/tps.cu" "s_v4[((i_) ^ ((((i_) >> 7) & 31) << 2) ^ ((((i_) >> 8) & 31) << 2))] = v4[e_];"
 expect_rc "bad min-blocks" 2 "$TILEC" --min-blocks=0 "$K"; has "bad min-blocks" "$OUT/err" "--min-blocks wants a number from 1 to 32"
 expect_rc "bad min-blocks text" 2 "$TILEC" --min-blocks=x "$K"
 expect_rc "min-blocks" 0 "$TILEC" --min-blocks=4 -I "$OUT/inc" -o "$OUT/mb.cu" "$K"; has "min-blocks" "$OUT/mb.cu" "__launch_bounds__(128, 4)"
