@@ -68,6 +68,11 @@ typedef struct Emitter {
      * swizzle each was given (declaration) */
     Expr *perm_reads[32];
     int nperm_reads;
+    struct MirrorRead {
+        const Expr *x;     /* the mirrored value (a name or a materialised node) */
+        const Shape *ctx;  /* read broadcast into this shape, in its threads' order */
+    } bc_reads[64];
+    int nbc_reads;
     struct MirrorSwz {
         const char *name;
         int fs, sh[2]; /* s[i] at i ^ ((i >> sh[k]) & 31) << fs; sh 0: unused */
@@ -895,6 +900,10 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
     if (!e) return;
     bool my_home = home && (same_home(em, &e->shape, ctx) || bcast_local(em, &e->shape, ctx));
     bool random = e->shape.rank > 0 && !my_home && shape_numel(&e->shape) > 1;
+    /* read through its mirror at the broadcast of ctx's own order: a
+     * pattern the mirror's swizzle should serve */
+    if (random && home && em->cuda && em->nbc_reads < 64 && !shape_equal(&e->shape, ctx))
+        em->bc_reads[em->nbc_reads++] = (struct MirrorRead){.x = e, .ctx = ctx};
     if (e->is_const && e->shape.rank == 0) return;
     switch (e->kind) {
     case EX_NAME:
@@ -2838,10 +2847,25 @@ static int64_t mirror_cost(const int64_t *idx, int64_t accesses, int es, int fs,
     return cost;
 }
 
+/* Element of a tile of shape s that broadcasting to ctx maps element o of
+ * ctx to (bcast_index, in numbers). */
+static int64_t bcast_src(const Shape *s, const Shape *ctx, int64_t o)
+{
+    int64_t j = 0, sj = 1;
+    for (int d = ctx->rank - 1, ds = s->rank - 1; ds >= 0; d--, ds--) {
+        int64_t c = o % ctx->dim[d];
+        o /= ctx->dim[d];
+        if (s->dim[ds] != 1) j += c * sj;
+        sj *= s->dim[ds];
+    }
+    return j;
+}
+
 /* The element indices that the threads' loop over a tile of shape s reads or
- * writes, warp access by warp access (perm: through that transpose), into a
- * new array; *accesses gets their number. */
-static int64_t *mirror_pattern(Emitter *em, const Shape *s, Expr *perm, int64_t *accesses)
+ * writes, warp access by warp access, into a new array (*accesses gets their
+ * number): through transpose perm when given, else broadcast to shape s
+ * from shape from when given, else s's own. */
+static int64_t *mirror_pattern(Emitter *em, const Shape *s, Expr *perm, const Shape *from, int64_t *accesses)
 {
     Layout tv;
     if (!tv_layout(em, s, &tv)) return NULL;
@@ -2853,21 +2877,22 @@ static int64_t *mirror_pattern(Emitter *em, const Shape *s, Expr *perm, int64_t 
         for (int e = 0; e < l.E; e++)
             for (int lane = 0; lane < 32; lane++) {
                 int64_t o = layout_eval(&tv, (int64_t)(w * 32 + lane) + (int64_t)em->T * e);
-                idx[((int64_t)w * l.E + e) * 32 + lane] = perm ? perm_src(perm, o) : o;
+                idx[((int64_t)w * l.E + e) * 32 + lane] = perm ? perm_src(perm, o) : from ? bcast_src(from, s, o) : o;
             }
     return idx;
 }
 
-/* Chooses the layout of mirror `name` (dtype d, shape s) that the transposes
- * reading it need.  Written in the threads' own order (each warp access V
- * elements apart) and read across (a transpose of a (64, 64) float tile
- * reads 256 elements apart, 16 lanes on one bank in a row-major array), no
- * one order of the elements serves both.  An XOR of the bank bits of the
- * index with up to two higher 5-bit fields of it does (a bijection within
- * each 32-word block): we count the bank cycles of the writes and of every
- * transpose's reads under each candidate and keep the cheapest, the
- * identity on ties.  Mirrors no transpose reads keep the identity (their
- * other reads, broadcasts and sub-tiles, follow the threads' own order). */
+/* Chooses the layout of mirror `name` (dtype d, shape s) that its readers
+ * need.  Written in the threads' own order (each warp access V elements
+ * apart) and read across (a transpose of a (64, 64) float tile reads 256
+ * elements apart, 16 lanes on one bank in a row-major array; a (256) row
+ * broadcast over (4, 256) 4 apart), no one order of the elements serves
+ * both.  An XOR of the bank bits of the index with up to two higher 5-bit
+ * fields of it does (a bijection within each 32-word block): we count the
+ * bank cycles of the writes and of every transpose's and broadcast's reads
+ * under each candidate and keep the cheapest, the identity on ties.  Reads
+ * whose order the scan does not know (inside other index maps) are not
+ * counted: any layout is correct, only their speed is at stake. */
 static void mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, const Symbol *sym, int tmp_id)
 {
     int es = dtype_bits(d) / 8;
@@ -2876,16 +2901,23 @@ static void mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *
     Lay l = lay_of(em, s);
     int lg = log2i(l.n);
     if (l.repl || (INT64_C(1) << lg) != l.n || lg < fs + 6 || em->nmswz == 64) return;
-    int64_t *pat[33], acc[33];
+    int64_t *pat[33], acc[33]; /* the writes, then up to 32 kinds of reads */
     int np = 0;
-    pat[np] = mirror_pattern(em, s, NULL, &acc[np]);
+    pat[np] = mirror_pattern(em, s, NULL, NULL, &acc[np]);
     if (!pat[np]) return;
     np++;
-    for (int r = 0; r < em->nperm_reads; r++) {
+    for (int r = 0; r < em->nperm_reads && np < 33; r++) {
         Expr *e = em->perm_reads[r], *x = e->args[0];
         bool mine = sym ? x->kind == EX_NAME && x->sym == sym : x->kind != EX_NAME && x->id == tmp_id;
         if (!mine) continue;
-        pat[np] = mirror_pattern(em, &e->shape, e, &acc[np]);
+        pat[np] = mirror_pattern(em, &e->shape, e, NULL, &acc[np]);
+        if (pat[np]) np++;
+    }
+    for (int r = 0; r < em->nbc_reads && np < 33; r++) {
+        const Expr *x = em->bc_reads[r].x;
+        bool mine = sym ? x->kind == EX_NAME && x->sym == sym : x->kind != EX_NAME && x->id == tmp_id;
+        if (!mine || lay_of(em, em->bc_reads[r].ctx).repl) continue;
+        pat[np] = mirror_pattern(em, em->bc_reads[r].ctx, NULL, s, &acc[np]);
         if (pat[np]) np++;
     }
     int best[2] = {0, 0};

@@ -122,13 +122,16 @@ has "16-bit row vector from registers" "$OUT/bcr.cu" "tilec_ld_f16(v5[(e_) % 8])
 lacks "no mirror of the rows' vectors" "$OUT/bcr.cu" "[1024];"
 lacks "no mirror of the 16-bit vector" "$OUT/bcr.cu" "[2048];"
 has "other layouts use the mirror" "$OUT/bcr.cu" "__shared__ float s_v5[256];"
-has "a mirror no transpose reads keeps its order" "$OUT/bcr.cu" "s_v5[i_] = v5[e_];"
-# Mirrors that transposes read are swizzled (the bank bits of the index XOR
-# two higher fields of it) so that neither the writes in the threads' order
-# nor the transposed reads meet bank conflicts (tests/kernels/transposes
-# checks the values): 4-, 2- and 1-byte elements, fields at the word's bits.
+# Mirrors are swizzled (the bank bits of the index XOR up to two higher
+# fields of it) so that neither the writes in the threads' order nor the
+# reads, transposed or broadcast, meet bank conflicts (tests/kernels/transposes
+# and bcast_rows check the values): 4-, 2- and 1-byte elements, fields at the
+# word's bits.  The (256,) row read across (4, 256) lanes 4 apart takes one
+# field; tiny replicated tiles keep their order.
+has "broadcast mirror swizzled" "$OUT/bcr.cu" "s_v5[((i_) ^ ((((i_) >> 5) & 31) << 0))] = v5[e_];"
+has "replicated mirror keeps its order" "$OUT/bcr.cu" "if (t_ < 4) s_v10[i_] = v10[e_];"
 expect_rc "transposes" 0 "$TILEC" --arch=sm_90 -o "$OUT/tps.cu" tests/kernels/transposes/transposes.tile.c
-has "float mirror swizzled" "$OUT/tps.cu" "s_v5[((i_) ^ ((((i_) >> 5) & 31) << 0) ^ ((((i_) >> 7) & 31) << 0))] = v5[e_];"
+has "float mirror swizzled" "$OUT/tps.cu" "s_v6[((i_) ^ ((((i_) >> 5) & 31) << 0) ^ ((((i_) >> 7) & 31) << 0))] = v6[e_];"
 has "float16 mirror swizzled" "$OUT/tps.cu" "s_v3[((i_) ^ ((((i_) >> 6) & 31) << 1) ^ ((((i_) >> 8) & 31) << 1))] = v3[e_];"
 has "int8 mirror swizzled" "$OUT/tps.cu" "s_v4[((i_) ^ ((((i_) >> 7) & 31) << 2) ^ ((((i_) >> 8) & 31) << 2))] = v4[e_];"
 expect_rc "bad min-blocks" 2 "$TILEC" --min-blocks=0 "$K"; has "bad min-blocks" "$OUT/err" "--min-blocks wants a number from 1 to 32"
