@@ -417,6 +417,20 @@ static bool tv_agree(Emitter *em, const Shape *a, const Shape *b)
     return layout_equal_function(&la, &lb);
 }
 
+/* Element of a tile of shape s that broadcasting to ctx maps element o of
+ * ctx to (bcast_index, in numbers). */
+static int64_t bcast_src(const Shape *s, const Shape *ctx, int64_t o)
+{
+    int64_t j = 0, sj = 1;
+    for (int d = ctx->rank - 1, ds = s->rank - 1; ds >= 0; d--, ds--) {
+        int64_t c = o % ctx->dim[d];
+        o /= ctx->dim[d];
+        if (s->dim[ds] != 1) j += c * sj;
+        sj *= s->dim[ds];
+    }
+    return j;
+}
+
 /* Whether broadcasting a tile of shape s to shape ctx leaves every element
  * in place: each thread's value e of ctx comes from value e % E(s) of the
  * same thread in s.  Then the operand is read from registers, not through a
@@ -444,13 +458,7 @@ static bool bcast_local(Emitter *em, const Shape *s, const Shape *ctx)
     bool ok = true;
     for (int64_t t = 0; ok && t < em->T; t++) {
         for (int64_t e = 0; ok && e < lc.E; e++) {
-            int64_t i = layout_eval(&tc, t + em->T * e), j = 0, sj = 1;
-            for (int d = ctx->rank - 1, ds = s->rank - 1; ds >= 0; d--, ds--) {
-                int64_t c = i % ctx->dim[d];
-                i /= ctx->dim[d];
-                if (s->dim[ds] != 1) j += c * sj;
-                sj *= s->dim[ds];
-            }
+            int64_t j = bcast_src(s, ctx, layout_eval(&tc, t + em->T * e));
             ok = owner[j] == t * ls.E + e % ls.E;
         }
     }
@@ -526,7 +534,6 @@ static char *mirror_at(Emitter *em, const char *name, const char *ix)
     }
     return S("%s", ix);
 }
-
 
 static char *read_mat(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c)
 {
@@ -2847,20 +2854,6 @@ static int64_t mirror_cost(const int64_t *idx, int64_t accesses, int es, int fs,
     return cost;
 }
 
-/* Element of a tile of shape s that broadcasting to ctx maps element o of
- * ctx to (bcast_index, in numbers). */
-static int64_t bcast_src(const Shape *s, const Shape *ctx, int64_t o)
-{
-    int64_t j = 0, sj = 1;
-    for (int d = ctx->rank - 1, ds = s->rank - 1; ds >= 0; d--, ds--) {
-        int64_t c = o % ctx->dim[d];
-        o /= ctx->dim[d];
-        if (s->dim[ds] != 1) j += c * sj;
-        sj *= s->dim[ds];
-    }
-    return j;
-}
-
 /* The element indices that the threads' loop over a tile of shape s reads or
  * writes, warp access by warp access, into a new array (*accesses gets their
  * number): through transpose perm when given, else broadcast to shape s
@@ -2880,6 +2873,13 @@ static int64_t *mirror_pattern(Emitter *em, const Shape *s, Expr *perm, const Sh
                 idx[((int64_t)w * l.E + e) * 32 + lane] = perm ? perm_src(perm, o) : from ? bcast_src(from, s, o) : o;
             }
     return idx;
+}
+
+/* Whether x is the value of the mirror of symbol sym (or, sym NULL, of the
+ * node with id tmp_id). */
+static bool mirror_of(const Expr *x, const Symbol *sym, int tmp_id)
+{
+    return sym ? x->kind == EX_NAME && x->sym == sym : x->kind != EX_NAME && x->id == tmp_id;
 }
 
 /* Chooses the layout of mirror `name` (dtype d, shape s) that its readers
@@ -2907,16 +2907,13 @@ static void mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *
     if (!pat[np]) return;
     np++;
     for (int r = 0; r < em->nperm_reads && np < 33; r++) {
-        Expr *e = em->perm_reads[r], *x = e->args[0];
-        bool mine = sym ? x->kind == EX_NAME && x->sym == sym : x->kind != EX_NAME && x->id == tmp_id;
-        if (!mine) continue;
+        Expr *e = em->perm_reads[r];
+        if (!mirror_of(e->args[0], sym, tmp_id)) continue;
         pat[np] = mirror_pattern(em, &e->shape, e, NULL, &acc[np]);
         if (pat[np]) np++;
     }
     for (int r = 0; r < em->nbc_reads && np < 33; r++) {
-        const Expr *x = em->bc_reads[r].x;
-        bool mine = sym ? x->kind == EX_NAME && x->sym == sym : x->kind != EX_NAME && x->id == tmp_id;
-        if (!mine || lay_of(em, em->bc_reads[r].ctx).repl) continue;
+        if (!mirror_of(em->bc_reads[r].x, sym, tmp_id) || lay_of(em, em->bc_reads[r].ctx).repl) continue;
         pat[np] = mirror_pattern(em, em->bc_reads[r].ctx, NULL, s, &acc[np]);
         if (pat[np]) np++;
     }
