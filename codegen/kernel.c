@@ -78,6 +78,12 @@ typedef struct Emitter {
         int fs, sh[2]; /* s[i] at i ^ ((i >> sh[k]) & 31) << fs; sh 0: unused */
     } mswz[64];
     int nmswz;
+    /* bcast_local's answers: the scan and every evaluation ask again */
+    struct LocalBcast {
+        Shape s, ctx;
+        bool local;
+    } lbc[16];
+    int nlbc;
 } Emitter;
 
 typedef struct Ctx {
@@ -431,17 +437,16 @@ static int64_t bcast_src(const Shape *s, const Shape *ctx, int64_t o)
     return j;
 }
 
-/* Whether broadcasting a tile of shape s to shape ctx leaves every element
- * in place: each thread's value e of ctx comes from value e % E(s) of the
- * same thread in s.  Then the operand is read from registers, not through a
+/* Whether broadcasting a tile of shape s to shape ctx (of at least its
+ * rank, not equal) leaves every element in place: each thread's value e of
+ * ctx comes from value e % E(s) of the same thread in s.  Then the operand is read from registers, not through a
  * shared-memory mirror.  With (T,(V,R)):(V,(1,T*V)) layouts that holds, for
  * instance, for a row vector of BN elements broadcast over (BM, BN) when the
  * threads' vectors tile a row (T*V divides BN) with the same vector width:
  * the weight and bias of a layer norm over several rows per block.  We check
  * it element by element (the tiles are small) instead of by cases. */
-static bool bcast_local(Emitter *em, const Shape *s, const Shape *ctx)
+static bool bcast_local_check(Emitter *em, const Shape *s, const Shape *ctx)
 {
-    if (!em->cuda || s->rank == 0 || shape_equal(s, ctx) || s->rank > ctx->rank) return false;
     Lay ls = lay_of(em, s), lc = lay_of(em, ctx);
     if (ls.repl || lc.repl || ls.n >= lc.n) return false;
     for (int d = 0; d < s->rank; d++) {
@@ -464,6 +469,19 @@ static bool bcast_local(Emitter *em, const Shape *s, const Shape *ctx)
     }
     free(owner);
     return ok;
+}
+
+/* bcast_local_check, remembered: the scan and every evaluation of a
+ * broadcast operand ask it again for the same two shapes. */
+static bool bcast_local(Emitter *em, const Shape *s, const Shape *ctx)
+{
+    if (!em->cuda || s->rank == 0 || shape_equal(s, ctx) || s->rank > ctx->rank) return false;
+    int n = em->nlbc < 16 ? em->nlbc : 16;
+    for (int i = 0; i < n; i++)
+        if (shape_equal(&em->lbc[i].s, s) && shape_equal(&em->lbc[i].ctx, ctx)) return em->lbc[i].local;
+    bool local = bcast_local_check(em, s, ctx);
+    em->lbc[em->nlbc++ % 16] = (struct LocalBcast){.s = *s, .ctx = *ctx, .local = local};
+    return local;
 }
 
 /* The C expression of a layout's function at the (thread, value) coordinate
@@ -535,13 +553,20 @@ static char *mirror_at(Emitter *em, const char *name, const char *ix)
     return S("%s", ix);
 }
 
+/* Whether a value of shape `s` read in context shape `ctx` needs no data
+ * movement: equal shapes, or a broadcast that only adds leading ones (equal
+ * element counts) with agreeing thread-value layouts. */
+static bool same_home(Emitter *em, const Shape *s, const Shape *ctx)
+{
+    return shape_equal(s, ctx) || (shape_numel(s) == shape_numel(ctx) && tv_agree(em, s, ctx));
+}
+
 static char *read_mat(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c)
 {
     if (s->rank == 0) return ld(em, d, name);
     /* A one-element tile is held by every thread: no data movement. */
     if (shape_numel(s) == 1) return ld(em, d, S("%s[0]", name));
-    if (c.home && (shape_equal(s, c.shape) || (shape_numel(s) == shape_numel(c.shape) && tv_agree(em, s, c.shape))))
-        return ld(em, d, S("%s[%s]", name, ctx_reg(em, c)));
+    if (c.home && same_home(em, s, c.shape)) return ld(em, d, S("%s[%s]", name, ctx_reg(em, c)));
     if (c.home && bcast_local(em, s, c.shape))
         return ld(em, d, S("%s[(%s) %% %d]", name, ctx_reg(em, c), lay_of(em, s).E));
     char *ix = bcast_index(em, c.idx, c.shape, s);
@@ -567,16 +592,6 @@ static char *evc(Emitter *em, Expr *e, Ctx c, Dtype to)
     if (e->is_const && e->shape.rank == 0) return lit(em, &e->cval, to);
     Dtype from = e->dtype;
     return conv(em, ev(em, e, c), from, to);
-}
-
-static bool tv_agree(Emitter *em, const Shape *a, const Shape *b);
-
-/* Whether a value of shape `s` read in context shape `ctx` needs no data
- * movement: equal shapes, or a broadcast that only adds leading ones (equal
- * element counts) with agreeing thread-value layouts. */
-static bool same_home(Emitter *em, const Shape *s, const Shape *ctx)
-{
-    return shape_equal(s, ctx) || (shape_numel(s) == shape_numel(ctx) && tv_agree(em, s, ctx));
 }
 
 static Ctx sub_ctx(Emitter *em, Expr *e, Ctx c)
@@ -2525,8 +2540,6 @@ static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
     close_loop(em);
     line(em, "tilec_pipe_commit();");
     close_loop(em);
-    /* rs_: the slot step ks_ reads; the step issued now, ks_ + stages - 1,
-     * goes to the slot before it (counters, not a 64-bit modulo per step) */
     /* Where a step's copies go: with two or more blocks per SM, after the
      * products (the other block's products cover this one's copy issue,
      * and the copies' address registers are not reused right away by the
@@ -2535,6 +2548,8 @@ static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
      * issues them first, which measured faster there (352 vs 360 us at
      * 128x256x64 on 8 warps). */
     bool late = pipe_blocks_per_sm(em, pl) >= 2;
+    /* rs_: the slot step ks_ reads; the step issued now, ks_ + stages - 1,
+     * goes to the slot before it (counters, not a 64-bit modulo per step) */
     line(em, "int rs_ = 0;");
     line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
     em->ind++;

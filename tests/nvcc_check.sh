@@ -26,7 +26,7 @@ for src in examples/*/*.tile.c tests/kernels/*/*.tile.c tests/bench/kernels/*.ti
     case "$src" in
     tests/bench/*) # names shared with the examples get a prefix
         name=bench_$name
-        flags=$(sed -n 's/^ \* tilec-flags: \([^*]*\).*/\1/p' "$src" | head -n 1) ;;
+        flags=$(sh tests/bench/kernel_flags.sh "$src") ;;
     esac
     # shellcheck disable=SC2086 # flags are words
     if ! "$TILEC" $flags -o "$OUT/$name.cu" "$src" 2> "$OUT/$name.err"; then

@@ -24,7 +24,7 @@ ok=0 bad=0
 for src in tests/bench/kernels/*.tile.c; do
     name=$(basename "$src" .tile.c)
     # A kernel file may ask for options in a comment line " * tilec-flags: ...".
-    flags=$(sed -n 's/^ \* tilec-flags: \([^*]*\).*/\1/p' "$src" | head -n 1)
+    flags=$(sh tests/bench/kernel_flags.sh "$src")
     # shellcheck disable=SC2086 # flags are words
     if bin/tilec -O2 --arch=sm_90 $flags -o "$out/$name.cu" "$src" 2>"$out/$name.err"; then
         ok=$((ok + 1))
