@@ -39,6 +39,7 @@ import json
 import math
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -371,14 +372,16 @@ class Table:
                     out.append("| %s | %s | - | - | - | %s | %s | - |" % (h["workload"], h["rival"],
                                                                            md_escape(h["error"]), want))
                     continue
+                ratios = h2h_ratios(h)
+                med, lo, hi = statistics.median(ratios), min(ratios), max(ratios)
                 if kind == "speed":
-                    ratio = "%.3fx (%.3f-%.3f)" % (h["ratio"], h["ratio_min"], h["ratio_max"])
+                    ratio = "%.3fx (%.3f-%.3f)" % (med, lo, hi)
                 else:
-                    ratio = "%.1f%% (%.1f-%.1f%%)" % (100 * h["ratio"], 100 * h["ratio_min"], 100 * h["ratio_max"])
-                met = "yes" if h["ratio_min"] >= x else ("median only" if h["ratio"] >= x else "no")
+                    ratio = "%.1f%% (%.1f-%.1f%%)" % (100 * med, 100 * lo, 100 * hi)
+                met = "yes" if lo >= x else ("median only" if med >= x else "no")
                 out.append("| %s | %s | %d | %.1f | %.1f | %s | %s | %s |" % (
-                    h["workload"], h["rival"], h["rounds"], h["tilec_ms"] * 1e3, h["rival_ms"] * 1e3, ratio, want,
-                    met))
+                    h["workload"], h["rival"], len(ratios), statistics.median(h["tilec_ms"]) * 1e3,
+                    statistics.median(h["rival_ms"]) * 1e3, ratio, want, met))
             out += ["", "'met': yes when every round meets the goal, 'median only' when the median does and a "
                     "round does not."]
         out += ["", "'tilec speed-up vs this' is this system's median time over tilec's: above 1.00x tilec is faster. "
@@ -387,6 +390,11 @@ class Table:
         for wl, meta in self.workloads.items():
             out.append("| %s | %s |" % (wl, md_escape(meta["counts"])))
         return "\n".join(out)
+
+
+def h2h_ratios(h):
+    """A head-to-head entry's per-round ratios: the rival's time over tilec's."""
+    return [r / t for t, r in zip(h["tilec_ms"], h["rival_ms"])]
 
 
 def md_escape(s):
@@ -403,7 +411,6 @@ class Ctx:
         self.copy_gbs = None
         self.compile_s = {}
         self.fns = {}  # (workload, system) -> the function timed for that row
-
 
     def time(self, fn):
         fn()
@@ -442,11 +449,11 @@ class Ctx:
         the launcher), each checked first; the tilec row is the fastest, the others
         are listed in its note.  `out` (the output tensor) is zeroed before each
         value, so that a kernel that writes nothing cannot pass on an earlier result."""
-        times, errors = {}, []
+        times, fns, errors = {}, {}, []
         for v in values:
             try:
                 out.zero_()
-                fn = make(v)
+                fn = fns[v] = make(v)
                 fn()
                 torch.cuda.synchronize()
                 check()
@@ -465,37 +472,35 @@ class Ctx:
         parts.append("%s %s%s" % (label, best, (" (fastest; " + others + ")") if others else ""))
         parts += ["%s %s: %s" % (label, v, m) for v, m in errors]
         self.T.add(wl, "tilec", times[best], "; ".join(parts), tilec=True)
-        self.fns[(wl, "tilec")] = make(best)
+        self.fns[(wl, "tilec")] = fns[best]
         return best
 
     def head_to_head(self, wl, rival, goal, rounds=7):
         """The goal's comparison timed again, interleaved: `rounds` rounds, each timing
         tilec's fastest variant and `rival` (both already checked, as their rows)
         back to back, in alternating order.  Each system's rows above are timed once
-        each, minutes apart in a long run, while the GPU's clocks move with its power
-        draw (H100: down to 1770 MHz from 1980 under sustained tensor-core load):
-        here both see the same conditions, and the spread of the per-round ratios
-        shows how far one measurement can be trusted.  goal: ("speed", x) for
-        rival time / tilec time >= x, ("fraction", x) for the same as a fraction of
-        the rival's speed."""
+        each, up to a minute apart, while the GPU's state drifts (H100: clocks down to
+        1770 MHz from 1980 under sustained tensor-core load; memory-bound kernels, torch's
+        copy_ included, 6% slower in some stretches of a process than in others): here
+        both see the same conditions, and the spread of the per-round ratios shows how
+        far one measurement can be trusted.  goal: ("speed", x) for rival time / tilec
+        time >= x, ("fraction", x) for the same ratio shown as a fraction of the
+        rival's speed.  Table.render derives the ratios from the per-round times."""
         a, b = self.fns.get((wl, "tilec")), self.fns.get((wl, rival))
         if a is None or b is None:
             self.T.h2h.append(dict(workload=wl, rival=rival, goal=goal, error="missing: %s has no time" % (
                 "tilec" if a is None else rival)))
             return
-        ta, tb, ratios = [], [], []
+        ta, tb = [], []
         for r in range(rounds):
-            pair = (a, b) if r % 2 == 0 else (b, a)
-            t = [self.time(f) for f in pair]
-            x, y = (t[0], t[1]) if r % 2 == 0 else (t[1], t[0])
-            ta.append(x)
-            tb.append(y)
-            ratios.append(y / x)
-        med = lambda v: sorted(v)[len(v) // 2]
-        self.T.h2h.append(dict(workload=wl, rival=rival, goal=goal, rounds=rounds, tilec_ms=med(ta), rival_ms=med(tb),
-                               ratio=med(ratios), ratio_min=min(ratios), ratio_max=max(ratios), ratios=ratios))
-        log("%s: head to head with %s, ratio median %.3f (%.3f-%.3f)" % (wl, rival, med(ratios), min(ratios),
-                                                                          max(ratios)))
+            t = {f: self.time(f) for f in ((a, b) if r % 2 == 0 else (b, a))}
+            ta.append(t[a])
+            tb.append(t[b])
+        h = dict(workload=wl, rival=rival, goal=goal, tilec_ms=ta, rival_ms=tb)
+        self.T.h2h.append(h)
+        ratios = h2h_ratios(h)
+        log("%s: head to head with %s, ratio median %.3f (%.3f-%.3f)" % (wl, rival, statistics.median(ratios),
+                                                                          min(ratios), max(ratios)))
 
     def run_compiled(self, wl, key, fn, args, check_of):
         """torch.compile(fn) (mode default), compiled once by a first call that is not
