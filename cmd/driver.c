@@ -46,6 +46,7 @@ typedef struct Options {
     Emit emit;
     bool check_only;
     bool line_directives;
+    bool write_if_changed;
     DiagOptions diag;
     FrontendOptions fe;
     const char *includes[256];
@@ -88,6 +89,7 @@ static void usage(FILE *o)
         "  --emit=ast|typed      print the tilec AST (typed: with dtypes and shapes) instead of code\n"
         "  --check               parse and analyse only, write nothing (several files allowed)\n"
         "  --no-line-directives  no #line directives back to the .tile.c source\n"
+        "  --write-if-changed    leave outputs whose bytes did not change untouched (for Ninja's restat)\n"
         "  -ffile-prefix-map=OLD=NEW  rewrite path prefixes in generated code\n"
         "  -M, -MM, -MD, -MMD, -MF FILE, -MT TARGET, -MQ TARGET, -MP\n"
         "                        dependency files, as gcc writes them\n"
@@ -429,7 +431,7 @@ static int compile_one(const Options *o, const char *input)
             }
         }
         mem_close(&m);
-        if (o->output) {
+        if (o->output && strcmp(o->output, "-") != 0) {
             if (!output_commit(o->output, m.data, m.len)) rc = 2;
         } else {
             fwrite(m.data, 1, m.len, stdout);
@@ -449,9 +451,19 @@ static int compile_one(const Options *o, const char *input)
     }
 
     const char *ext = o->target == TARGET_CUDA ? ".cu" : ".c";
+    /* -o -: the generated source goes to standard output, as with gcc; the
+     * header is written only where --header names it. */
+    bool to_stdout = o->output && !strcmp(o->output, "-");
     char *out = o->output ? strdup(o->output) : default_output(input, ext);
-    char *hdr = o->header ? strdup(o->header) : replace_ext(out, ".h");
-    if (!strcmp(out, input) || !strcmp(hdr, input)) {
+    char *hdr = o->header ? strdup(o->header) : to_stdout ? NULL : replace_ext(out, ".h");
+    if (to_stdout && o->dep_side && !o->dep_file) {
+        fprintf(stderr, "tilec: error: -o - with -MD/-MMD needs -MF to name the dependency file\n");
+        free(out);
+        free(hdr);
+        program_free(p);
+        return 2;
+    }
+    if (!strcmp(out, input) || (hdr && !strcmp(hdr, input))) {
         fprintf(stderr, "tilec: error: output '%s' would overwrite the input; use -o\n", out);
         free(out);
         free(hdr);
@@ -459,10 +471,14 @@ static int compile_one(const Options *o, const char *input)
         return 2;
     }
     char *src_name = map_prefix(o, input);
-    CodegenOptions co = {.source_name = src_name, .header_name = base_name(hdr), .arch = o->arch,
+    char *hdr_for_include = hdr ? NULL : default_output(input, ".h");
+    CodegenOptions co = {.source_name = src_name, .header_name = base_name(hdr ? hdr : hdr_for_include), .arch = o->arch,
                          .opt_level = o->opt_level, .line_directives = o->line_directives,
                          .max_threads = o->max_threads, .min_blocks = o->min_blocks};
-    const char *targets[2] = {out, hdr};
+    /* The rule's targets: the files written (with -o -, only the header). */
+    const char *targets[2] = {to_stdout ? hdr : out, hdr};
+    int ntargets = to_stdout ? (hdr ? 1 : 0) : 2;
+    if (ntargets == 0) targets[ntargets++] = "-";
     Mem code = {0}, head = {0}, deps = {0};
     bool ok = true;
     if (!o->dep_only) {
@@ -478,7 +494,7 @@ static int compile_one(const Options *o, const char *input)
     }
     if (ok && (o->dep_only || o->dep_side)) {
         mem_open(&deps);
-        write_deps(deps.f, o, p, targets, 2);
+        write_deps(deps.f, o, p, targets, ntargets);
         mem_close(&deps);
     }
     if (!ok) {
@@ -486,7 +502,12 @@ static int compile_one(const Options *o, const char *input)
     } else {
         if (!o->dep_only) {
             OutputFile files[2] = {{out, code.data, code.len}, {hdr, head.data, head.len}};
-            if (!output_commit_all(files, 2)) rc = 2;
+            /* With -o -, only the header (if any) is a file. */
+            if (!output_commit_all(files + to_stdout, to_stdout ? (hdr ? 1 : 0) : 2)) rc = 2;
+            if (rc == 0 && to_stdout && (fwrite(code.data, 1, code.len, stdout) != code.len || fflush(stdout) != 0)) {
+                fprintf(stderr, "tilec: error: cannot write to standard output: %s\n", strerror(errno));
+                rc = 2;
+            }
         }
         if (rc == 0 && deps.f == NULL && deps.data) {
             const char *dpath = o->dep_file;
@@ -506,6 +527,7 @@ static int compile_one(const Options *o, const char *input)
     free(src_name);
     free(out);
     free(hdr);
+    free(hdr_for_include);
     program_free(p);
     return rc;
 }
@@ -588,6 +610,8 @@ static int parse_args(Options *o, int argc, char **argv)
             o->check_only = true;
         } else if (!strcmp(a, "--no-line-directives")) {
             o->line_directives = false;
+        } else if (!strcmp(a, "--write-if-changed")) {
+            o->write_if_changed = true;
         } else if (!strcmp(a, "-Werror")) {
             o->diag.werror = true;
         } else if (!strcmp(a, "-w")) {
@@ -680,6 +704,7 @@ int driver_main(int argc, char **argv)
             o->fe.tilec_include_dir = inc;
             diag_init(&o->diag);
             output_install_signal_handlers();
+            output_set_write_if_changed(o->write_if_changed);
             for (int i = 0; i < o->ninputs; i++) {
                 int r = compile_one(o, o->inputs[i]);
                 if (r > rc) rc = r;

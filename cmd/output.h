@@ -1,7 +1,9 @@
 /* output.h: writing output files the way build tools need: into a temporary
- * file beside the target, then renamed over it, and only when the content
- * changed (stable timestamps for make); temporaries are removed on failure
- * and on SIGINT/SIGTERM, so no partial output is ever left behind. */
+ * file beside the target, then renamed over it; an output whose content did
+ * not change is only touched (so make sees every target of a rule renewed and
+ * settles), or left alone entirely in write-if-changed mode (for Ninja's
+ * restat); temporaries are removed on failure and on SIGINT/SIGTERM, so no
+ * partial output is ever left behind. */
 #ifndef TILEC_OUTPUT_H
 #define TILEC_OUTPUT_H
 #include <stdbool.h>
@@ -14,7 +16,15 @@ typedef struct OutBuf {
 } OutBuf;
 
 void output_install_signal_handlers(void);
-/* Writes buf to path atomically unless path already holds exactly buf.
+/* What happens to an output whose bytes would not change: by default its
+ * modification time is set to now (as if rewritten: make compares every
+ * target of a rule with its prerequisites, so an old time would keep the
+ * rule out of date forever); with write_if_changed true it is not touched at
+ * all (build tools that re-stat outputs, such as Ninja, then skip what
+ * depends on it). */
+void output_set_write_if_changed(bool write_if_changed);
+/* Writes buf to path atomically; when path already holds exactly buf it is
+ * touched or left alone, as output_set_write_if_changed says.
  * Returns false (after printing "tilec: error: ...") on I/O failure. */
 bool output_commit(const char *path, const char *data, size_t len);
 

@@ -346,14 +346,29 @@ for tgt in cuda host; do
         fail "$tgt outputs differ under -ffile-prefix-map"; diff "$OUT/d1/deep/er/pm.$ext" "$OUT/d2/pm.$ext" | head -5; fi
     lacks "$tgt output names no build directory" "$OUT/d2/pm.$ext" "$OUT"
 done
+# Unchanged outputs: touched by default (make sees the rule done), kept with
+# --write-if-changed (Ninja's restat); the bytes stay; changed ones rewritten.
 "$TILEC" -I "$OUT/inc" -o "$OUT/same.cu" "$K"; t1=$(stat -c %Y "$OUT/same.cu"); h1=$(stat -c %Y "$OUT/same.h")
+"$TILEC" -I "$OUT/inc" --write-if-changed -o "$OUT/wic.cu" "$K"; w1=$(stat -c %Y "$OUT/wic.cu"); wh1=$(stat -c %Y "$OUT/wic.h")
 "$TILEC" -I "$OUT/inc" -DSCALE=2 -o "$OUT/chg.cu" "$DI"; c1=$(stat -c %Y "$OUT/chg.cu"); cp "$OUT/chg.cu" "$OUT/chg.old"
+cp "$OUT/same.cu" "$OUT/same.old"; ino1=$(stat -c %i "$OUT/same.cu")
 sleep 1
 "$TILEC" -I "$OUT/inc" -o "$OUT/same.cu" "$K"; t2=$(stat -c %Y "$OUT/same.cu"); h2=$(stat -c %Y "$OUT/same.h")
-[ "$t1" = "$t2" ] && pass || fail "an unchanged .cu was rewritten"
-[ "$h1" = "$h2" ] && pass || fail "an unchanged .h was rewritten"
+"$TILEC" -I "$OUT/inc" --write-if-changed -o "$OUT/wic.cu" "$K"; w2=$(stat -c %Y "$OUT/wic.cu"); wh2=$(stat -c %Y "$OUT/wic.h")
+[ "$t1" != "$t2" ] && pass || fail "an unchanged .cu was not touched"
+[ "$h1" != "$h2" ] && pass || fail "an unchanged .h was not touched"
+[ "$(stat -c %i "$OUT/same.cu")" = "$ino1" ] && cmp -s "$OUT/same.cu" "$OUT/same.old" && pass || fail "an unchanged .cu was rewritten instead of touched"
+[ "$w1" = "$w2" ] && pass || fail "--write-if-changed: an unchanged .cu was touched"
+[ "$wh1" = "$wh2" ] && pass || fail "--write-if-changed: an unchanged .h was touched"
 "$TILEC" -I "$OUT/inc" -DSCALE=4 -o "$OUT/chg.cu" "$DI"; c2=$(stat -c %Y "$OUT/chg.cu")
 if cmp -s "$OUT/chg.cu" "$OUT/chg.old" || [ "$c1" = "$c2" ]; then fail "a changed output was not rewritten"; else pass; fi
+# -o - writes the generated source to standard output and no file named '-'.
+mkdir -p "$OUT/stdout" && (cd "$OUT/stdout" && "$TILEC" -I "$OUT/inc" -o - "$K" > code.cu 2> err)
+if [ $? -eq 0 ] && grep -q '__global__' "$OUT/stdout/code.cu" && [ ! -e "$OUT/stdout/-" ] && [ ! -e "$OUT/stdout/-.h" ]; then pass; else
+    fail "-o - did not write the code to standard output"; ls "$OUT/stdout"; fi
+(cd "$OUT/stdout" && "$TILEC" -I "$OUT/inc" -o - --header=k.h "$K" > code2.cu 2> err)
+if cmp -s "$OUT/stdout/code.cu" "$OUT/stdout/code2.cu" && grep -q 'tilec_status' "$OUT/stdout/k.h"; then pass; else fail "-o - --header=FILE"; fi
+expect_rc "-o - -MD without -MF" 2 "$TILEC" -I "$OUT/inc" -o - -MD "$K"
 
 # --- robustness -------------------------------------------------------------------
 # A block longer than any fixed-size child list keeps every statement.
