@@ -21,4 +21,8 @@ typedef struct CodegenOptions {
 bool codegen_cuda(Program *p, const CodegenOptions *o, FILE *out);
 bool codegen_host(Program *p, const CodegenOptions *o, FILE *out);
 bool codegen_header(Program *p, const CodegenOptions *o, FILE *out);
+/* The Python module (python.c) for the launchers of the cuda or the host
+ * target; module is its name (the stem of its file), which also names the
+ * shared library it loads by default (lib<module>.so). */
+bool codegen_python(Program *p, const CodegenOptions *o, bool cuda, const char *module, FILE *out);
 #endif

@@ -1,0 +1,520 @@
+/* python.c: writes FILE.py (--python / --emit=python), a Python module that
+ * calls the launchers of FILE.h through ctypes: each kernel becomes a Python
+ * function taking arrays (torch tensors, NumPy arrays, anything with
+ * __dlpack__ or __cuda_array_interface__), scalars and TILE_CONST values, with
+ * the grid worked out from the arrays where the kernel says how (below) and
+ * the launch on the caller's stream.  The module needs nothing but the
+ * standard library at import time; it loads the shared library built from
+ * the generated code on first use.  User documentation: docs/python.md.
+ *
+ * The default grid.  A kernel's grid is the caller's choice in C; Python
+ * users expect a call without one.  For each grid axis the kernel reads with
+ * tile_bid(axis), tilec looks for a tile_store (first) or tile_load whose
+ * .index entry d is that block coordinate itself (tile_bid(axis), or a
+ * variable initialised to it and never assigned): one block per tile along
+ * dimension d of that array, so the axis has cdiv(array.shape[d], tile
+ * extent d) blocks.  An axis with no such access, or any axis of a kernel
+ * that asks tile_num_blocks (a persistent loop, whose grid is a free
+ * choice), needs grid=. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "codegen/emit.h"
+#include "frontend/diag.h"
+#include "sema/sema.h"
+
+/* ---- the default grid ---------------------------------------------------- */
+
+#define MAX_BIDVARS 64
+
+typedef struct GridAxis {
+    int param;     /* index in f->params of the array, -1 when unknown */
+    int dim;       /* its dimension */
+    int64_t extent; /* the tile's extent along it */
+} GridAxis;
+
+typedef struct GridScan {
+    const Symbol *var[MAX_BIDVARS]; /* variables holding tile_bid(axis[i]) */
+    int var_axis[MAX_BIDVARS];
+    int nvars;
+    bool used[3];      /* tile_bid(axis) appears */
+    bool persistent;   /* tile_num_blocks appears */
+    GridAxis from_store[3], from_load[3];
+} GridScan;
+
+static bool const_axis(const Expr *e, int *axis)
+{
+    if (!e || e->kind != EX_BUILTIN || strcmp(e->name, "bid") != 0 || e->nargs < 1 || !e->args[0]->is_const) return false;
+    int64_t a = e->args[0]->cval.i;
+    if (a < 0 || a > 2) return false;
+    *axis = (int)a;
+    return true;
+}
+
+/* The grid axis an .index entry is exactly the block coordinate of, or -1. */
+static int entry_axis(const GridScan *g, const Expr *e)
+{
+    int axis;
+    if (const_axis(e, &axis)) return axis;
+    if (e && e->kind == EX_NAME && e->sym)
+        for (int i = 0; i < g->nvars; i++)
+            if (g->var[i] == e->sym) return g->var_axis[i];
+    return -1;
+}
+
+static const Option *find_option(const Expr *e, const char *name)
+{
+    for (int i = 0; i < e->nopts; i++)
+        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
+    return NULL;
+}
+
+static void scan_access(GridScan *g, const Func *f, const Expr *e, bool store)
+{
+    if (e->nargs < (store ? 2 : 1)) return;
+    const Expr *arr = e->args[0];
+    if (arr->kind != EX_NAME || !arr->sym || arr->sym->kind != SYM_PARAM || !arr->sym->param ||
+        arr->sym->param->kind != PARAM_ARRAY)
+        return;
+    const Param *pa = arr->sym->param;
+    const Option *idx = find_option(e, "index");
+    if (!idx || !idx->value || idx->value->kind != EX_LIST || idx->value->nargs != pa->rank) return;
+    const Shape *tile = store ? &e->args[1]->shape : &e->shape;
+    if (tile->rank != pa->rank) return;
+    GridAxis *slot = store ? g->from_store : g->from_load;
+    for (int d = 0; d < pa->rank; d++) {
+        int axis = entry_axis(g, idx->value->args[d]);
+        if (axis < 0 || slot[axis].param >= 0 || tile->dim[d] <= 0) continue;
+        slot[axis] = (GridAxis){(int)(pa - f->params), d, tile->dim[d]};
+    }
+}
+
+static void scan_stmt(GridScan *g, const Func *f, const Stmt *s);
+
+static void scan_expr(GridScan *g, const Func *f, const Expr *e)
+{
+    if (!e) return;
+    if (e->kind == EX_BUILTIN) {
+        int axis;
+        if (const_axis(e, &axis)) g->used[axis] = true;
+        else if (!strcmp(e->name, "bid")) g->used[0] = g->used[1] = g->used[2] = true; /* an axis not known */
+        if (!strcmp(e->name, "num_blocks")) g->persistent = true;
+        if (!strcmp(e->name, "store")) scan_access(g, f, e, true);
+        if (!strcmp(e->name, "load")) scan_access(g, f, e, false);
+        for (int i = 0; i < e->nopts; i++) scan_expr(g, f, e->opts[i].value);
+    }
+    if (e->kind == EX_CALL && e->inl) g->used[0] = g->used[1] = g->used[2] = true; /* helpers may read any axis */
+    scan_expr(g, f, e->a);
+    scan_expr(g, f, e->b);
+    scan_expr(g, f, e->c);
+    for (int i = 0; i < e->nargs; i++) scan_expr(g, f, e->args[i]);
+}
+
+static void scan_stmt(GridScan *g, const Func *f, const Stmt *s)
+{
+    if (!s) return;
+    int axis;
+    if (s->kind == ST_DECL && s->sym && !s->assigned && !s->sym->assigned && const_axis(s->init, &axis) &&
+        g->nvars < MAX_BIDVARS) {
+        g->var[g->nvars] = s->sym;
+        g->var_axis[g->nvars++] = axis;
+    }
+    scan_expr(g, f, s->init);
+    scan_expr(g, f, s->target);
+    scan_expr(g, f, s->value);
+    scan_expr(g, f, s->cond);
+    scan_stmt(g, f, s->then_s);
+    scan_stmt(g, f, s->else_s);
+    scan_stmt(g, f, s->init_s);
+    scan_stmt(g, f, s->step_s);
+    scan_stmt(g, f, s->body);
+    for (int i = 0; i < s->nitems; i++) scan_stmt(g, f, s->items[i]);
+}
+
+/* Writes the grid of one specialization as a Python expression over the
+ * descriptors d_NAME, or None when the caller must give grid=. */
+static void grid_expr(FILE *o, const Func *f)
+{
+    GridScan g = {0};
+    for (int a = 0; a < 3; a++) g.from_store[a].param = g.from_load[a].param = -1;
+    scan_stmt(&g, f, f->body);
+    GridAxis ax[3];
+    for (int a = 0; a < 3; a++) {
+        ax[a] = g.from_store[a].param >= 0 ? g.from_store[a] : g.from_load[a];
+        if (g.used[a] && (ax[a].param < 0 || g.persistent)) {
+            fputs("None", o);
+            return;
+        }
+    }
+    fputc('(', o);
+    for (int a = 0; a < 3; a++) {
+        if (a) fputs(", ", o);
+        if (!g.used[a]) fputc('1', o);
+        else fprintf(o, "_cdiv(d_%s.shape[%d], %" PRId64 ")", f->params[ax[a].param].name, ax[a].dim, ax[a].extent);
+    }
+    fputc(')', o);
+}
+
+/* ---- the module ---------------------------------------------------------- */
+
+/* The runtime side every module carries: descriptors, dtype tables, the
+ * conversion of array objects, library loading.  Plain text, the same in
+ * every module. */
+static const char *const py_runtime[] = {
+    "import ctypes as _C\n"
+    "import os as _os\n"
+    "import sys as _sys\n"
+    "\n"
+    "\n"
+    "class TilecError(RuntimeError):\n"
+    "    \"\"\"A launch that tilec's runtime refused, or that failed.\n"
+    "\n"
+    "    status: the tilec_status number; status_name: its name (\"TILEC_ERR_DTYPE\");\n"
+    "    detail: tilec_last_error()'s text (\"argument 'x': rank 2, kernel expects 1\").\n"
+    "    \"\"\"\n"
+    "\n"
+    "    def __init__(self, status, text, detail):\n"
+    "        self.status = status\n"
+    "        self.status_name = text.split(\":\", 1)[0]\n"
+    "        self.detail = detail\n"
+    "        super().__init__(text + (\" (\" + detail + \")\" if detail else \"\"))\n"
+    "\n"
+    "\n"
+    "class _Array(_C.Structure):  # tilec_array (tilec_rt.h)\n"
+    "    _fields_ = [(\"data\", _C.c_void_p), (\"dtype\", _C.c_int32), (\"ndim\", _C.c_int32),\n"
+    "                (\"shape\", _C.c_int64 * 8), (\"strides\", _C.c_int64 * 8),\n"
+    "                (\"flags\", _C.c_uint32), (\"reserved_\", _C.c_uint32)]\n"
+    "\n"
+    "\n"
+    "class _Grid(_C.Structure):  # tilec_grid\n"
+    "    _fields_ = [(\"x\", _C.c_uint32), (\"y\", _C.c_uint32), (\"z\", _C.c_uint32)]\n"
+    "\n"
+    "\n",
+    "_ERR_DTYPE, _ERR_RANK, _ERR_DEVICE, _ERR_INVALID = 4, 3, 11, 13\n"
+    "_READONLY = 1\n"
+    "# tilec dtype numbers (tilec_rt.h) by torch dtype and by array-interface type string\n"
+    "_TORCH = {\"torch.bool\": 1, \"torch.int8\": 2, \"torch.int16\": 3, \"torch.int32\": 4, \"torch.int64\": 5,\n"
+    "          \"torch.uint8\": 6, \"torch.uint16\": 7, \"torch.uint32\": 8, \"torch.uint64\": 9,\n"
+    "          \"torch.float16\": 10, \"torch.bfloat16\": 11, \"torch.float32\": 12, \"torch.float64\": 13,\n"
+    "          \"torch.float8_e4m3fn\": 15, \"torch.float8_e5m2\": 16}\n"
+    "_TYPESTR = {\"b1\": 1, \"i1\": 2, \"i2\": 3, \"i4\": 4, \"i8\": 5, \"u1\": 6, \"u2\": 7, \"u4\": 8, \"u8\": 9,\n"
+    "            \"f2\": 10, \"f4\": 12, \"f8\": 13}\n"
+    "_SIZE = {1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 2, 8: 4, 9: 8, 10: 2, 11: 2, 12: 4, 13: 8, 15: 1, 16: 1}\n"
+    "_lib = None\n"
+    "\n"
+    "\n"
+    "def _cdiv(n, d):\n"
+    "    return max(-(-n // d), 0)\n"
+    "\n"
+    "\n"
+    "def _fail(status, detail):\n"
+    "    text = _lib.tilec_status_string(status).decode() if _lib is not None else \"tilec status %d\" % status\n"
+    "    raise TilecError(status, text, detail)\n"
+    "\n"
+    "\n"
+    "def _from_interface(d, name, itf, cuda):\n"
+    "    \"\"\"Fills d from an __array_interface__ / __cuda_array_interface__ dict.\"\"\"\n"
+    "    ts = itf[\"typestr\"]\n"
+    "    code = _TYPESTR.get(ts[1:]) if ts[0] in \"<|=\" else None\n"
+    "    if code is None:\n"
+    "        _fail(_ERR_DTYPE, \"argument '%s': element type %s is not a tilec dtype\" % (name, ts))\n"
+    "    shape = itf[\"shape\"]\n"
+    "    if len(shape) > 8:\n"
+    "        _fail(_ERR_RANK, \"argument '%s': rank %d is over 8\" % (name, len(shape)))\n"
+    "    ptr, readonly = itf[\"data\"]\n"
+    "    size = _SIZE[code]\n"
+    "    d.data, d.dtype, d.ndim, d.flags = ptr, code, len(shape), _READONLY if readonly else 0\n"
+    "    strides = itf.get(\"strides\")\n"
+    "    step = 1\n"
+    "    for i in range(len(shape) - 1, -1, -1):\n"
+    "        d.shape[i] = shape[i]\n"
+    "        if strides is None:\n"
+    "            d.strides[i] = step\n"
+    "            step *= max(shape[i], 1)\n"
+    "        elif strides[i] % size:\n"
+    "            _fail(_ERR_INVALID, \"argument '%s': stride of %d bytes is not a whole number of elements\"\n"
+    "                  % (name, strides[i]))\n"
+    "        else:\n"
+    "            d.strides[i] = strides[i] // size\n"
+    "\n"
+    "\n",
+    "def _from_dlpack(d, name, obj, cuda, stream, keep):\n"
+    "    \"\"\"Fills d from obj.__dlpack__(): a DLPack 1.x versioned capsule when the\n"
+    "    producer gives one, else a legacy one (kept alive in keep until the launch\n"
+    "    returned; the capsule's own destructor frees it).\"\"\"\n"
+    "    kw = {\"stream\": (stream or 1) if cuda else None}\n"
+    "    try:\n"
+    "        cap = obj.__dlpack__(max_version=(1, 0), **kw)\n"
+    "    except TypeError:\n"
+    "        cap = obj.__dlpack__(**kw)\n"
+    "    keep.append(cap)\n"
+    "    api = _C.pythonapi\n"
+    "    capname = api.PyCapsule_GetName(cap)\n"
+    "    ptr = api.PyCapsule_GetPointer(cap, capname)\n"
+    "    if capname == b\"dltensor_versioned\":\n"
+    "        st, off = _lib.tilec_array_from_dlpack_versioned(ptr, _C.byref(d)), 32\n"
+    "    elif capname == b\"dltensor\":\n"
+    "        st, off = _lib.tilec_array_from_dlpack(ptr, _C.byref(d)), 0\n"
+    "    else:\n"
+    "        _fail(_ERR_INVALID, \"argument '%s': __dlpack__ gave a capsule named %r\" % (name, capname))\n"
+    "    if st:\n"
+    "        _fail(st, \"argument '%s': %s\" % (name, _lib.tilec_last_error().decode()))\n"
+    "    dev = _C.c_int32.from_address(ptr + off + 8).value  # DLTensor.device.device_type\n"
+    "    if (dev not in (2, 3, 13)) if cuda else (dev not in (1, 3, 13)):  # CUDA, CUDAHost, CUDAManaged / CPU\n"
+    "        _fail(_ERR_DEVICE, \"argument '%s': DLPack device type %d, the kernels run on the %s\"\n"
+    "              % (name, dev, \"GPU\" if cuda else \"host\"))\n"
+    "\n"
+    "\n"
+    "def _fill(d, name, obj, cuda, stream, keep):\n"
+    "    \"\"\"Fills the descriptor d from obj without copying: torch tensors and array\n"
+    "    interfaces directly, anything else through DLPack.\"\"\"\n"
+    "    mod = type(obj).__module__\n"
+    "    if mod.startswith(\"torch\") and hasattr(obj, \"data_ptr\"):\n"
+    "        if obj.is_cuda != cuda:\n"
+    "            _fail(_ERR_DEVICE, \"argument '%s': a torch tensor on %s, the kernels run on the %s\"\n"
+    "                  % (name, obj.device, \"GPU\" if cuda else \"host\"))\n"
+    "        code = _TORCH.get(str(obj.dtype))\n"
+    "        if code is None:\n"
+    "            _fail(_ERR_DTYPE, \"argument '%s': %s is not a tilec dtype\" % (name, obj.dtype))\n"
+    "        shape, strides = obj.shape, obj.stride()\n"
+    "        if len(shape) > 8:\n"
+    "            _fail(_ERR_RANK, \"argument '%s': rank %d is over 8\" % (name, len(shape)))\n"
+    "        d.data, d.dtype, d.ndim = obj.data_ptr(), code, len(shape)\n"
+    "        for i in range(len(shape)):\n"
+    "            d.shape[i], d.strides[i] = shape[i], strides[i]\n"
+    "        return\n"
+    "    itf = getattr(obj, \"__cuda_array_interface__\", None) if cuda else None\n"
+    "    if itf is not None:\n"
+    "        return _from_interface(d, name, itf, cuda)\n"
+    "    itf = getattr(obj, \"__array_interface__\", None)\n"
+    "    if itf is not None and isinstance(itf.get(\"data\"), tuple):\n"
+    "        if cuda:\n"
+    "            _fail(_ERR_DEVICE, \"argument '%s': host memory (%s), the kernels run on the GPU\"\n"
+    "                  % (name, type(obj).__name__))\n"
+    "        if _TYPESTR.get(itf[\"typestr\"][1:]) is not None:\n"
+    "            return _from_interface(d, name, itf, cuda)\n"
+    "    if hasattr(obj, \"__dlpack__\"):\n"
+    "        return _from_dlpack(d, name, obj, cuda, stream, keep)\n"
+    "    raise TypeError(\"argument '%s': %s is not an array (no __dlpack__, __cuda_array_interface__\"\n"
+    "                    \" or __array_interface__)\" % (name, type(obj).__name__))\n"
+    "\n"
+    "\n",
+    "def _stream_of(args, stream, cuda):\n"
+    "    \"\"\"The stream to launch on: stream= (an int, or an object with .cuda_stream\n"
+    "    or .ptr), else torch's current stream when an argument is a CUDA torch\n"
+    "    tensor, else the stream a __cuda_array_interface__ names, else 0 (the\n"
+    "    default stream).\"\"\"\n"
+    "    if not cuda:\n"
+    "        return 0\n"
+    "    if stream is not None:\n"
+    "        return int(getattr(stream, \"cuda_stream\", getattr(stream, \"ptr\", stream)))\n"
+    "    for a in args:\n"
+    "        if type(a).__module__.startswith(\"torch\") and getattr(a, \"is_cuda\", False):\n"
+    "            tc = _sys.modules[\"torch\"]._C\n"
+    "            if hasattr(tc, \"_cuda_getCurrentRawStream\"):  # what torch's own launchers read\n"
+    "                return tc._cuda_getCurrentRawStream(a.device.index)\n"
+    "            return _sys.modules[\"torch\"].cuda.current_stream(a.device).cuda_stream\n"
+    "    for a in args:\n"
+    "        s = (getattr(a, \"__cuda_array_interface__\", None) or {}).get(\"stream\")\n"
+    "        if s:\n"
+    "            return 0 if s in (1, 2) else s\n"
+    "    return 0\n"
+    "\n"
+    "\n"
+    "def _grid_of(grid, auto, kernel):\n"
+    "    if grid is None:\n"
+    "        if auto is None:\n"
+    "            raise TypeError(\"%s() needs grid=: tilec cannot tell its grid from the arrays\" % kernel)\n"
+    "        grid = auto\n"
+    "    elif isinstance(grid, int):\n"
+    "        grid = (grid,)\n"
+    "    g = tuple(grid) + (1,) * (3 - len(grid))\n"
+    "    if len(g) != 3 or min(g) < 0 or max(g) > 0xFFFFFFFF:\n"
+    "        raise ValueError(\"%s(): grid %r is not 1 to 3 block counts\" % (kernel, grid))\n"
+    "    return _Grid(*g)\n"
+    "\n"
+    "\n",
+    NULL};
+
+static const char *py_scalar_ctype(Dtype d)
+{
+    switch (d) {
+    case DT_BOOL: return "_C.c_bool";
+    case DT_INT8: return "_C.c_int8";
+    case DT_INT16: return "_C.c_int16";
+    case DT_INT32: return "_C.c_int32";
+    case DT_INT64: return "_C.c_int64";
+    case DT_UINT8: return "_C.c_uint8";
+    case DT_UINT16: return "_C.c_uint16";
+    case DT_UINT32: return "_C.c_uint32";
+    case DT_UINT64: return "_C.c_uint64";
+    case DT_FLOAT64: return "_C.c_double";
+    default: return "_C.c_float"; /* float32 and the narrow floats, passed as float */
+    }
+}
+
+/* A Python string literal of s (the doc comments). */
+static void py_docline(FILE *o, const char *indent, const char *s)
+{
+    for (const char *c = s; *c;) {
+        fputs(indent, o);
+        for (; *c && *c != '\n'; c++) {
+            if (*c == '\\' || (*c == '"' && c[1] == '"')) fputc('\\', o);
+            fputc(*c, o);
+        }
+        fputc('\n', o);
+        if (*c) c++;
+    }
+}
+
+static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *co, bool cuda)
+{
+    (void)co;
+    /* signature: the kernel's parameters in order, then grid= and stream= */
+    fprintf(o, "def %s(", f->name);
+    for (int i = 0; i < f->nparams; i++) fprintf(o, "%s, ", f->params[i].name);
+    fputs("*, grid=None, stream=None):\n    \"\"\"", o);
+    if (f->doc) {
+        fputc('\n', o);
+        py_docline(o, "    ", f->doc);
+        fputc('\n', o);
+    } else {
+        fputc('\n', o);
+    }
+    fprintf(o, "    Tile kernel '%s' (%s:%d), launched on the %s.\n\n", f->name, emit_base_name(co->source_name),
+            f->loc.line, cuda ? "GPU" : "host");
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *pa = &f->params[i];
+        switch (pa->kind) {
+        case PARAM_ARRAY:
+            fprintf(o, "    %s: %s%s array of rank %d%s\n", pa->name, pa->readonly ? "read-only " : "",
+                    dtype_name(pa->type.dtype), pa->rank, pa->readonly ? "" : " (written)");
+            break;
+        case PARAM_SCALAR: fprintf(o, "    %s: %s scalar\n", pa->name, dtype_name(pa->type.dtype)); break;
+        case PARAM_CONST:
+            fprintf(o, "    %s: compile-time constant, one of", pa->name);
+            for (int k = 0; k < pa->nspecs; k++) fprintf(o, "%s %" PRId64, k ? "," : "", pa->specs[k]);
+            fputc('\n', o);
+            break;
+        }
+    }
+    fputs("    grid: blocks per axis (an int or a tuple of up to 3); default: ", o);
+    fputs("worked out from the arrays\n    stream: where to launch (default: the arrays' current stream)\n", o);
+    fputs("    Raises TilecError when the runtime refuses the launch or it fails.\n    \"\"\"\n", o);
+
+    /* descriptors */
+    fputs("    if _lib is None:\n        load()\n    keep = []\n", o);
+    bool any_array = false;
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].kind == PARAM_ARRAY) any_array = true;
+    if (cuda && any_array) {
+        fputs("    s_ = _stream_of((", o);
+        for (int i = 0; i < f->nparams; i++)
+            if (f->params[i].kind == PARAM_ARRAY) fprintf(o, "%s, ", f->params[i].name);
+        fputs("), stream, True)\n", o);
+    } else {
+        fprintf(o, "    s_ = _stream_of((), stream, %s)\n", cuda ? "True" : "False");
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *pa = &f->params[i];
+        if (pa->kind != PARAM_ARRAY) continue;
+        fprintf(o, "    d_%s = _Array()\n    _fill(d_%s, \"%s\", %s, %s, s_, keep)\n", pa->name, pa->name, pa->name,
+                pa->name, cuda ? "True" : "False");
+    }
+
+    /* the default grid, per specialization */
+    int nconst = sema_nconst(f);
+    int idx[16] = {0};
+    int64_t vals[16];
+    fputs("    if grid is None:\n", o);
+    bool firstspec = true;
+    for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
+        diag_mute(true); /* sema_program reported everything once already */
+        bool typed = sema_kernel(p, (Func *)f, nconst ? vals : NULL);
+        diag_mute(false);
+        if (!typed) continue;
+        if (nconst) {
+            fprintf(o, "        %sif (", firstspec ? "" : "el");
+            for (int j = 0; j < f->nparams; j++)
+                if (f->params[j].kind == PARAM_CONST) fprintf(o, "%s, ", f->params[j].name);
+            fputs(") == (", o);
+            for (int c = 0; c < nconst; c++) fprintf(o, "%" PRId64 ", ", vals[c]);
+            fputs("):\n            auto = ", o);
+        } else {
+            fputs("        auto = ", o);
+        }
+        grid_expr(o, f);
+        fputc('\n', o);
+        firstspec = false;
+    }
+    if (nconst) fputs("        else:\n            auto = None  # the launcher reports the constants\n", o);
+    fputs("    else:\n        auto = None\n", o);
+    fprintf(o, "    g_ = _grid_of(grid, auto, \"%s\")\n", f->name);
+    fprintf(o, "    st = _lib.%s(s_, g_", f->name);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *pa = &f->params[i];
+        if (pa->kind == PARAM_ARRAY) fprintf(o, ", _C.byref(d_%s)", pa->name);
+        else fprintf(o, ", %s", pa->name);
+    }
+    fputs(")\n    if st:\n        _fail(st, _lib.tilec_last_error().decode())\n\n\n", o);
+}
+
+bool codegen_python(Program *p, const CodegenOptions *co, bool cuda, const char *module, FILE *o)
+{
+    fprintf(o, "# Python binding generated by tilec " TILEC_VERSION " from %s.  Do not edit: edit the source and\n"
+               "# run tilec again.\n",
+            co->source_name ? emit_base_name(co->source_name) : "(stdin)");
+    fprintf(o, "\"\"\"The tile kernels of %s, compiled ahead of time by tilec for the %s.\n\n",
+            co->source_name ? emit_base_name(co->source_name) : "(stdin)", cuda ? "GPU (CUDA)" : "host");
+    fputs("Each kernel is a function taking arrays (torch tensors, NumPy arrays, anything\n"
+          "with __dlpack__ or __cuda_array_interface__; never copied), scalars and the\n"
+          "kernel's constants, plus grid= and stream=.  The kernels live in a shared\n"
+          "library built from the generated code (docs/python.md); load(path) names it,\n", o);
+    fprintf(o, "else the first call loads lib%s.so from this module's folder, or the file that\n"
+               "$TILEC_%s_LIBRARY names.\n\"\"\"\n",
+            module, module);
+    for (const char *const *t = py_runtime; *t; t++) fputs(*t, o);
+    fputs("TARGET = \"", o);
+    fputs(cuda ? "cuda" : "host", o);
+    fputs("\"\n__all__ = [\"TilecError\", \"load\", \"TARGET\"", o);
+    for (int i = 0; i < p->nfuncs; i++)
+        if (p->funcs[i]->is_kernel) fprintf(o, ", \"%s\"", p->funcs[i]->name);
+    fputs("]\n\n\n", o);
+
+    /* load(): binds every launcher's argument types once */
+    fputs("def load(path=None):\n"
+          "    \"\"\"Loads the kernels' shared library (path, else $TILEC_", o);
+    for (const char *c = module; *c; c++) fputc(*c >= 'a' && *c <= 'z' ? *c - 32 : *c, o);
+    fprintf(o, "_LIBRARY, else\n    lib%s.so beside this module) and returns it.\"\"\"\n", module);
+    fputs("    global _lib\n    if path is None:\n        path = _os.environ.get(\"TILEC_", o);
+    for (const char *c = module; *c; c++) fputc(*c >= 'a' && *c <= 'z' ? *c - 32 : *c, o);
+    fprintf(o, "_LIBRARY\") or _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), \"lib%s.so\")\n", module);
+    fputs("    lib = _C.CDLL(path)\n"
+          "    lib.tilec_status_string.restype = _C.c_char_p\n"
+          "    lib.tilec_status_string.argtypes = [_C.c_int]\n"
+          "    lib.tilec_last_error.restype = _C.c_char_p\n"
+          "    lib.tilec_last_error.argtypes = []\n"
+          "    for f in (lib.tilec_array_from_dlpack, lib.tilec_array_from_dlpack_versioned):\n"
+          "        f.restype = _C.c_int\n"
+          "        f.argtypes = [_C.c_void_p, _C.POINTER(_Array)]\n"
+          "    _C.pythonapi.PyCapsule_GetName.restype = _C.c_char_p\n"
+          "    _C.pythonapi.PyCapsule_GetName.argtypes = [_C.py_object]\n"
+          "    _C.pythonapi.PyCapsule_GetPointer.restype = _C.c_void_p\n"
+          "    _C.pythonapi.PyCapsule_GetPointer.argtypes = [_C.py_object, _C.c_char_p]\n",
+          o);
+    for (int i = 0; i < p->nfuncs; i++) {
+        const Func *f = p->funcs[i];
+        if (!f->is_kernel) continue;
+        fprintf(o, "    lib.%s.restype = _C.c_int\n    lib.%s.argtypes = [_C.c_void_p, _Grid", f->name, f->name);
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *pa = &f->params[j];
+            if (pa->kind == PARAM_ARRAY) fputs(", _C.POINTER(_Array)", o);
+            else fprintf(o, ", %s", py_scalar_ctype(pa->type.dtype));
+        }
+        fputs("]\n", o);
+    }
+    fputs("    _lib = lib\n    return lib\n\n\n", o);
+    for (int i = 0; i < p->nfuncs; i++)
+        if (p->funcs[i]->is_kernel) py_kernel(o, p, p->funcs[i], co, cuda);
+    return true;
+}
