@@ -140,6 +140,8 @@ cmake_project() {
         if ninja -C "$B" -n > "$S/noop2.log" 2>&1 && has "$S/noop2.log" 'no work to do'; then ok
         else bad "$name: after the touch, the next build still has work to do"; show "$S/noop2.log"; fi
     fi
+    if "$B/app_src" > /dev/null 2>&1 && ! readelf -d "$B/app_src" | grep -q libtilec_rt; then ok
+    else bad "$name: RUNTIME none with TILEC_RUNTIME_SOURCE compiled in does not work"; fi
     # c. shared libraries built from generated code, linked and loaded.
     if "$B/linked" > "$S/linked.log" 2>&1 && grep -q '3000 of 3000' "$S/linked.log"; then ok
     else bad "$name: a program linked with the shared library failed"; show "$S/linked.log"; fi
