@@ -4,6 +4,10 @@
 # its own Makefile, runs, and rebuilds when a header its kernel includes
 # changes (the dependency file at work).  Ends with "install: N passed, N failed".
 set -u
+# Install variables and flags of an enclosing make (make check DESTDIR=...)
+# must not leak into the installs below.
+unset MAKEFLAGS MAKEOVERRIDES MFLAGS DESTDIR PREFIX prefix exec_prefix bindir LIBDIR libdir INCLUDEDIR includedir \
+    datarootdir datadir mandir pkgconfigdir cmakedir
 cd "$(dirname "$0")/../.." || exit 2
 OUT=${OUT:-build/test/install}
 rm -rf "$OUT"

@@ -9,6 +9,10 @@
 # (configure, generate, one nvcc compile and the link; not run), and install/uninstall with DESTDIR into a relocated tree.
 # Ends with "project: N passed, N failed".
 set -u
+# Install variables and flags of an enclosing make (make check DESTDIR=...)
+# must not leak into the installs below.
+unset MAKEFLAGS MAKEOVERRIDES MFLAGS DESTDIR PREFIX prefix exec_prefix bindir LIBDIR libdir INCLUDEDIR includedir \
+    datarootdir datadir mandir pkgconfigdir cmakedir
 cd "$(dirname "$0")/../.." || exit 2
 TOP=$(pwd)
 OUT=${OUT:-build/test/project}
@@ -39,8 +43,11 @@ if make -n install prefix="$PREFIX" 2>&1 | grep -q ensure_libclang; then
     bad "make install would run the libclang check although everything is built"
 else ok; fi
 if make -s install prefix="$PREFIX" > "$OUT/install.log" 2>&1; then ok; else bad "make install failed"; show "$OUT/install.log"; fi
-# A staged install for /opt/tilec, used from where it lies (relocated).
-if make -s install DESTDIR="$STAGE" PREFIX=/opt/tilec > "$OUT/stage.log" 2>&1; then ok; else bad "make install DESTDIR failed"; show "$OUT/stage.log"; fi
+# A staged install for /opt/tilec with the headers in include/tilec (not
+# where tilec looks by itself), used from where it lies (relocated).
+STAGED="DESTDIR=$STAGE PREFIX=/opt/tilec INCLUDEDIR=/opt/tilec/include/tilec"
+if make -s install $STAGED > "$OUT/stage.log" 2>&1 && [ -f "$STAGE/opt/tilec/include/tilec/tilec.h" ]; then ok
+else bad "make install DESTDIR INCLUDEDIR failed"; show "$OUT/stage.log"; fi
 RELOC=$STAGE/opt/tilec
 if [ -f "$RELOC/lib/cmake/tilec/tilecConfig.cmake" ] && ! grep -q "$STAGE" "$RELOC/lib/cmake/tilec/tilecConfig.cmake" "$RELOC/lib/pkgconfig/tilec.pc" &&
    grep -q '^prefix=/opt/tilec$' "$RELOC/lib/pkgconfig/tilec.pc"; then ok; else bad "staged install: DESTDIR leaked into the files or they are missing"; fi
@@ -109,6 +116,8 @@ cmake_project() {
     else bad "$name: tilec does not run with -MD -MF"; fi
     if [ "$gen" = Ninja ]; then
         if grep -q -- '--write-if-changed' "$B/build.ninja"; then ok; else bad "$name: no --write-if-changed under Ninja"; fi
+        if grep -q -- "TILEC_INCLUDE=$tdir/../../../include/tilec\|TILEC_INCLUDE=$RELOC/include/tilec" "$B/build.ninja"; then ok
+        else bad "$name: tilec is not told where the relocated include/tilec is"; fi
     else
         if ! grep -rq -- '--write-if-changed' "$B/CMakeFiles/app.dir/build.make"; then ok; else bad "$name: --write-if-changed under make"; fi
     fi
@@ -160,6 +169,7 @@ if have cmake; then
 fi
 
 # find_package honours the version file.
+have cmake || bad "cmake is missing"
 V=$OUT/cmake-version
 mkdir -p "$V"
 printf 'cmake_minimum_required(VERSION 3.20)\nproject(v NONE)\nfind_package(tilec ${WANT} CONFIG REQUIRED)\n' > "$V/CMakeLists.txt"
@@ -218,7 +228,7 @@ else
 fi
 
 # --- the CUDA target: configure and generate (plus the tilec step) ------------
-if have nvcc && have ninja; then
+if have nvcc && have ninja && have cmake; then
     G=$OUT/cmake-cuda
     mkproject "$G" tests/project/cuda
     if cmake -S "$G" -B "$G/build" -G Ninja -Dtilec_DIR="$PREFIX/lib/cmake/tilec" > "$G/configure.log" 2>&1; then ok
@@ -232,11 +242,11 @@ if have nvcc && have ninja; then
        grep -q 'NEEDED.*libcudart' "$G/readelf.log" && grep -q 'NEEDED.*libtilec_rt.so.0' "$G/readelf.log"; then ok
     else bad "cuda: the CUDA-target project does not compile or link with cudart and the runtime"; show "$G/build.log"; fi
 else
-    echo "project: nvcc or ninja not found; CUDA-target configure not checked"
+    echo "project: nvcc, ninja or cmake not found; the CUDA-target project is not checked"
 fi
 
 # --- uninstall removes exactly what install wrote ------------------------------
-if make -s uninstall DESTDIR="$STAGE" PREFIX=/opt/tilec > "$OUT/uninstall.log" 2>&1 &&
+if make -s uninstall $STAGED > "$OUT/uninstall.log" 2>&1 &&
    [ -z "$(find "$STAGE" ! -type d)" ]; then ok
 else bad "make uninstall left files behind"; find "$STAGE" ! -type d | sed 's/^/    /' | head; fi
 
