@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086,SC2046,SC2016  # word splitting of flag lists is meant
 # tests/project/run.sh: real out-of-tree projects built against an installed
 # tilec (host target, no GPU needed): the host Makefile of docs/cli.md (make
 # settles, edits and touches rebuild what they should), CMake projects using
