@@ -52,8 +52,10 @@ endif
 all: bin/tilec build/libtilec_rt.a $(RT_SO)
 
 # libclang is checked (and installed) once before the first compile; the
-# stamp keeps `make install` and later builds from checking again.
+# stamp, or a tilec already built, keeps `make install` and later builds from
+# checking again.
 SETUP_STAMP := build/.setup-ok
+SETUP_DEP := $(if $(wildcard bin/tilec),,$(SETUP_STAMP))
 $(SETUP_STAMP):
 	@sh tests/ensure_libclang.sh
 	@mkdir -p build && touch $@
@@ -61,12 +63,12 @@ $(SETUP_STAMP):
 setup-check:
 	@sh tests/ensure_libclang.sh
 
-build/obj/%.o: %.c $(HDRS) | $(SETUP_STAMP)
+build/obj/%.o: %.c $(HDRS) | $(SETUP_DEP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(OPT) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) -c $< -o $@
 
-build/san/%.o: %.c $(HDRS) | $(SETUP_STAMP)
+build/san/%.o: %.c $(HDRS) | $(SETUP_DEP)
 	@mkdir -p $(dir $@)
 	@echo "  CC-SAN  $<"
 	$(Q)$(CC) -O1 -g $(SAN) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) -c $< -o $@
@@ -123,7 +125,7 @@ build/fuzz/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c build/libtilec_san.
 
 FUZZ_CC ?= clang
 FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -std=c17 $(CPPFLAGS_ALL) $(CLANG_CFLAGS)
-fuzz: | $(SETUP_STAMP)
+fuzz: | $(SETUP_DEP)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_frontend.c $(CORE_SRCS) $(CLANG_LIBS) -lm -o build/fuzz/fuzz_frontend
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_layout.c sema/layout.c sema/layout_cli.c -lm -o build/fuzz/fuzz_layout
