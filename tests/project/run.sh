@@ -54,6 +54,9 @@ if [ -f "$RELOC/lib/cmake/tilec/tilecConfig.cmake" ] && ! grep -q "$STAGE" "$REL
    grep -q '^prefix=/opt/tilec$' "$RELOC/lib/pkgconfig/tilec.pc"; then ok; else bad "staged install: DESTDIR leaked into the files or they are missing"; fi
 if [ "$(readlink "$PREFIX/lib/libtilec_rt.so.0")" = libtilec_rt.so.0.1.0 ] && [ "$(readlink "$PREFIX/lib/libtilec_rt.so")" = libtilec_rt.so.0 ] &&
    readelf -d "$PREFIX/lib/libtilec_rt.so.0.1.0" | grep -q 'SONAME.*\[libtilec_rt.so.0\]'; then ok; else bad "shared runtime: wrong soname or links"; fi
+others=$(nm -D --defined-only "$PREFIX/lib/libtilec_rt.so.0.1.0" 2>&1 | awk '{ print $NF }' | grep -v '^tilec_')
+if [ -z "$others" ] && nm -D --defined-only "$PREFIX/lib/libtilec_rt.so.0.1.0" | grep -q ' tilec_validate\| tilec_status_string'; then ok
+else bad "shared runtime exports symbols outside tilec_*: $others"; fi
 for h in runtime/*.h; do
     cmp -s "$h" "$PREFIX/include/$(basename "$h")" || { bad "$h is not installed"; continue; }; ok
 done
