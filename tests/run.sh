@@ -4,7 +4,7 @@
 # compiler under test is the ASan/UBSan build (bin/tilec-san); generated host
 # code and the example applications are built with the sanitizers too.
 # Set TILEC_TEST_FILTER=section to run one section (unit, golden, diag, cli,
-# docs, layout, fuzz, host, valgrind, install, nvcc).
+# docs, layout, fuzz, host, valgrind, install, project, nvcc).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$(pwd)
@@ -165,6 +165,16 @@ if want install; then
     p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     section install "${p:-0}" "${f:-1}"
+fi
+
+# --- out-of-tree projects: make, CMake (Ninja and Makefiles), shared libraries, ccache --
+if want project; then
+    out=$(OUT="$OUT/project" sh tests/project/run.sh 2>&1)
+    printf '%s\n' "$out" | grep -v '^project:'
+    line=$(printf '%s\n' "$out" | grep '^project:' | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section project "${p:-0}" "${f:-1}"
 fi
 
 # --- nvcc: every generated .cu compiles for sm_80 and sm_90, warnings fatal --

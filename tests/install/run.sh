@@ -4,6 +4,10 @@
 # its own Makefile, runs, and rebuilds when a header its kernel includes
 # changes (the dependency file at work).  Ends with "install: N passed, N failed".
 set -u
+# Install variables and flags of an enclosing make (make check DESTDIR=...)
+# must not leak into the installs below.
+unset MAKEFLAGS MAKEOVERRIDES MFLAGS DESTDIR PREFIX prefix exec_prefix bindir LIBDIR libdir INCLUDEDIR includedir \
+    datarootdir datadir mandir pkgconfigdir cmakedir
 cd "$(dirname "$0")/../.." || exit 2
 OUT=${OUT:-build/test/install}
 rm -rf "$OUT"
@@ -13,7 +17,9 @@ p=0; f=0
 ok() { p=$((p + 1)); }
 bad() { echo "install: $1"; f=$((f + 1)); }
 if make -s install PREFIX="$PREFIX" > "$OUT/install.log" 2>&1; then ok; else bad "make install failed"; tail -n 5 "$OUT/install.log"; fi
-for x in bin/tilec include/tilec.h include/tilec_rt.h lib/libtilec_rt.a lib/pkgconfig/tilec.pc share/man/man1/tilec.1; do
+for x in bin/tilec include/tilec.h include/tilec_rt.h lib/libtilec_rt.a lib/libtilec_rt.so.0.1.0 lib/pkgconfig/tilec.pc \
+         lib/pkgconfig/tilec-cuda.pc lib/pkgconfig/tilec-host.pc lib/cmake/tilec/tilecConfig.cmake \
+         lib/cmake/tilec/tilecConfigVersion.cmake share/tilec/tilec_rt.c share/man/man1/tilec.1; do
     if [ -f "$PREFIX/$x" ]; then ok; else bad "missing $x"; fi
 done
 # The installed tilec finds its header relative to itself.
