@@ -76,6 +76,13 @@ if want diag; then
                 echo "diag: $src: missing: $exp"; echo "  got:"; sed 's/^/    /' "$OUT/diag.err" | head -12; ok=0
             fi
         done < "$OUT/diag.want"
+        # "// expect-no-other-errors": a cascade of follow-on errors fails.
+        if grep -q '// expect-no-other-errors' "$src"; then
+            grep ': error: ' "$OUT/diag.err" | grep -vxF -f "$OUT/diag.want" > "$OUT/diag.extra"
+            if [ -s "$OUT/diag.extra" ]; then
+                echo "diag: $src: unexpected:"; sed 's/^/    /' "$OUT/diag.extra" | head -12; ok=0
+            fi
+        fi
         if [ $ok -eq 1 ]; then p=$((p + 1)); else f=$((f + 1)); fi
     done
     # A .tile.c handed to a C compiler (a *.c glob, make's implicit rule)
