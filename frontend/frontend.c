@@ -1645,8 +1645,11 @@ static bool subscript_text(Ctx *cx, CXSourceRange r, char *base, size_t nbase, c
             if (depth > 0) s1++;
         }
         if (s1 >= size || s1 - s0 > 32 || memchr(text + s0, '\n', s1 - s0)) return false;
+        size_t t0 = s0, t1 = s1;
+        while (t0 < t1 && (text[t0] == ' ' || text[t0] == '\t')) t0++;
+        while (t1 > t0 && (text[t1 - 1] == ' ' || text[t1 - 1] == '\t')) t1--;
         size_t l = strlen(idx);
-        snprintf(idx + l, nidx - l, "%s%.*s", k ? ", " : "", (int)(s1 - s0), text + s0);
+        snprintf(idx + l, nidx - l, "%s%.*s", k ? ", " : "", (int)(t1 - t0), text + t0);
         l = strlen(shp);
         snprintf(shp + l, nshp - l, "%s1", k ? ", " : "");
         e = s1 + 1;
