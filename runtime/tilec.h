@@ -5,6 +5,14 @@
  * The language is specified in docs/language.md. */
 #ifndef TILEC_H
 #define TILEC_H
+/* A .tile.c is also a .c: a glob or make's implicit %.o: %.c rule can hand
+ * it to a C compiler, which would only warn about the annotations and leave
+ * a link that fails far from the cause.  tilec defines __TILEC__ to 1 when
+ * it parses; anything else stops here.  (An editor's language server that
+ * should read Tile C sources: give it -D__TILEC__=1.) */
+#ifndef __TILEC__
+#error "this is Tile C: compile it with tilec, not a C compiler (a *.c glob or make's implicit %.o: %.c rule picked up a .tile.c?)"
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 

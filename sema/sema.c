@@ -294,22 +294,65 @@ static Option *find_opt(Expr *e, const char *name)
     return NULL;
 }
 
-static bool check_opts(Expr *e, const char *const *allowed)
+/* The options each builtin takes, by name without "tile_".  tilec.h's
+ * option structs hold more (tile_load's also has the atomics' fields), so
+ * the lists here are what is checked, and what messages name. */
+static const char *const opts_mem[] = {"index", "shape", "order", "padding", "latency", NULL};
+static const char *const opts_shape[] = {"shape", NULL};
+static const char *const opts_cast[] = {"rounding", "saturate", NULL};
+static const char *const opts_math[] = {"rounding", "approx", "ftz", NULL};
+static const char *const opts_reduce[] = {"axis", "keepdims", NULL};
+static const char *const opts_axis[] = {"axis", NULL};
+static const char *const opts_gather[] = {"index", "padding", NULL};
+static const char *const opts_scatter[] = {"index", NULL};
+static const char *const opts_atomic[] = {"index", "memory_order", "scope", NULL};
+static const char *const opts_extract[] = {"index", "shape", NULL};
+static const char *const opts_scan[] = {"axis", "exclusive", "reverse", NULL};
+static const char *const opts_none[] = {NULL};
+
+const char *const *sema_builtin_options(const char *n)
 {
+    static const struct {
+        const char *name;
+        const char *const *opts;
+    } table[] = {
+        {"load", opts_mem}, {"store", opts_mem}, {"zeros", opts_shape}, {"ones", opts_shape},
+        {"full", opts_shape}, {"arange", opts_shape}, {"cast", opts_cast}, {"pow", opts_math},
+        {"fma", opts_math}, {"minimum", opts_math}, {"maximum", opts_math}, {"truediv", opts_math},
+        {"gather", opts_gather}, {"scatter", opts_scatter}, {"cat", opts_axis}, {"extract", opts_extract},
+        {"cumsum", opts_scan}, {"cumprod", opts_scan}, {"reshape", opts_shape}, {"broadcast_to", opts_shape},
+        {"transpose", opts_none}, {"permute", opts_axis}, {"expand_dims", opts_axis}, {"squeeze", opts_axis},
+        {"mma", opts_none}, {"matmul", opts_none}, {"where", opts_none}, {"bid", opts_none},
+        {"num_blocks", opts_none}, {"dim", opts_none},
+    };
+    if (!strncmp(n, "tile_", 5)) n += 5;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (!strcmp(table[i].name, n)) return table[i].opts;
+    if (sema_is_math1(n)) return opts_math;
+    if (sema_is_reduction(n)) return opts_reduce;
+    if (!strncmp(n, "atomic_", 7)) return opts_atomic;
+    return NULL;
+}
+
+static bool check_opts(Expr *e)
+{
+    const char *const *allowed = sema_builtin_options(e->name);
+    if (!allowed) allowed = opts_none;
     bool ok = true;
     for (int i = 0; i < e->nopts; i++) {
         bool found = false;
         for (const char *const *a = allowed; *a; a++)
             if (!strcmp(*a, e->opts[i].name)) found = true;
         if (!found) {
-            char list[256] = "";
+            /* Worded as the frontend words options that no builtin has. */
+            char fix[320];
+            snprintf(fix, sizeof fix, "use one of tile_%s's options: ", e->name);
             for (const char *const *a = allowed; *a; a++) {
-                strncat(list, a == allowed ? "" : ", ", sizeof list - strlen(list) - 1);
-                strncat(list, *a, sizeof list - strlen(list) - 1);
+                strncat(fix, a == allowed ? "." : ", .", sizeof fix - strlen(fix) - 1);
+                strncat(fix, *a, sizeof fix - strlen(fix) - 1);
             }
             if (allowed[0])
-                diag_error(e->opts[i].loc, "tile_%s has no option '.%s' (options: %s)", e->name,
-                           e->opts[i].name, list);
+                diag_error_fix(e->opts[i].loc, fix, "unknown option '.%s' for tile_%s", e->opts[i].name, e->name);
             else
                 diag_error(e->opts[i].loc, "tile_%s takes no options", e->name);
             ok = false;
@@ -381,13 +424,41 @@ static Param *array_arg(Sema *s, Expr *e, Expr *a)
     return sym->param;
 }
 
-static bool index_option(Sema *s, Expr *e, Option *o, int rank)
+/* ".index has 1 entry but array 'a' has rank 2", with the fix-it that
+ * spells an .index of the right length: the entries written that are a
+ * name or a literal, "..." for others, 0 for the missing ones. */
+static void index_count_error(Option *o, const Param *arr, int n)
+{
+    Expr *v = o->value;
+    char list[256] = "";
+    size_t len = 0;
+    for (int i = 0; i < arr->rank && len < sizeof list; i++) {
+        Expr *x = i >= n ? NULL : v->kind == EX_LIST ? v->args[i] : v;
+        const char *sep = i ? ", " : "";
+        int w;
+        if (x && x->kind == EX_NAME)
+            w = snprintf(list + len, sizeof list - len, "%s%s", sep, x->name);
+        else if (x && x->kind == EX_INT)
+            w = snprintf(list + len, sizeof list - len, "%s%" PRId64, sep, x->ival);
+        else
+            w = snprintf(list + len, sizeof list - len, "%s%s", sep, x ? "..." : "0");
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+    char fix[320];
+    snprintf(fix, sizeof fix, "give one index per dimension of '%s': .index = {%s}", arr->name, list);
+    diag_error_fix(o->loc, fix, ".index has %d %s but array '%s' has rank %d", n, n == 1 ? "entry" : "entries",
+                   arr->name, arr->rank);
+}
+
+static bool index_option(Sema *s, Option *o, const Param *arr)
 {
     Expr *v = o->value;
     if (!type_expr(s, v)) return false;
     int n = v->kind == EX_LIST ? v->nargs : 1;
+    int rank = arr->rank;
     if (n != rank) {
-        diag_error(o->loc, ".index has %d entries but the array has rank %d", n, rank);
+        index_count_error(o, arr, n);
         return false;
     }
     for (int i = 0; i < n; i++) {
@@ -403,7 +474,6 @@ static bool index_option(Sema *s, Expr *e, Option *o, int rank)
             return false;
         }
     }
-    (void)e;
     return true;
 }
 
@@ -430,8 +500,7 @@ static bool order_option(Sema *s, Option *o, int rank)
 
 static bool builtin_mem(Sema *s, Expr *e, bool store)
 {
-    static const char *const load_opts[] = {"index", "shape", "order", "padding", "latency", NULL};
-    if (!check_opts(e, load_opts)) return false;
+    if (!check_opts(e)) return false;
     Param *arr = array_arg(s, e, e->args[0]);
     if (!arr) return false;
     Option *idx = find_opt(e, "index");
@@ -444,7 +513,7 @@ static bool builtin_mem(Sema *s, Expr *e, bool store)
                        "tile_%s needs an .index", e->name);
         return false;
     }
-    if (!index_option(s, e, idx, arr->rank)) return false;
+    if (!index_option(s, idx, arr)) return false;
     if (ord && !order_option(s, ord, arr->rank)) return false;
     if (lat) {
         int64_t v;
@@ -512,8 +581,7 @@ static bool builtin_mem(Sema *s, Expr *e, bool store)
 
 static bool builtin_factory(Sema *s, Expr *e)
 {
-    static const char *const opts[] = {"shape", NULL};
-    if (!check_opts(e, opts)) return false;
+    if (!check_opts(e)) return false;
     Option *shp = find_opt(e, "shape");
     if (!shp) {
         diag_error_fix(e->loc, "add '.shape = {...}'", "tile_%s needs a .shape", e->name);
@@ -564,8 +632,7 @@ static bool rounding_option(Sema *s, Expr *e, Option *o, int64_t *mode)
 
 static bool builtin_cast(Sema *s, Expr *e)
 {
-    static const char *const opts[] = {"rounding", "saturate", NULL};
-    if (!check_opts(e, opts)) return false;
+    if (!check_opts(e)) return false;
     Expr *x = e->args[0];
     if (!type_expr(s, x)) return false;
     Dtype to = e->args[1]->type.dtype;
@@ -621,8 +688,7 @@ bool sema_is_math1(const char *n)
 
 static bool builtin_math(Sema *s, Expr *e)
 {
-    static const char *const opts[] = {"rounding", "approx", "ftz", NULL};
-    if (!check_opts(e, opts)) return false;
+    if (!check_opts(e)) return false;
     for (int i = 0; i < e->nargs; i++)
         if (!type_expr(s, e->args[i])) return false;
     Option *r = find_opt(e, "rounding");
@@ -759,8 +825,7 @@ bool sema_is_reduction(const char *n)
 
 static bool builtin_reduce(Sema *s, Expr *e)
 {
-    static const char *const opts[] = {"axis", "keepdims", NULL};
-    if (!check_opts(e, opts)) return false;
+    if (!check_opts(e)) return false;
     Expr *x = e->args[0];
     if (!type_expr(s, x)) return false;
     Dtype t = concrete_or(x->dtype, &x->cval);
@@ -818,16 +883,13 @@ static bool builtin_shape_op(Sema *s, Expr *e)
     const char *n = e->name;
     Expr *x = e->args[0];
     if (!type_expr(s, x)) return false;
-    static const char *const shape_opts[] = {"shape", NULL};
-    static const char *const axis_opts[] = {"axis", NULL};
-    static const char *const no_opts[] = {NULL};
     char a[SHAPE_FMT_MAX], b[SHAPE_FMT_MAX];
     e->dtype = x->dtype;
     if (x->is_const && x->shape.rank == 0) {
         e->is_const = false;
     }
     if (!strcmp(n, "reshape") || !strcmp(n, "broadcast_to")) {
-        if (!check_opts(e, shape_opts)) return false;
+        if (!check_opts(e)) return false;
         Shape sh;
         if (!shape_of_option(s, e, &sh)) return false;
         if (n[0] == 'r' && shape_numel(&sh) != shape_numel(&x->shape)) {
@@ -845,12 +907,12 @@ static bool builtin_shape_op(Sema *s, Expr *e)
         return true;
     }
     if (!strcmp(n, "transpose")) {
-        if (!check_opts(e, no_opts)) return false;
+        if (!check_opts(e)) return false;
         e->shape.rank = x->shape.rank;
         for (int i = 0; i < x->shape.rank; i++) e->shape.dim[i] = x->shape.dim[x->shape.rank - 1 - i];
         return true;
     }
-    if (!check_opts(e, axis_opts)) return false;
+    if (!check_opts(e)) return false;
     Option *o = find_opt(e, "axis");
     if (!strcmp(n, "permute")) {
         int64_t v[TILE_MAX_RANK];
@@ -927,7 +989,7 @@ static bool index_tiles(Sema *s, Expr *e, Param *arr, Expr *extra, Shape *out)
     if (!type_expr(s, v)) return false;
     int n = v->kind == EX_LIST ? v->nargs : 1;
     if (n != arr->rank) {
-        diag_error(idx->loc, ".index has %d entries but array '%s' has rank %d", n, arr->name, arr->rank);
+        index_count_error(idx, arr, n);
         return false;
     }
     Shape sh = extra ? extra->shape : scalar_shape;
@@ -949,10 +1011,7 @@ static bool builtin_gather_scatter(Sema *s, Expr *e)
     const char *n = e->name;
     bool gather = !strcmp(n, "gather");
     bool atomic = !strncmp(n, "atomic_", 7);
-    static const char *const gopts[] = {"index", "padding", NULL};
-    static const char *const sopts[] = {"index", NULL};
-    static const char *const aopts[] = {"index", "memory_order", "scope", NULL};
-    if (!check_opts(e, gather ? gopts : atomic ? aopts : sopts)) return false;
+    if (!check_opts(e)) return false;
     Param *arr = array_arg(s, e, e->args[0]);
     if (!arr) return false;
     if (!gather && arr->readonly) {
@@ -1015,8 +1074,7 @@ static bool builtin_gather_scatter(Sema *s, Expr *e)
 
 static bool builtin_cat(Sema *s, Expr *e)
 {
-    static const char *const opts[] = {"axis", NULL};
-    if (!check_opts(e, opts)) return false;
+    if (!check_opts(e)) return false;
     Expr *a = e->args[0], *b = e->args[1];
     if (!type_expr(s, a) || !type_expr(s, b)) return false;
     int64_t ax = 0;
@@ -1049,8 +1107,7 @@ static bool builtin_cat(Sema *s, Expr *e)
 
 static bool builtin_extract(Sema *s, Expr *e)
 {
-    static const char *const opts[] = {"index", "shape", NULL};
-    if (!check_opts(e, opts)) return false;
+    if (!check_opts(e)) return false;
     Expr *x = e->args[0];
     if (!type_expr(s, x)) return false;
     Shape sh;
@@ -1081,8 +1138,7 @@ static bool builtin_extract(Sema *s, Expr *e)
 
 static bool builtin_scan(Sema *s, Expr *e)
 {
-    static const char *const opts[] = {"axis", "exclusive", "reverse", NULL};
-    if (!check_opts(e, opts)) return false;
+    if (!check_opts(e)) return false;
     Expr *x = e->args[0];
     if (!type_expr(s, x)) return false;
     if (x->shape.rank == 0) {
@@ -1118,8 +1174,7 @@ static bool builtin_scan(Sema *s, Expr *e)
  * int32; M, N and K at least 16. */
 static bool builtin_mma(Sema *s, Expr *e)
 {
-    static const char *const no_opts[] = {NULL};
-    if (!check_opts(e, no_opts)) return false;
+    if (!check_opts(e)) return false;
     for (int i = 0; i < e->nargs; i++)
         if (!type_expr(s, e->args[i])) return false;
     Expr *a = e->args[0], *b = e->args[1];

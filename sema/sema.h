@@ -36,4 +36,7 @@ Inline *sema_inline_of(const Expr *call);
 /* Builtins sema knows; codegen asks by name. */
 bool sema_is_math1(const char *name); /* exp, log, sqrt ... */
 bool sema_is_reduction(const char *name); /* sum, max, argmax, any ... */
+/* The options builtin `name` (with or without "tile_") takes, as a
+ * NULL-terminated list of names without the dot; NULL for an unknown name. */
+const char *const *sema_builtin_options(const char *name);
 #endif

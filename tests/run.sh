@@ -76,8 +76,34 @@ if want diag; then
                 echo "diag: $src: missing: $exp"; echo "  got:"; sed 's/^/    /' "$OUT/diag.err" | head -12; ok=0
             fi
         done < "$OUT/diag.want"
+        # "// expect-no-other-errors": a cascade of follow-on errors fails.
+        if grep -q '// expect-no-other-errors' "$src"; then
+            grep ': error: ' "$OUT/diag.err" | grep -vxF -f "$OUT/diag.want" > "$OUT/diag.extra"
+            if [ -s "$OUT/diag.extra" ]; then
+                echo "diag: $src: unexpected:"; sed 's/^/    /' "$OUT/diag.extra" | head -12; ok=0
+            fi
+        fi
         if [ $ok -eq 1 ]; then p=$((p + 1)); else f=$((f + 1)); fi
     done
+    # A .tile.c handed to a C compiler (a *.c glob, make's implicit rule)
+    # stops at tilec.h's #error instead of compiling and failing at link.
+    want_msg="this is Tile C: compile it with tilec, not a C compiler"
+    mkdir -p "$OUT/plain"
+    cp examples/vec_add/vec_add.tile.c "$OUT/plain/"
+    if ${CC:-cc} -c -I runtime -o "$OUT/plain/cc.o" examples/vec_add/vec_add.tile.c 2> "$OUT/plain/cc.err"; then
+        echo "diag: a C compiler compiled examples/vec_add/vec_add.tile.c"; f=$((f + 1))
+    elif ! grep -qF "$want_msg" "$OUT/plain/cc.err"; then
+        echo "diag: the C compiler's error lacks: $want_msg"; head -5 "$OUT/plain/cc.err"; f=$((f + 1))
+    else
+        p=$((p + 1))
+    fi
+    if make -s -C "$OUT/plain" -f /dev/null CC="${CC:-cc}" CFLAGS="-I$TOP/runtime" vec_add.tile.o > "$OUT/plain/make.err" 2>&1; then
+        echo "diag: make's implicit %.o: %.c rule compiled vec_add.tile.c"; f=$((f + 1))
+    elif ! grep -qF "$want_msg" "$OUT/plain/make.err"; then
+        echo "diag: make's implicit rule failed without: $want_msg"; head -5 "$OUT/plain/make.err"; f=$((f + 1))
+    else
+        p=$((p + 1))
+    fi
     section diag $p $f
 fi
 
