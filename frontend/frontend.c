@@ -1382,8 +1382,11 @@ static void report_clang_diags(Ctx *cx)
         if (f && sf && clang_File_isEqual(f, sf) && soff >= off) line = sline, col = scol; /* a macro argument */
         SrcLoc loc = {.file = f ? file_name(cx, f) : cx->main_file, .line = (int)line, .col = (int)col};
         char *msg = str_take(cx, clang_getDiagnosticSpelling(d));
-        if (sev >= CXDiagnostic_Error) diag_error(loc, "%s", msg);
-        else if (sev == CXDiagnostic_Warning) diag_warning(loc, "%s", msg);
+        /* clang's option, "-Wfoo", printed as gcc's [-Wfoo] tag. */
+        const char *opt = str_take(cx, clang_getDiagnosticOption(d, NULL));
+        const char *wname = !strncmp(opt, "-W", 2) ? opt + 2 : NULL;
+        if (sev >= CXDiagnostic_Error) diag_error_named(wname, loc, "%s", msg);
+        else if (sev == CXDiagnostic_Warning) diag_warning(wname, loc, "%s", msg);
         clang_disposeDiagnostic(d);
     }
 }
@@ -1397,13 +1400,16 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
     Ctx cx = {.arena = arena, .prog = prog, .main_file = prog->main_file,
               .errors_at_start = diag_error_count()};
 
-    int nargs = 0, cap = 16 + 2 * (o->ninclude_dirs + o->nmacros);
+    int nargs = 0, cap = 20 + 2 * (o->ninclude_dirs + o->nmacros) + o->nsystem_dirs + o->nclang_flags;
     const char **args = arena_alloc(arena, sizeof(char *) * (size_t)cap);
     args[nargs++] = "-xc";
     args[nargs++] = "-std=c2x";
     args[nargs++] = "-fparse-all-comments";
     args[nargs++] = "-ferror-limit=50";
     args[nargs++] = "-D__TILEC__=1";
+    /* The user's -W options, before tilec's own -Wno- below (-Wextra would
+     * turn initializer-overrides back on). */
+    for (int i = 0; i < o->nclang_flags; i++) args[nargs++] = o->clang_flags[i];
     /* tilec reports these itself, with a tile-level message. */
     args[nargs++] = "-Wno-initializer-overrides";
     args[nargs++] = "-Wno-excess-initializers";
@@ -1411,9 +1417,19 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
     /* tilec.h declares the value parameters of builtins double; sema reads
      * literals exactly, so a large int64 passed to tile_full is no loss. */
     args[nargs++] = "-Wno-implicit-const-int-float-conversion";
+    /* -Wall's "suggest braces" is about tilec.h's option structs, not the
+     * user's code (.index = {i, 0} inside tile_load's argument list). */
+    args[nargs++] = "-Wno-missing-braces";
     for (int i = 0; i < o->nmacros; i++) args[nargs++] = arena_printf(arena, "-%c%s", o->macro_kinds[i], o->macros[i]);
     for (int i = 0; i < o->ninclude_dirs; i++) args[nargs++] = arena_printf(arena, "-I%s", o->include_dirs[i]);
+    for (int i = 0; i < o->nsystem_dirs; i++) args[nargs++] = arena_printf(arena, "-isystem%s", o->system_dirs[i]);
     if (o->tilec_include_dir) args[nargs++] = arena_printf(arena, "-isystem%s", o->tilec_include_dir);
+    if (o->verbose) { /* -v: the arguments, then clang's own search list */
+        fprintf(stderr, "libclang %s:", path);
+        for (int i = 0; i < nargs; i++) fprintf(stderr, " %s", args[i]);
+        fputc('\n', stderr);
+        args[nargs++] = "-v";
+    }
 
     CXIndex index = clang_createIndex(0, 0);
     enum CXErrorCode err = clang_parseTranslationUnit2(
@@ -1431,7 +1447,7 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
         clang_visitChildren(clang_getTranslationUnitCursor(cx.tu), collect_macro, &cx);
         clang_visitChildren(clang_getTranslationUnitCursor(cx.tu), visit_top, &cx);
         if (diag_error_count() == cx.errors_at_start && prog->nfuncs == 0)
-            diag_warning((SrcLoc){.file = path}, "no TILE_KERNEL or TILE_FUNC definitions in this file");
+            diag_warning("missing-kernels", (SrcLoc){.file = path}, "no TILE_KERNEL or TILE_FUNC definitions in this file");
     }
     clang_disposeTranslationUnit(cx.tu);
     clang_disposeIndex(index);
