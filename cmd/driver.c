@@ -731,6 +731,7 @@ static void add_warning_flag(Options *o, const char *diag_form, const char *name
 static int parse_args(Options *o, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
+        if (o->nwflags == 256 || o->nclang_flags == 256) return usage_error("too many -W options");
         const char *a = argv[i];
         const char *v = NULL;
         if (a[0] != '-' || !strcmp(a, "-")) {
@@ -893,7 +894,7 @@ static int parse_args(Options *o, int argc, char **argv)
  * clang's. */
 static void check_warning_options(Options *o)
 {
-    const char *probe[256];
+    const char *probe[257];
     int nprobe = 0;
     probe[nprobe++] = "-xc";
     for (int i = 0; i < o->nwnames; i++) {
