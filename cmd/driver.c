@@ -8,7 +8,9 @@
  * failed or interrupted run leaves no partial or stale-looking file. */
 #include "cmd/driver.h"
 
+#include <clang-c/Index.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,55 +65,20 @@ typedef struct Options {
     int ndep_targets;
     const char *prefix_old[16], *prefix_new[16];
     int nprefix;
+    const char *system_dirs[64];     /* -isystem */
+    const char *wflags[256];         /* -W options for diag (DiagOptions.wflags) */
+    int nwflags;
+    const char *clang_flags[256];    /* -W options for libclang */
+    int nclang_flags;
+    const char *wnames[256];         /* -WNAME, -Wno-NAME, -Werror=NAME, -Wno-error=NAME as given */
+    int nwnames;
+    char *owned[256];                /* strings built here, freed at the end */
+    int nowned;
+    const char *symbol_prefix;       /* --symbol-prefix */
+    const char *rename_old[64], *rename_new[64]; /* --rename=OLD=NEW */
+    int nrename;
+    bool verbose;                    /* -v */
 } Options;
-
-static void usage(FILE *o)
-{
-    fputs(
-        "usage: tilec [options] FILE.tile.c\n"
-        "       tilec --check [options] FILE.tile.c...\n"
-        "       tilec layout OP ARG...      (tilec layout --help)\n"
-        "       tilec promote TYPE TYPE [OP]\n"
-        "       tilec broadcast SHAPE SHAPE\n"
-        "\n"
-        "Compiles Tile C kernels to CUDA C++ (FILE.cu) or C (--target=host) plus a C header (FILE.h).\n"
-        "\n"
-        "options:\n"
-        "  -o FILE               output file (.cu for cuda, .c for host); the header goes beside it as .h\n"
-        "  --header FILE         write the header to FILE instead\n"
-        "  --target=cuda|host    code to generate (default cuda)\n"
-        "  --arch=sm_XX          the GPU architecture the code is tuned for (default sm_80)\n"
-        "  -I DIR                add DIR to the include path\n"
-        "  -D NAME[=VAL]         define a macro;  -U NAME  undefine one\n"
-        "  -O0 | -O2             optimisation level (default -O2)\n"
-        "  --max-threads=N       CUDA threads per block at most (power of two, 32..1024; default 256)\n"
-        "  --min-blocks=N        ask nvcc to fit N blocks per multiprocessor (caps registers; 1..32)\n"
-        "  --emit=ast|typed      print the tilec AST (typed: with dtypes and shapes) instead of code\n"
-        "  --check               parse and analyse only, write nothing (several files allowed)\n"
-        "  --no-line-directives  no #line directives back to the .tile.c source\n"
-        "  --write-if-changed    leave outputs whose bytes did not change untouched (for Ninja's restat)\n"
-        "  -ffile-prefix-map=OLD=NEW  rewrite path prefixes in generated code\n"
-        "  -M, -MM, -MD, -MMD, -MF FILE, -MT TARGET, -MQ TARGET, -MP\n"
-        "                        dependency files, as gcc writes them\n"
-        "  -Werror               make warnings errors;  -w  silence warnings\n"
-        "  --color=auto|always|never  colour diagnostics (NO_COLOR is honoured)\n"
-        "  @FILE                 read more options from FILE\n"
-        "  --version, --help\n"
-        "\n"
-        "exit status: 0 success, 1 errors in the source, 2 usage or I/O errors\n",
-        o);
-}
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("tilec: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\ntry 'tilec --help'\n", stderr);
-    va_end(ap);
-    return 2;
-}
 
 /* ---- response files ----------------------------------------------------- */
 
@@ -450,6 +417,17 @@ static int compile_one(const Options *o, const char *input)
         return 0;
     }
 
+    for (int r = 0; r < o->nrename; r++) {
+        bool found = false;
+        for (int i = 0; i < p->nfuncs && !found; i++)
+            found = p->funcs[i]->is_kernel && !strcmp(p->funcs[i]->name, o->rename_old[r]);
+        if (!found) {
+            fprintf(stderr, "tilec: error: --rename=%s=%s: '%s' defines no kernel '%s'\n", o->rename_old[r],
+                    o->rename_new[r], input, o->rename_old[r]);
+            program_free(p);
+            return 2;
+        }
+    }
     const char *ext = o->target == TARGET_CUDA ? ".cu" : ".c";
     /* -o -: the generated source goes to standard output, as with gcc; the
      * header is written only where --header names it. */
@@ -474,7 +452,9 @@ static int compile_one(const Options *o, const char *input)
     char *hdr_for_include = hdr ? NULL : default_output(input, ".h");
     CodegenOptions co = {.source_name = src_name, .header_name = base_name(hdr ? hdr : hdr_for_include), .arch = o->arch,
                          .opt_level = o->opt_level, .line_directives = o->line_directives,
-                         .max_threads = o->max_threads, .min_blocks = o->min_blocks};
+                         .max_threads = o->max_threads, .min_blocks = o->min_blocks,
+                         .symbol_prefix = o->symbol_prefix, .rename_old = o->rename_old, .rename_new = o->rename_new,
+                         .nrename = o->nrename};
     /* The rule's targets: the files written (with -o -, only the header). */
     const char *targets[2] = {to_stdout ? hdr : out, hdr};
     int ntargets = to_stdout ? (hdr ? 1 : 0) : 2;
@@ -534,132 +514,490 @@ static int compile_one(const Options *o, const char *input)
 
 /* ---- option parsing ----------------------------------------------------- */
 
-/* Takes the value of an option given as "-X VALUE" or "-XVALUE". */
-static const char *opt_value(char **argv, int argc, int *i, const char *flag)
+/* Every option, once: parsing, --help, "did you mean" and the docs test
+ * (tests/docs/options.sh compares it with --help, docs/cli.md and the man
+ * page) all read this table.  A row whose help is NULL is another spelling
+ * of the row above it and shares its line in --help. */
+typedef enum ArgKind {
+    A_NONE,   /* exactly the name: --check */
+    A_SEP,    /* value attached or in the next argument: -I DIR, -IDIR, --header=FILE */
+    A_EQ,     /* value after the name's '=': --target=host */
+    A_JOINED, /* value attached, may be empty: -WNAME */
+    A_DOC,    /* documented only (parsed elsewhere): @FILE */
+} ArgKind;
+
+enum {
+    O_OUTPUT, O_HEADER, O_TARGET, O_ARCH, O_I, O_ISYSTEM, O_D, O_U, O_O0, O_O2, O_MAX_THREADS, O_MIN_BLOCKS,
+    O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_M, O_MM, O_MD, O_MMD, O_MF,
+    O_MT, O_MQ, O_MP, O_WALL, O_WEXTRA, O_WERROR, O_WNO_ERROR, O_WERROR_EQ, O_WNO_ERROR_EQ, O_WNO, O_W,
+    O_PEDANTIC, O_NO_WARN, O_COLOR, O_VERBOSE, O_AT, O_VERSION, O_HELP,
+};
+
+typedef struct OptSpec {
+    const char *name;
+    ArgKind arg;
+    int id;
+    const char *meta; /* the value in --help: "FILE", "cuda|host" */
+    const char *help;
+} OptSpec;
+
+static const OptSpec opt_table[] = {
+    {"-o", A_SEP, O_OUTPUT, "FILE", "output file (.cu for cuda, .c for host; - for standard output); the header goes beside it as .h"},
+    {"--header", A_SEP, O_HEADER, "FILE", "write the header to FILE instead"},
+    {"--target=", A_EQ, O_TARGET, "cuda|host", "code to generate (default cuda)"},
+    {"--arch=", A_EQ, O_ARCH, "sm_XX", "the GPU architecture the code is tuned for (default sm_80)"},
+    {"-I", A_SEP, O_I, "DIR", "add DIR to the include path"},
+    {"-isystem", A_SEP, O_ISYSTEM, "DIR", "add DIR to the system include path (-MM/-MMD leave its headers out)"},
+    {"-D", A_SEP, O_D, "NAME[=VAL]", "define a macro"},
+    {"-U", A_SEP, O_U, "NAME", "undefine a macro"},
+    {"-O0", A_NONE, O_O0, NULL, "optimisation level (default -O2); -O0 and -O1 compile tile_mma K loops without the copy pipeline"},
+    {"-O1", A_NONE, O_O0, NULL, NULL},
+    {"-O2", A_NONE, O_O2, NULL, NULL},
+    {"-O3", A_NONE, O_O2, NULL, NULL},
+    {"-O", A_NONE, O_O2, NULL, NULL},
+    {"--max-threads=", A_EQ, O_MAX_THREADS, "N", "CUDA threads per block at most (power of two, 32..1024; default 256)"},
+    {"--min-blocks=", A_EQ, O_MIN_BLOCKS, "N", "ask nvcc to fit N blocks per multiprocessor (caps registers; 1..32)"},
+    {"--emit=", A_EQ, O_EMIT, "ast|typed|code", "print the tilec AST (typed: with dtypes and shapes) instead of code"},
+    {"--check", A_NONE, O_CHECK, NULL, "parse and analyse only, write nothing (several files allowed)"},
+    {"--no-line-directives", A_NONE, O_NO_LINE, NULL, "no #line directives back to the .tile.c source"},
+    {"--write-if-changed", A_NONE, O_WIC, NULL, "leave outputs whose bytes did not change untouched (for Ninja's restat)"},
+    {"-ffile-prefix-map=", A_EQ, O_PREFIX_MAP, "OLD=NEW", "rewrite path prefixes in generated code"},
+    {"--symbol-prefix=", A_EQ, O_SYMBOL_PREFIX, "PFX", "prepend PFX to every launch function's name"},
+    {"--rename=", A_EQ, O_RENAME, "OLD=NEW", "name kernel OLD's launch function NEW"},
+    {"-M", A_NONE, O_M, NULL, "write the dependency rule instead of compiling (-MM: without system headers)"},
+    {"-MM", A_NONE, O_MM, NULL, NULL},
+    {"-MD", A_NONE, O_MD, NULL, "compile and write the dependency rule to a .d file (-MMD: without system headers)"},
+    {"-MMD", A_NONE, O_MMD, NULL, NULL},
+    {"-MF", A_SEP, O_MF, "FILE", "the dependency file"},
+    {"-MT", A_SEP, O_MT, "TARGET", "the rule's target (-MQ: quoted for make)"},
+    {"-MQ", A_SEP, O_MQ, "TARGET", NULL},
+    {"-MP", A_NONE, O_MP, NULL, "a phony rule for each header"},
+    {"-Wall", A_NONE, O_WALL, NULL, "enable the warnings of -Wall (tilec's and libclang's)"},
+    {"-Wextra", A_NONE, O_WEXTRA, NULL, "enable the warnings of -Wextra (tilec's and libclang's)"},
+    {"-W", A_JOINED, O_W, "NAME", "enable warning NAME (-Wno-NAME: disable it)"},
+    {"-Wno-", A_JOINED, O_WNO, "NAME", NULL},
+    {"-Werror", A_NONE, O_WERROR, NULL, "make warnings errors (-Wno-error: undo)"},
+    {"-Wno-error", A_NONE, O_WNO_ERROR, NULL, NULL},
+    {"-Werror=", A_JOINED, O_WERROR_EQ, "NAME", "make warning NAME an error (-Wno-error=NAME: keep it a warning)"},
+    {"-Wno-error=", A_JOINED, O_WNO_ERROR_EQ, "NAME", NULL},
+    {"-pedantic", A_NONE, O_PEDANTIC, NULL, "libclang's pedantic warnings"},
+    {"-Wpedantic", A_NONE, O_PEDANTIC, NULL, NULL},
+    {"-w", A_NONE, O_NO_WARN, NULL, "silence warnings"},
+    {"--color=", A_EQ, O_COLOR, "auto|always|never", "colour diagnostics (NO_COLOR is honoured)"},
+    {"-fdiagnostics-color=", A_EQ, O_COLOR, "auto|always|never", NULL},
+    {"-v", A_NONE, O_VERBOSE, NULL, "print the version, libclang's arguments and the include search list"},
+    {"@", A_DOC, O_AT, "FILE", "read more options from FILE"},
+    {"--version", A_NONE, O_VERSION, NULL, "print the version and exit"},
+    {"--help", A_NONE, O_HELP, NULL, "print this help and exit"},
+    {"-h", A_NONE, O_HELP, NULL, NULL},
+};
+#define NOPTS ((int)(sizeof opt_table / sizeof opt_table[0]))
+
+static void usage(FILE *o)
 {
-    size_t n = strlen(flag);
-    if (argv[*i][n]) return argv[*i] + n + (argv[*i][n] == '=' && flag[1] == '-');
-    if (*i + 1 >= argc) return NULL;
-    return argv[++*i];
+    fputs("usage: tilec [options] FILE.tile.c\n"
+          "       tilec --check [options] FILE.tile.c...\n"
+          "       tilec layout OP ARG...      (tilec layout --help)\n"
+          "       tilec promote TYPE TYPE [OP]\n"
+          "       tilec broadcast SHAPE SHAPE\n"
+          "\n"
+          "Compiles Tile C kernels to CUDA C++ (FILE.cu) or C (--target=host) plus a C header (FILE.h).\n"
+          "\n"
+          "options:\n",
+          o);
+    for (int i = 0; i < NOPTS;) {
+        char left[160] = "";
+        size_t n = 0;
+        const char *help = opt_table[i].help;
+        do {
+            const OptSpec *s = &opt_table[i];
+            n += (size_t)snprintf(left + n, sizeof left - n, "%s%s%s%s", n ? ", " : "", s->name,
+                                  s->meta && s->arg == A_SEP ? " " : "", s->meta ? s->meta : "");
+            i++;
+        } while (i < NOPTS && !opt_table[i].help && n < sizeof left);
+        if (strlen(left) < 22) fprintf(o, "  %-22s%s\n", left, help);
+        else fprintf(o, "  %s\n  %22s%s\n", left, "", help);
+    }
+    fputs("\nwarnings: tilec's own (-Wno-NAME, -Werror=NAME):", o);
+    for (int i = 0; i < diag_nwarnings; i++) fprintf(o, "%s -W%s", i ? "," : "", diag_warnings[i].name);
+    fputs("; libclang's are tagged with clang's names\n"
+          "\n"
+          "exit status: 0 success, 1 errors in the source, 2 usage or I/O errors\n",
+          o);
+}
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tilec: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\ntry 'tilec --help'\n", stderr);
+    va_end(ap);
+    return 2;
+}
+
+/* Levenshtein distance, for "did you mean". */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 200 || lb > 200) return 1000;
+    int row[201];
+    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* A close match counts: at most a third of the characters differ. */
+static bool close_enough(int d, const char *a, const char *b)
+{
+    return d > 0 && 3 * d <= (int)strlen(a) && 3 * d <= (int)strlen(b);
+}
+
+/* The nearest option to the unknown argument a, written into buf with a's
+ * value kept ("--taget=host" -> "--target=host"); false when none is close. */
+static bool nearest_option(const char *a, char *buf, size_t size)
+{
+    int best = 1000;
+    const char *eq = strchr(a, '=');
+    for (int i = 0; i < NOPTS; i++) {
+        const OptSpec *s = &opt_table[i];
+        if (s->arg == A_DOC || s->arg == A_JOINED) continue;
+        char key[128];
+        const char *value = "";
+        if (s->arg == A_EQ && eq) {
+            snprintf(key, sizeof key, "%.*s", (int)(eq - a + 1), a);
+            value = eq + 1;
+        } else {
+            snprintf(key, sizeof key, "%s", a);
+        }
+        int d = edit_distance(key, s->name);
+        if (close_enough(d, key, s->name) && d < best) {
+            best = d;
+            snprintf(buf, size, "%s%s", s->name, value);
+        }
+    }
+    return best < 1000;
+}
+
+/* The row that argument a matches: an exact name first, then the longest
+ * name that a value may follow. */
+static const OptSpec *match_option(const char *a)
+{
+    const OptSpec *best = NULL;
+    for (int i = 0; i < NOPTS; i++)
+        if (opt_table[i].arg != A_DOC && !strcmp(a, opt_table[i].name)) return &opt_table[i];
+    for (int i = 0; i < NOPTS; i++) {
+        const OptSpec *s = &opt_table[i];
+        if (s->arg == A_NONE || s->arg == A_DOC) continue;
+        size_t n = strlen(s->name);
+        if (strncmp(a, s->name, n) != 0) continue;
+        /* -Wno-NAME is not -W "no-NAME"; a value joined to a long option
+         * needs its '=' (--header=FILE, not --headerFILE). */
+        if (s->arg == A_SEP && s->name[1] == '-' && a[n] != '=') continue;
+        if (!best || n > strlen(best->name)) best = s;
+    }
+    return best;
+}
+
+static bool is_identifier(const char *s, bool may_start_with_digit)
+{
+    if (!*s || (!may_start_with_digit && s[0] >= '0' && s[0] <= '9')) return false;
+    for (; *s; s++)
+        if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+            return false;
+    return true;
+}
+
+/* -W options that are not tilec's own go to libclang too (unknown ones are
+ * weeded out by check_warning_options). */
+static void add_warning_flag(Options *o, const char *diag_form, const char *name, const char *clang_form)
+{
+    if (o->nwflags < 256) o->wflags[o->nwflags++] = diag_form;
+    if (clang_form && !diag_find_warning(name) && o->nclang_flags < 256) o->clang_flags[o->nclang_flags++] = clang_form;
 }
 
 static int parse_args(Options *o, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
+        if (o->nwflags == 256 || o->nclang_flags == 256) return usage_error("too many -W options");
         const char *a = argv[i];
-        const char *v;
-#define NEED(flag)                                                             \
-    do {                                                                       \
-        v = opt_value(argv, argc, &i, flag);                                   \
-        if (!v) return usage_error("option '%s' needs a value", flag);         \
-    } while (0)
+        const char *v = NULL;
         if (a[0] != '-' || !strcmp(a, "-")) {
             if (o->ninputs == 256) return usage_error("too many input files");
             o->inputs[o->ninputs++] = a;
-        } else if (!strcmp(a, "-o")) {
-            NEED("-o");
-            o->output = v;
-        } else if (!strncmp(a, "-o", 2)) {
-            o->output = a + 2;
-        } else if (!strcmp(a, "--header") || !strncmp(a, "--header=", 9)) {
-            NEED("--header");
-            o->header = v;
-        } else if (!strncmp(a, "--target=", 9)) {
-            if (!strcmp(a + 9, "cuda")) o->target = TARGET_CUDA;
-            else if (!strcmp(a + 9, "host")) o->target = TARGET_HOST;
-            else return usage_error("unknown target '%s' (cuda or host)", a + 9);
-        } else if (!strncmp(a, "--arch=", 7)) {
-            const char *s = a + 7;
-            char *end;
-            if (strncmp(s, "sm_", 3) != 0) return usage_error("--arch wants sm_XX, e.g. --arch=sm_90");
-            long n = strtol(s + 3, &end, 10);
-            if ((*end && strcmp(end, "a")) || n < 50 || n > 200)
-                return usage_error("unsupported architecture '%s'", s);
-            o->arch = (int)n;
-        } else if (!strncmp(a, "-I", 2)) {
-            NEED("-I");
-            o->includes[o->fe.ninclude_dirs++ % 256] = v;
-        } else if (!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2)) {
-            /* Kept in command-line order: -DX -UX leaves X undefined. */
-            bool def = a[1] == 'D';
-            NEED(def ? "-D" : "-U");
-            if (o->fe.nmacros == 256) return usage_error("too many -D/-U options");
-            o->macro_kinds[o->fe.nmacros] = def ? 'D' : 'U';
-            o->macros[o->fe.nmacros++] = v;
-        } else if (!strncmp(a, "--max-threads=", 14)) {
-            char *end;
-            long n = strtol(a + 14, &end, 10);
-            if (*end || n < 32 || n > 1024 || (n & (n - 1)))
-                return usage_error("--max-threads wants a power of two from 32 to 1024");
-            o->max_threads = (int)n;
-        } else if (!strncmp(a, "--min-blocks=", 13)) {
-            char *end;
-            long n = strtol(a + 13, &end, 10);
-            if (end == a + 13 || *end || n < 1 || n > 32) return usage_error("--min-blocks wants a number from 1 to 32");
-            o->min_blocks = (int)n;
-        } else if (!strcmp(a, "-O0") || !strcmp(a, "-O1")) {
-            o->opt_level = 0;
-        } else if (!strcmp(a, "-O2") || !strcmp(a, "-O3") || !strcmp(a, "-O")) {
-            o->opt_level = 2;
-        } else if (!strncmp(a, "--emit=", 7)) {
-            if (!strcmp(a + 7, "ast")) o->emit = EMIT_AST;
-            else if (!strcmp(a + 7, "typed")) o->emit = EMIT_TYPED;
-            else if (!strcmp(a + 7, "code")) o->emit = EMIT_CODE;
-            else return usage_error("unknown --emit kind '%s' (ast, typed or code)", a + 7);
-        } else if (!strcmp(a, "--check")) {
-            o->check_only = true;
-        } else if (!strcmp(a, "--no-line-directives")) {
-            o->line_directives = false;
-        } else if (!strcmp(a, "--write-if-changed")) {
-            o->write_if_changed = true;
-        } else if (!strcmp(a, "-Werror")) {
-            o->diag.werror = true;
-        } else if (!strcmp(a, "-w")) {
-            o->diag.no_warnings = true;
-        } else if (!strncmp(a, "--color=", 8) || !strncmp(a, "-fdiagnostics-color=", 20)) {
-            const char *c = strchr(a, '=') + 1;
-            if (!strcmp(c, "auto")) o->diag.color = DIAG_COLOR_AUTO;
-            else if (!strcmp(c, "always")) o->diag.color = DIAG_COLOR_ALWAYS;
-            else if (!strcmp(c, "never")) o->diag.color = DIAG_COLOR_NEVER;
-            else return usage_error("--color wants auto, always or never");
-        } else if (!strncmp(a, "-ffile-prefix-map=", 18)) {
-            const char *eq = strchr(a + 18, '=');
-            if (!eq) return usage_error("-ffile-prefix-map wants OLD=NEW");
-            if (o->nprefix == 16) return usage_error("too many -ffile-prefix-map options");
-            o->prefix_old[o->nprefix] = strndup(a + 18, (size_t)(eq - (a + 18)));
-            o->prefix_new[o->nprefix++] = eq + 1;
-        } else if (!strcmp(a, "-M")) {
-            o->dep_only = true;
-        } else if (!strcmp(a, "-MM")) {
-            o->dep_only = o->dep_user_only = true;
-        } else if (!strcmp(a, "-MD")) {
-            o->dep_side = true;
-        } else if (!strcmp(a, "-MMD")) {
-            o->dep_side = o->dep_user_only = true;
-        } else if (!strcmp(a, "-MP")) {
-            o->dep_phony = true;
-        } else if (!strncmp(a, "-MF", 3)) {
-            NEED("-MF");
-            o->dep_file = v;
-        } else if (!strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) {
-            bool q = a[2] == 'Q';
-            NEED(q ? "-MQ" : "-MT");
-            if (o->ndep_targets == 64) return usage_error("too many -MT/-MQ targets");
-            o->dep_target_quote[o->ndep_targets] = q;
-            o->dep_targets[o->ndep_targets++] = v;
-        } else if (!strcmp(a, "--version")) {
-            printf("tilec %s (libclang %s)\n", TILEC_VERSION, "19");
-            return -1;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return -1;
-        } else {
+            continue;
+        }
+        const OptSpec *s = match_option(a);
+        if (!s) {
+            char near[256];
+            if (nearest_option(a, near, sizeof near))
+                return usage_error("unknown option '%s'; did you mean '%s'?", a, near);
             return usage_error("unknown option '%s'", a);
         }
-#undef NEED
+        size_t n = strlen(s->name);
+        if (s->arg == A_SEP) {
+            if (a[n]) v = a + n + (a[n] == '=' && s->name[1] == '-');
+            else if (i + 1 < argc) v = argv[++i];
+            else return usage_error("option '%s' needs a value", s->name);
+        } else if (s->arg == A_EQ || s->arg == A_JOINED) {
+            v = a + n;
+        }
+        switch (s->id) {
+        case O_OUTPUT: o->output = v; break;
+        case O_HEADER: o->header = v; break;
+        case O_TARGET:
+            if (!strcmp(v, "cuda")) o->target = TARGET_CUDA;
+            else if (!strcmp(v, "host")) o->target = TARGET_HOST;
+            else return usage_error("unknown target '%s' (cuda or host)", v);
+            break;
+        case O_ARCH: {
+            char *end;
+            if (strncmp(v, "sm_", 3) != 0) return usage_error("--arch wants sm_XX, e.g. --arch=sm_90");
+            long num = strtol(v + 3, &end, 10);
+            if ((*end && strcmp(end, "a")) || num < 50 || num > 200) return usage_error("unsupported architecture '%s'", v);
+            o->arch = (int)num;
+            break;
+        }
+        case O_I:
+            if (o->fe.ninclude_dirs == 256) return usage_error("too many -I options");
+            o->includes[o->fe.ninclude_dirs++] = v;
+            break;
+        case O_ISYSTEM:
+            if (o->fe.nsystem_dirs == 64) return usage_error("too many -isystem options");
+            o->system_dirs[o->fe.nsystem_dirs++] = v;
+            break;
+        case O_D:
+        case O_U:
+            /* Kept in command-line order: -DX -UX leaves X undefined. */
+            if (o->fe.nmacros == 256) return usage_error("too many -D/-U options");
+            o->macro_kinds[o->fe.nmacros] = s->id == O_D ? 'D' : 'U';
+            o->macros[o->fe.nmacros++] = v;
+            break;
+        case O_MAX_THREADS: {
+            char *end;
+            long num = strtol(v, &end, 10);
+            if (end == v || *end || num < 32 || num > 1024 || (num & (num - 1)))
+                return usage_error("--max-threads wants a power of two from 32 to 1024");
+            o->max_threads = (int)num;
+            break;
+        }
+        case O_MIN_BLOCKS: {
+            char *end;
+            long num = strtol(v, &end, 10);
+            if (end == v || *end || num < 1 || num > 32) return usage_error("--min-blocks wants a number from 1 to 32");
+            o->min_blocks = (int)num;
+            break;
+        }
+        case O_O0: o->opt_level = 0; break;
+        case O_O2: o->opt_level = 2; break;
+        case O_EMIT:
+            if (!strcmp(v, "ast")) o->emit = EMIT_AST;
+            else if (!strcmp(v, "typed")) o->emit = EMIT_TYPED;
+            else if (!strcmp(v, "code")) o->emit = EMIT_CODE;
+            else return usage_error("unknown --emit kind '%s' (ast, typed or code)", v);
+            break;
+        case O_CHECK: o->check_only = true; break;
+        case O_NO_LINE: o->line_directives = false; break;
+        case O_WIC: o->write_if_changed = true; break;
+        case O_PREFIX_MAP: {
+            const char *eq = strchr(v, '=');
+            if (!eq) return usage_error("-ffile-prefix-map wants OLD=NEW");
+            if (o->nprefix == 16) return usage_error("too many -ffile-prefix-map options");
+            o->prefix_old[o->nprefix] = strndup(v, (size_t)(eq - v));
+            o->prefix_new[o->nprefix++] = eq + 1;
+            break;
+        }
+        case O_SYMBOL_PREFIX:
+            if (!is_identifier(v, false)) return usage_error("--symbol-prefix wants a C identifier, not '%s'", v);
+            o->symbol_prefix = v;
+            break;
+        case O_RENAME: {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v) return usage_error("--rename wants KERNEL=NAME");
+            if (!is_identifier(eq + 1, false)) return usage_error("--rename: '%s' is not a C identifier", eq + 1);
+            if (o->nrename == 64) return usage_error("too many --rename options");
+            o->rename_old[o->nrename] = strndup(v, (size_t)(eq - v));
+            o->rename_new[o->nrename++] = eq + 1;
+            break;
+        }
+        case O_M: o->dep_only = true; break;
+        case O_MM: o->dep_only = o->dep_user_only = true; break;
+        case O_MD: o->dep_side = true; break;
+        case O_MMD: o->dep_side = o->dep_user_only = true; break;
+        case O_MP: o->dep_phony = true; break;
+        case O_MF: o->dep_file = v; break;
+        case O_MT:
+        case O_MQ:
+            if (o->ndep_targets == 64) return usage_error("too many -MT/-MQ targets");
+            o->dep_target_quote[o->ndep_targets] = s->id == O_MQ;
+            o->dep_targets[o->ndep_targets++] = v;
+            break;
+        case O_WALL: add_warning_flag(o, "all", "", "-Wall"); break;
+        case O_WEXTRA: add_warning_flag(o, "extra", "", "-Wextra"); break;
+        case O_WERROR: o->diag.werror = true; break;
+        case O_WNO_ERROR: o->diag.werror = false; break;
+        case O_W:
+        case O_WNO:
+        case O_WERROR_EQ:
+        case O_WNO_ERROR_EQ: {
+            if (!*v) return usage_error("option '%s' needs a warning name", a);
+            /* diag sees "NAME", "no-NAME", "error=NAME", "no-error=NAME";
+             * libclang -WNAME, -Wno-NAME, -WNAME (tilec promotes it itself)
+             * and -Wno-error=NAME. */
+            const char *clang_form = a;
+            if (s->id == O_WERROR_EQ && o->nowned < 256) {
+                char *w = malloc(strlen(v) + 3);
+                sprintf(w, "-W%s", v);
+                clang_form = o->owned[o->nowned++] = w;
+            }
+            add_warning_flag(o, a + 2, v, clang_form);
+            if (o->nwnames < 256) o->wnames[o->nwnames++] = a;
+            break;
+        }
+        case O_PEDANTIC:
+            if (o->nclang_flags < 256) o->clang_flags[o->nclang_flags++] = "-Wpedantic";
+            break;
+        case O_NO_WARN: o->diag.no_warnings = true; break;
+        case O_COLOR:
+            if (!strcmp(v, "auto")) o->diag.color = DIAG_COLOR_AUTO;
+            else if (!strcmp(v, "always")) o->diag.color = DIAG_COLOR_ALWAYS;
+            else if (!strcmp(v, "never")) o->diag.color = DIAG_COLOR_NEVER;
+            else return usage_error("--color wants auto, always or never");
+            break;
+        case O_VERBOSE: o->verbose = true; break;
+        case O_VERSION: printf("tilec %s (libclang %s)\n", TILEC_VERSION, "19"); return -1;
+        case O_HELP: usage(stdout); return -1;
+        }
     }
-    if (o->fe.ninclude_dirs > 256) return usage_error("too many -I options");
     return 0;
+}
+
+/* ---- warning options that nobody knows ---------------------------------- */
+
+/* Asks libclang which of the -W options given are unknown to it too (tilec's
+ * own names never get here): an empty translation unit parsed with them
+ * reports "unknown warning option '-Wfoo'; did you mean '-Wbar'?".  Those
+ * are dropped from libclang's arguments (it would print them itself, per
+ * file) and reported once, gcc-style, with the nearest name of tilec's or
+ * clang's. */
+static void check_warning_options(Options *o)
+{
+    const char *probe[257];
+    int nprobe = 0;
+    probe[nprobe++] = "-xc";
+    for (int i = 0; i < o->nwnames; i++) {
+        const char *a = o->wnames[i];
+        const char *name = a[2] == 'n' && !strncmp(a, "-Wno-", 5) ? a + 5 : a + 2;
+        if (!strncmp(name, "error=", 6)) name += 6;
+        if (diag_find_warning(name)) continue;
+        char *w = malloc(strlen(name) + 3);
+        sprintf(w, "-W%s", name);
+        probe[nprobe++] = w;
+    }
+    if (nprobe == 1) return;
+    struct CXUnsavedFile empty = {"tilec-warning-probe.c", "", 0};
+    CXIndex index = clang_createIndex(0, 0);
+    CXTranslationUnit tu = NULL;
+    /* The clang driver prints the same warnings to stderr itself. */
+    fflush(stderr);
+    int saved = dup(2), null = open("/dev/null", O_WRONLY);
+    if (null >= 0) dup2(null, 2);
+    clang_parseTranslationUnit2(index, empty.Filename, probe, nprobe, &empty, 1, 0, &tu);
+    if (saved >= 0) dup2(saved, 2), close(saved);
+    if (null >= 0) close(null);
+    unsigned nd = tu ? clang_getNumDiagnostics(tu) : 0;
+    for (unsigned d = 0; d < nd; d++) {
+        CXDiagnostic dg = clang_getDiagnostic(tu, d);
+        CXString sp = clang_getDiagnosticSpelling(dg);
+        const char *msg = clang_getCString(sp);
+        const char *q = msg ? strstr(msg, "unknown warning option '-W") : NULL;
+        if (q) {
+            q += strlen("unknown warning option '-W");
+            const char *qe = strchr(q, '\'');
+            const char *sug = qe ? strstr(qe, "did you mean '-W") : NULL;
+            char name[256], clang_sug[256] = "";
+            snprintf(name, sizeof name, "%.*s", qe ? (int)(qe - q) : 0, q);
+            if (sug) {
+                sug += strlen("did you mean '-W");
+                const char *se = strchr(sug, '\'');
+                if (se) snprintf(clang_sug, sizeof clang_sug, "%.*s", (int)(se - sug), sug);
+            }
+            /* Every spelling that names it: -Wfoo, -Wno-foo, -Werror=foo. */
+            for (int i = 0; i < o->nwnames; i++) {
+                const char *a = o->wnames[i];
+                bool no = !strncmp(a, "-Wno-", 5);
+                const char *form = no ? a + 5 : a + 2;
+                const char *nm = !strncmp(form, "error=", 6) ? form + 6 : form;
+                if (strcmp(nm, name) != 0) continue;
+                /* The nearest name: tilec's, clang's suggestion, or the
+                 * -W options of the table (-Wall, -Werror...). */
+                char best[256] = "";
+                int bd = 1000;
+                for (int k = 0; k < diag_nwarnings; k++) {
+                    int dd = edit_distance(nm, diag_warnings[k].name);
+                    if (close_enough(dd, nm, diag_warnings[k].name) && dd < bd)
+                        bd = dd, snprintf(best, sizeof best, "%s", diag_warnings[k].name);
+                }
+                if (clang_sug[0] && edit_distance(nm, clang_sug) < bd)
+                    bd = edit_distance(nm, clang_sug), snprintf(best, sizeof best, "%s", clang_sug);
+                static const char *const words[] = {"all", "extra", "error", "pedantic"};
+                for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+                    int dd = edit_distance(a + 2, words[k]);
+                    if (close_enough(dd, a + 2, words[k]) && dd < bd)
+                        bd = dd, snprintf(best, sizeof best, "%s", words[k]);
+                }
+                char spelled[300] = "";
+                if (best[0] && !strcmp(best, "all")) snprintf(spelled, sizeof spelled, "-Wall");
+                else if (best[0] && (!strcmp(best, "extra") || !strcmp(best, "error") || !strcmp(best, "pedantic")))
+                    snprintf(spelled, sizeof spelled, "-W%s", best);
+                else if (best[0])
+                    snprintf(spelled, sizeof spelled, "%.*s%s", (int)(nm - a), a, best);
+                if (spelled[0])
+                    diag_warning("unknown-warning-option", (SrcLoc){0}, "unknown warning option '%s'; did you mean '%s'?",
+                                 a, spelled);
+                else
+                    diag_warning("unknown-warning-option", (SrcLoc){0}, "unknown warning option '%s'", a);
+                /* Not for libclang. */
+                for (int c = 0; c < o->nclang_flags; c++) {
+                    const char *cf = o->clang_flags[c];
+                    const char *cn = !strncmp(cf, "-Wno-error=", 11) ? cf + 11 : !strncmp(cf, "-Wno-", 5) ? cf + 5 : cf + 2;
+                    if (!strcmp(cn, name)) {
+                        memmove(&o->clang_flags[c], &o->clang_flags[c + 1], sizeof(char *) * (size_t)(o->nclang_flags - c - 1));
+                        o->nclang_flags--;
+                        c--;
+                    }
+                }
+            }
+        }
+        clang_disposeString(sp);
+        clang_disposeDiagnostic(dg);
+    }
+    if (tu) clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(index);
+    for (int i = 1; i < nprobe; i++) free((void *)probe[i]);
+}
+
+/* -v: what gcc -v says, to standard error: the version, then (per input,
+ * from the frontend) libclang's arguments and its include search list. */
+static void print_verbose(const Options *o, const char *inc)
+{
+    CXString v = clang_getClangVersion();
+    fprintf(stderr, "tilec version %s (%s)\n", TILEC_VERSION, clang_getCString(v));
+    clang_disposeString(v);
+    fprintf(stderr, "Target: %s, sm_%d, -O%d\n", o->target == TARGET_CUDA ? "cuda" : "host", o->arch, o->opt_level);
+    fprintf(stderr, "tilec.h: %s/tilec.h\n", inc);
 }
 
 int driver_main(int argc, char **argv)
@@ -689,6 +1027,11 @@ int driver_main(int argc, char **argv)
         o->fe.include_dirs = o->includes;
         o->fe.macros = o->macros;
         o->fe.macro_kinds = o->macro_kinds;
+        o->fe.system_dirs = o->system_dirs;
+        o->fe.clang_flags = o->clang_flags;
+        o->fe.verbose = o->verbose;
+        o->diag.wflags = o->wflags;
+        o->diag.nwflags = o->nwflags;
         if (o->ninputs == 0) rc = usage_error("no input file");
         else if (o->ninputs > 1 && !o->check_only)
             rc = usage_error("several input files need --check (compile one file per call)");
@@ -703,9 +1046,15 @@ int driver_main(int argc, char **argv)
         } else {
             o->fe.tilec_include_dir = inc;
             diag_init(&o->diag);
+            if (o->verbose) print_verbose(o, inc);
+            check_warning_options(o);
+            o->fe.nclang_flags = o->nclang_flags; /* without the unknown ones */
+            /* -Werror made an unknown -W option an error: a usage error. */
+            bool flags_ok = diag_error_count() == 0;
+            if (!flags_ok) rc = 2;
             output_install_signal_handlers();
             output_set_write_if_changed(o->write_if_changed);
-            for (int i = 0; i < o->ninputs; i++) {
+            for (int i = 0; i < o->ninputs && flags_ok; i++) {
                 int r = compile_one(o, o->inputs[i]);
                 if (r > rc) rc = r;
             }
@@ -714,6 +1063,8 @@ int driver_main(int argc, char **argv)
         }
     }
     for (int i = 0; i < o->nprefix; i++) free((void *)o->prefix_old[i]);
+    for (int i = 0; i < o->nrename; i++) free((void *)o->rename_old[i]);
+    for (int i = 0; i < o->nowned; i++) free(o->owned[i]);
     free(o);
     args_free(&args);
     return rc < 0 ? 0 : rc;

@@ -85,8 +85,11 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             /* --min-blocks: the register cap that lets N blocks share a
              * multiprocessor, for memory-bound kernels that need more rows
              * in flight than the compiler's register choice allows. */
-            if (co->min_blocks) fprintf(o, "__global__ void __launch_bounds__(%d, %d) ", plan.threads, co->min_blocks);
-            else fprintf(o, "__global__ void __launch_bounds__(%d) ", plan.threads);
+            /* static: each .cu keeps its kernels to itself, so two files
+             * with a kernel of the same name link (--symbol-prefix names
+             * their launchers apart). */
+            if (co->min_blocks) fprintf(o, "static __global__ void __launch_bounds__(%d, %d) ", plan.threads, co->min_blocks);
+            else fprintf(o, "static __global__ void __launch_bounds__(%d) ", plan.threads);
             kernel_name(o, f, nspec);
             fputc('(', o);
             kernel_params(o, f);
@@ -101,7 +104,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
         }
         /* launcher */
         fputs("extern \"C\" ", o);
-        emit_launch_prototype(o, f);
+        emit_launch_prototype(o, co, f);
         fputs("\n{\n", o);
         emit_launch_checks(o, f, specvals, nspec);
         aligned_test(o, f);

@@ -59,7 +59,9 @@ bool pipeline_match(const Stmt *st, PipeLoop *pl);
 /* A scalar parameter as passed to the kernel (rounded to its dtype). */
 void emit_scalar_arg(FILE *o, const Param *p);
 /* Writes the launch-function prototype (no trailing ';' or body). */
-void emit_launch_prototype(FILE *o, const Func *f);
+void emit_launch_prototype(FILE *o, const CodegenOptions *co, const Func *f);
+/* The launch function's name: --rename's, else --symbol-prefix + the kernel's. */
+void emit_launcher_name(FILE *o, const CodegenOptions *co, const Func *f);
 /* #line directive when enabled. */
 void emit_line(FILE *o, const CodegenOptions *co, SrcLoc loc);
 /* A path's last component (generated text never names directories). */

@@ -64,7 +64,7 @@ bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
         }
         fputs(" * Returns TILEC_OK, or the reason the launch was refused or failed\n"
               " * (tilec_status_string(); tilec_last_error() has the detail). */\n", o);
-        emit_launch_prototype(o, f);
+        emit_launch_prototype(o, co, f);
         fputs(";\n\n", o);
     }
     fputs("#ifdef __cplusplus\n}\n#endif\n#endif\n", o);

@@ -71,7 +71,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
             memcpy(specvals[nspec], vals, sizeof vals);
             nspec++;
         }
-        emit_launch_prototype(o, f);
+        emit_launch_prototype(o, co, f);
         fputs("\n{\n", o);
         emit_launch_checks(o, f, specvals, nspec);
         fputs("    (void)stream;\n", o);

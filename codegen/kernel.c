@@ -3086,9 +3086,21 @@ void emit_scalar_arg(FILE *o, const Param *p)
     }
 }
 
-void emit_launch_prototype(FILE *o, const Func *f)
+void emit_launcher_name(FILE *o, const CodegenOptions *co, const Func *f)
 {
-    fprintf(o, "tilec_status %s(tilec_stream stream, tilec_grid grid", f->name);
+    for (int i = co->nrename - 1; i >= 0; i--)
+        if (!strcmp(co->rename_old[i], f->name)) {
+            fputs(co->rename_new[i], o);
+            return;
+        }
+    fprintf(o, "%s%s", co->symbol_prefix ? co->symbol_prefix : "", f->name);
+}
+
+void emit_launch_prototype(FILE *o, const CodegenOptions *co, const Func *f)
+{
+    fputs("tilec_status ", o);
+    emit_launcher_name(o, co, f);
+    fputs("(tilec_stream stream, tilec_grid grid", o);
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
         if (p->kind == PARAM_ARRAY) fprintf(o, ", const tilec_array *%s", p->name);

@@ -30,6 +30,23 @@ typedef struct SeenWarning {
 } SeenWarning;
 static SeenWarning *g_seen;
 
+/* tilec's own warnings (docs/cli.md, "Warnings", lists them). */
+const DiagWarningInfo diag_warnings[] = {
+    {"unused-value", 0, "a statement computes a value and drops it (anything but a store, scatter, atomic or call)"},
+    {"narrow-reduction", 0,
+     "tile_sum or tile_prod of a 16-bit float tile is rounded to 16 bits before it becomes a float or double"},
+    {"missing-kernels", 0, "the source defines no TILE_KERNEL or TILE_FUNC"},
+    {"unknown-warning-option", 0, "a -W option that neither tilec nor libclang knows"},
+};
+const int diag_nwarnings = (int)(sizeof diag_warnings / sizeof diag_warnings[0]);
+
+const DiagWarningInfo *diag_find_warning(const char *name)
+{
+    for (int i = 0; i < diag_nwarnings; i++)
+        if (!strcmp(diag_warnings[i].name, name)) return &diag_warnings[i];
+    return NULL;
+}
+
 void diag_init(const DiagOptions *opts)
 {
     g_opts = *opts;
@@ -122,7 +139,9 @@ static void quote_line(SrcLoc loc)
     fputc('\n', o);
 }
 
-static void report(const char *kind, const char *color, SrcLoc loc, const char *fixit,
+/* tag: the option after the message, "-Wunused-value" or
+ * "-Werror=unused-value" (gcc's "[...]"), or NULL. */
+static void report(const char *kind, const char *color, SrcLoc loc, const char *fixit, const char *tag,
                    const char *fmt, va_list ap)
 {
     if (g_muted) return;
@@ -140,6 +159,7 @@ static void report(const char *kind, const char *color, SrcLoc loc, const char *
     fputc(' ', o);
     vfprintf(o, fmt, ap);
     if (g_color) fputs("\033[0m", o);
+    if (tag) fprintf(o, " [%s]", tag);
     fputc('\n', o);
     quote_line(loc);
     if (loc.macro && loc.file && loc.line > 0)
@@ -156,7 +176,7 @@ void diag_error(SrcLoc loc, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     g_errors++;
-    report("error", "\033[1;31m", loc, NULL, fmt, ap);
+    report("error", "\033[1;31m", loc, NULL, NULL, fmt, ap);
     va_end(ap);
 }
 
@@ -165,7 +185,7 @@ void diag_error_fix(SrcLoc loc, const char *fixit, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     g_errors++;
-    report("error", "\033[1;31m", loc, fixit, fmt, ap);
+    report("error", "\033[1;31m", loc, fixit, NULL, fmt, ap);
     va_end(ap);
 }
 
@@ -197,22 +217,69 @@ static bool warning_is_new(SrcLoc loc, const char *fmt, va_list ap)
     return true;
 }
 
-void diag_warning(SrcLoc loc, const char *fmt, ...)
+/* Whether warning name is enabled, and whether it is an error, after the
+ * -W options in order (gcc's rules: -Werror=NAME and -Wno-error=NAME beat
+ * -Werror and -Wno-error whatever their order).  A name tilec does not know
+ * is libclang's: clang was given the same options and decided whether to
+ * report it, so it stays enabled unless -Wno-NAME names it exactly. */
+static void warning_state(const char *name, bool *enabled, bool *as_error)
+{
+    const DiagWarningInfo *w = diag_find_warning(name);
+    bool en = w ? w->level == 0 : true;
+    int err = -1;
+    for (int i = 0; i < g_opts.nwflags; i++) {
+        const char *f = g_opts.wflags[i];
+        if (!strcmp(f, "all")) {
+            if (w && w->level <= 1) en = true;
+        } else if (!strcmp(f, "extra")) {
+            if (w && w->level == 2) en = true;
+        } else if (!strncmp(f, "no-error=", 9)) {
+            if (!strcmp(f + 9, name)) err = 0;
+        } else if (!strncmp(f, "error=", 6)) {
+            if (!strcmp(f + 6, name)) err = 1, en = true;
+        } else if (!strncmp(f, "no-", 3)) {
+            if (!strcmp(f + 3, name)) en = false;
+        } else if (!strcmp(f, name)) {
+            en = true;
+        }
+    }
+    *enabled = en;
+    *as_error = err >= 0 ? err == 1 : g_opts.werror;
+}
+
+void diag_warning(const char *name, SrcLoc loc, const char *fmt, ...)
 {
     if (g_opts.no_warnings || g_muted) return;
+    if (name && !*name) name = NULL;
+    bool enabled = true, as_error = g_opts.werror;
+    if (name) warning_state(name, &enabled, &as_error);
+    if (!enabled) return;
     va_list ap;
     va_start(ap, fmt);
     if (!warning_is_new(loc, fmt, ap)) {
         va_end(ap);
         return;
     }
-    if (g_opts.werror) {
+    char tag[160] = "";
+    if (name) snprintf(tag, sizeof tag, "-W%s%s", as_error ? "error=" : "", name);
+    if (as_error) {
         g_errors++;
-        report("error", "\033[1;31m", loc, NULL, fmt, ap);
+        report("error", "\033[1;31m", loc, NULL, name ? tag : NULL, fmt, ap);
     } else {
         g_warnings++;
-        report("warning", "\033[1;35m", loc, NULL, fmt, ap);
+        report("warning", "\033[1;35m", loc, NULL, name ? tag : NULL, fmt, ap);
     }
+    va_end(ap);
+}
+
+void diag_error_named(const char *name, SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_errors++;
+    char tag[160];
+    if (name && *name) snprintf(tag, sizeof tag, "-W%s", name);
+    report("error", "\033[1;31m", loc, NULL, name && *name ? tag : NULL, fmt, ap);
     va_end(ap);
 }
 
@@ -220,6 +287,6 @@ void diag_note(SrcLoc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    report("note", "\033[1;36m", loc, NULL, fmt, ap);
+    report("note", "\033[1;36m", loc, NULL, NULL, fmt, ap);
     va_end(ap);
 }

@@ -1403,6 +1403,7 @@ typedef struct ClangDiag {
     SrcLoc loc;
     char *msg;
     CXSourceRange range; /* clang's first range; null when it gives none */
+    const char *wname; /* clang's warning option without "-W" ("unused-variable"), or NULL */
     bool drop;
 } ClangDiag;
 
@@ -1705,6 +1706,9 @@ static void report_clang_diags(Ctx *cx)
         cd->loc = (SrcLoc){.file = f ? file_name(cx, f) : cx->main_file, .line = (int)line, .col = (int)col};
         cd->msg = str_take(cx, clang_getDiagnosticSpelling(d));
         cd->range = clang_getDiagnosticNumRanges(d) > 0 ? clang_getDiagnosticRange(d, 0) : clang_getNullRange();
+        /* clang's option, "-Wfoo", printed as gcc's [-Wfoo] tag. */
+        const char *opt = str_take(cx, clang_getDiagnosticOption(d, NULL));
+        cd->wname = !strncmp(opt, "-W", 2) ? opt + 2 : NULL;
         clang_disposeDiagnostic(d);
     }
 
@@ -1745,7 +1749,7 @@ static void report_clang_diags(Ctx *cx)
         ClangDiag *d = &ds[i];
         if (d->drop) continue;
         if (d->sev == CXDiagnostic_Warning) {
-            diag_warning(d->loc, "%s", d->msg);
+            diag_warning(d->wname, d->loc, "%s", d->msg);
             continue;
         }
         if (d->sev < CXDiagnostic_Error) continue;
@@ -1783,7 +1787,7 @@ static void report_clang_diags(Ctx *cx)
                 continue;
             }
         }
-        diag_error(d->loc, "%s", d->msg);
+        diag_error_named(d->wname, d->loc, "%s", d->msg);
         size_t ml = strlen(d->msg);
         if (d->sev == CXDiagnostic_Fatal || (ml > 16 && !strcmp(d->msg + ml - 16, "' file not found"))) {
             /* A missing #include (fatal, which KeepGoing turns into an
@@ -1807,13 +1811,16 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
     Ctx cx = {.arena = arena, .prog = prog, .main_file = prog->main_file,
               .errors_at_start = diag_error_count()};
 
-    int nargs = 0, cap = 16 + 2 * (o->ninclude_dirs + o->nmacros);
+    int nargs = 0, cap = 20 + 2 * (o->ninclude_dirs + o->nmacros) + o->nsystem_dirs + o->nclang_flags;
     const char **args = arena_alloc(arena, sizeof(char *) * (size_t)cap);
     args[nargs++] = "-xc";
     args[nargs++] = "-std=c2x";
     args[nargs++] = "-fparse-all-comments";
     args[nargs++] = "-ferror-limit=50";
     args[nargs++] = "-D__TILEC__=1";
+    /* The user's -W options, before tilec's own -Wno- below (-Wextra would
+     * turn initializer-overrides back on). */
+    for (int i = 0; i < o->nclang_flags; i++) args[nargs++] = o->clang_flags[i];
     /* tilec reports these itself, with a tile-level message. */
     args[nargs++] = "-Wno-initializer-overrides";
     args[nargs++] = "-Wno-excess-initializers";
@@ -1821,9 +1828,19 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
     /* tilec.h declares the value parameters of builtins double; sema reads
      * literals exactly, so a large int64 passed to tile_full is no loss. */
     args[nargs++] = "-Wno-implicit-const-int-float-conversion";
+    /* -Wall's "suggest braces" is about tilec.h's option structs, not the
+     * user's code (.index = {i, 0} inside tile_load's argument list). */
+    args[nargs++] = "-Wno-missing-braces";
     for (int i = 0; i < o->nmacros; i++) args[nargs++] = arena_printf(arena, "-%c%s", o->macro_kinds[i], o->macros[i]);
     for (int i = 0; i < o->ninclude_dirs; i++) args[nargs++] = arena_printf(arena, "-I%s", o->include_dirs[i]);
+    for (int i = 0; i < o->nsystem_dirs; i++) args[nargs++] = arena_printf(arena, "-isystem%s", o->system_dirs[i]);
     if (o->tilec_include_dir) args[nargs++] = arena_printf(arena, "-isystem%s", o->tilec_include_dir);
+    if (o->verbose) { /* -v: the arguments, then clang's own search list */
+        fprintf(stderr, "libclang %s:", path);
+        for (int i = 0; i < nargs; i++) fprintf(stderr, " %s", args[i]);
+        fputc('\n', stderr);
+        args[nargs++] = "-v";
+    }
 
     CXIndex index = clang_createIndex(0, 0);
     enum CXErrorCode err = clang_parseTranslationUnit2(
@@ -1841,7 +1858,7 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
         clang_getInclusions(cx.tu, visit_inclusion, &cx);
         clang_visitChildren(clang_getTranslationUnitCursor(cx.tu), visit_top, &cx);
         if (diag_error_count() == cx.errors_at_start && prog->nfuncs == 0)
-            diag_warning((SrcLoc){.file = path}, "no TILE_KERNEL or TILE_FUNC definitions in this file");
+            diag_warning("missing-kernels", (SrcLoc){.file = path}, "no TILE_KERNEL or TILE_FUNC definitions in this file");
     }
     clang_disposeTranslationUnit(cx.tu);
     clang_disposeIndex(index);

@@ -11,6 +11,11 @@ typedef struct FrontendOptions {
     const char **macros;           /* -D NAME[=VAL] and -U NAME, in order */
     const char *macro_kinds;       /* 'D' or 'U' for each */
     int nmacros;
+    const char **system_dirs;      /* -isystem */
+    int nsystem_dirs;
+    const char **clang_flags;      /* -W options for libclang ("-Wall", "-Wno-foo"), in order */
+    int nclang_flags;
+    bool verbose;                  /* -v: print libclang's arguments and search list */
 } FrontendOptions;
 
 /* Parses path and lowers it.  Returns NULL when the source has errors (they

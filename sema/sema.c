@@ -1649,7 +1649,7 @@ static void warn_narrow_reduction(const Expr *v, Dtype dest)
         warn_narrow_reduction(v->a, dest);
     } else if (v->kind == EX_BUILTIN && (!strcmp(v->name, "sum") || !strcmp(v->name, "prod")) &&
                dtype_is_float(v->dtype) && dtype_bits(v->dtype) < 32) {
-        diag_warning(v->loc,
+        diag_warning("narrow-reduction", v->loc,
                      "tile_%s of a %s tile is rounded to %s before it becomes %s; load or tile_cast the tile to "
                      "float first to keep the float32 result",
                      v->name, dtype_name(v->dtype), dtype_name(v->dtype), dtype_name(dest));
@@ -1753,7 +1753,7 @@ static bool check_stmt(Sema *s, Stmt *st)
         bool effect = (v->kind == EX_BUILTIN && (!strcmp(v->name, "store") || !strcmp(v->name, "scatter") ||
                                                  !strncmp(v->name, "atomic_", 7))) ||
                       v->kind == EX_CALL;
-        if (!effect) diag_warning(v->loc, "expression result unused");
+        if (!effect) diag_warning("unused-value", v->loc, "expression result unused");
         return true;
     }
     case ST_IF: {

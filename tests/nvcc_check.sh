@@ -57,6 +57,36 @@ if [ -f "$OUT/list" ]; then
         fi
     done < "$OUT/list"
 fi
+# Two files with a vec_add kernel link into one program when --symbol-prefix
+# names their launchers apart (the __global__ kernels are static); without
+# it the link fails on vec_add.
+printf '#include "pa.h"\n#include "pb.h"\nint main(void) { return add_vec_add == sub_vec_add; }\n' > "$OUT/two_main.c"
+printf '#include "qa.h"\n#include "qb.h"\nint main(void) { return vec_add == 0; }\n' > "$OUT/two_main0.c"
+if "$TILEC" --symbol-prefix=add_ -o "$OUT/pa.cu" examples/vec_add/vec_add.tile.c &&
+   "$TILEC" --symbol-prefix=sub_ -o "$OUT/pb.cu" examples/vec_add/vec_add.tile.c &&
+   "$NVCC" -std=c++17 -Iruntime -I"$OUT" -c "$OUT/pa.cu" -o "$OUT/pa.o" &&
+   "$NVCC" -std=c++17 -Iruntime -I"$OUT" -c "$OUT/pb.cu" -o "$OUT/pb.o" &&
+   "$NVCC" -Iruntime -I"$OUT" -o "$OUT/two" "$OUT/two_main.c" "$OUT/pa.o" "$OUT/pb.o" runtime/tilec_rt.c; then
+    p=$((p + 1))
+    # Template instantiations of a non-static kernel would be weak (W) and
+    # merge silently between files: the kernels and their stubs are local.
+    if nm -C "$OUT/pa.o" | grep -q ' [TWV] .*tilec_k_vec_add'; then
+        echo "nvcc: pa.o exports a tilec_k_ kernel symbol"; nm -C "$OUT/pa.o" | grep ' [TWV] .*tilec_k_' | head -3; f=$((f + 1))
+    else
+        p=$((p + 1))
+    fi
+else
+    echo "nvcc: two prefixed vec_add files do not link"; f=$((f + 1))
+fi > "$OUT/two.log" 2>&1
+cat "$OUT/two.log"
+"$TILEC" -o "$OUT/qa.cu" examples/vec_add/vec_add.tile.c && sed 's/qa.h/qb.h/' "$OUT/qa.cu" > "$OUT/qb.cu" && cp "$OUT/qa.h" "$OUT/qb.h"
+if "$NVCC" -std=c++17 -Iruntime -I"$OUT" -c "$OUT/qa.cu" -o "$OUT/qa.o" && "$NVCC" -std=c++17 -Iruntime -I"$OUT" -c "$OUT/qb.cu" -o "$OUT/qb.o" &&
+   ! "$NVCC" -Iruntime -I"$OUT" -o "$OUT/two0" "$OUT/two_main0.c" "$OUT/qa.o" "$OUT/qb.o" runtime/tilec_rt.c > "$OUT/two0.log" 2>&1 &&
+   grep -q "multiple definition of .vec_add" "$OUT/two0.log"; then
+    p=$((p + 1))
+else
+    echo "nvcc: two unprefixed vec_add files linked (or failed otherwise)"; head -5 "$OUT/two0.log"; f=$((f + 1))
+fi
 # The device helpers' host-checkable parts (tests/unit/test_swz.cu: the
 # swizzled layout of tile_mma's pipeline buffers), built by nvcc for the host.
 if $NVCC -std=c++17 -Werror all-warnings -Iruntime -o "$OUT/test_swz" tests/unit/test_swz.cu 2> "$OUT/test_swz.nvcc" &&

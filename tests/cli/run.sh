@@ -68,6 +68,21 @@ expect_rc "-h" 0 "$TILEC" -h; has "-h" "$OUT/out" "usage: tilec"
 expect_rc "--version" 0 "$TILEC" --version; has "--version" "$OUT/out" "tilec 0.1.0"
 expect_rc "no input" 2 "$TILEC"; has "no input names the problem" "$OUT/err" "no input file"
 expect_rc "unknown option" 2 "$TILEC" --frobnicate "$K"; has "unknown option" "$OUT/err" "unknown option '--frobnicate'"
+lacks "no suggestion when nothing is close" "$OUT/err" "did you mean"
+expect_rc "--taget=host" 2 "$TILEC" --taget=host "$K"
+has "did you mean, value kept" "$OUT/err" "tilec: error: unknown option '--taget=host'; did you mean '--target=host'?"
+expect_rc "--min-block=4" 2 "$TILEC" --min-block=4 "$K"; has "did you mean --min-blocks" "$OUT/err" "did you mean '--min-blocks=4'?"
+expect_rc "--chek" 2 "$TILEC" --chek "$K"; has "did you mean --check" "$OUT/err" "did you mean '--check'?"
+expect_rc "-MDD" 2 "$TILEC" -MDD "$K"; has "did you mean -MMD" "$OUT/err" "unknown option '-MDD'; did you mean"
+expect_rc "-x: too short to guess" 2 "$TILEC" -x "$K"; lacks "-x: no guess" "$OUT/err" "did you mean"
+# -v: the version, libclang's arguments and its search list, on stderr; then
+# the compile goes on.
+expect_rc "-v" 0 "$TILEC" -v --check -I "$OUT/inc" "$K"
+has "-v version" "$OUT/err" "tilec version 0.1.0"
+has "-v libclang arguments" "$OUT/err" " -I$OUT/inc "
+has "-v search list" "$OUT/err" "#include <...> search starts here:"
+has "-v search list ends" "$OUT/err" "End of search list."
+[ -s "$OUT/out" ] && fail "-v wrote to standard output" || pass
 expect_rc "missing file" 2 "$TILEC" "$OUT/nope.tile.c"; has "missing file" "$OUT/err" "tilec: error: cannot open"
 expect_rc "directory input" 2 "$TILEC" "$OUT"; has "directory input" "$OUT/err" "not a regular file"
 expect_rc "bad target" 2 "$TILEC" --target=bogus "$K"; has "bad target names it" "$OUT/err" "bogus"
@@ -220,25 +235,73 @@ expect_rc "-D value changes the shape" 0 "$TILEC" --emit=typed -I "$OUT/inc" -D 
 has "-D SCALE=2" "$OUT/out" "builtin zeros : float32 (128,)"
 
 # --- warnings, colour and the diagnostic format ----------------------------------
-expect_rc "warning exits 0" 0 "$TILEC" --check --color=never "$WARN"; has "warning printed" "$OUT/err" "warning: expression result unused"
+expect_rc "warning exits 0" 0 "$TILEC" --check --color=never "$WARN"
+has "warning printed with its name" "$OUT/err" "warn.tile.c:5:12: warning: expression result unused [-Wunused-value]"
 n=$(grep -c "warning: expression result unused" "$OUT/err"); [ "$n" = 1 ] && pass || fail "one warning per line and text, got $n"
-expect_rc "-Werror" 1 "$TILEC" --check -Werror --color=never "$WARN"; has "-Werror makes it an error" "$OUT/err" "error: expression result unused"
+expect_rc "-Werror" 1 "$TILEC" --check -Werror --color=never "$WARN"; has "-Werror makes it an error" "$OUT/err" "error: expression result unused [-Werror=unused-value]"
+# Each warning by name, as gcc: -Wno-NAME, -Werror=NAME, -Wno-error=NAME.
+expect_rc "-Wno-unused-value" 0 "$TILEC" --check -Wno-unused-value "$WARN"
+[ -s "$OUT/err" ] && fail "-Wno-unused-value still prints" || pass
+expect_rc "-Wno-NAME then -WNAME" 0 "$TILEC" --check --color=never -Wno-unused-value -Wunused-value "$WARN"; has "-WNAME re-enables" "$OUT/err" "[-Wunused-value]"
+expect_rc "-Werror=unused-value" 1 "$TILEC" --check --color=never -Werror=unused-value "$WARN"
+has "-Werror=NAME" "$OUT/err" "warn.tile.c:5:12: error: expression result unused [-Werror=unused-value]"
+expect_rc "-Werror -Wno-error=unused-value" 0 "$TILEC" --check --color=never -Wno-error=unused-value -Werror "$WARN"
+has "-Wno-error=NAME beats -Werror in any order" "$OUT/err" "warning: expression result unused [-Wunused-value]"
+expect_rc "-Werror -Wno-error" 0 "$TILEC" --check -Werror -Wno-error "$WARN"
+expect_rc "-Werror=NAME -Wno-NAME" 0 "$TILEC" --check -Werror=unused-value -Wno-unused-value "$WARN"
+expect_rc "-Werror=other-name" 0 "$TILEC" --check -Werror=narrow-reduction "$WARN"
+expect_rc "-Wall -Wextra" 0 "$TILEC" --check --color=never -Wall -Wextra "$WARN"; has "-Wall -Wextra" "$OUT/err" "[-Wunused-value]"
+expect_rc "-pedantic, -Wpedantic" 0 "$TILEC" --check -pedantic -Wpedantic -I "$OUT/inc" "$K"
+# libclang's warnings carry clang's names, and -W options reach libclang.
+printf '#include <tilec.h>\nTILE_KERNEL void k(TILE_ARRAY(float, 1) c)\n{\n    int y = 3;\n    tile_store(c, tile_zeros(float, .shape = {4}), .index = {0});\n}\n' > "$OUT/unusedvar.tile.c"
+expect_rc "clang's -Wunused-variable is off by default" 0 "$TILEC" --check "$OUT/unusedvar.tile.c"
+[ -s "$OUT/err" ] && fail "an unused variable warned without -Wall" || pass
+expect_rc "-Wall reaches libclang" 0 "$TILEC" --check --color=never -Wall "$OUT/unusedvar.tile.c"
+has "libclang's warning with clang's name" "$OUT/err" "unusedvar.tile.c:4:9: warning: unused variable 'y' [-Wunused-variable]"
+expect_rc "-Wunused-variable reaches libclang" 0 "$TILEC" --check --color=never -Wunused-variable "$OUT/unusedvar.tile.c"; has "-Wunused-variable" "$OUT/err" "[-Wunused-variable]"
+expect_rc "-Wall -Wno-unused-variable" 0 "$TILEC" --check -Wall -Wno-unused-variable "$OUT/unusedvar.tile.c"
+[ -s "$OUT/err" ] && fail "-Wno-unused-variable did not reach libclang" || pass
+expect_rc "-Wall -Werror=unused-variable" 1 "$TILEC" --check --color=never -Wall -Werror=unused-variable "$OUT/unusedvar.tile.c"
+has "-Werror=NAME of libclang's" "$OUT/err" "error: unused variable 'y' [-Werror=unused-variable]"
+expect_rc "-Wall: tilec.h's option structs need no braces" 0 "$TILEC" --check -Wall examples/softmax/softmax.tile.c
+[ -s "$OUT/err" ] && fail "-Wall warned about a clean example" || pass
+# An unknown warning option is a warning (gcc's wording, with the nearest
+# name of tilec's, clang's or the -W options), not a usage error.
+expect_rc "-Wfoo is a warning" 0 "$TILEC" --check --color=never -Wfoo -I "$OUT/inc" "$K"
+is "-Wfoo" "$OUT/err" "tilec: warning: unknown warning option '-Wfoo' [-Wunknown-warning-option]"
+expect_rc "-Wunused-valeu" 0 "$TILEC" --check --color=never -Wunused-valeu -Wno-narow-reduction -Werror=unused-varable -Wal -I "$OUT/inc" "$K"
+has "did you mean tilec's" "$OUT/err" "tilec: warning: unknown warning option '-Wunused-valeu'; did you mean '-Wunused-value'? [-Wunknown-warning-option]"
+has "did you mean, -Wno-" "$OUT/err" "tilec: warning: unknown warning option '-Wno-narow-reduction'; did you mean '-Wno-narrow-reduction'? [-Wunknown-warning-option]"
+has "did you mean libclang's" "$OUT/err" "tilec: warning: unknown warning option '-Werror=unused-varable'; did you mean '-Werror=unused-variable'? [-Wunknown-warning-option]"
+has "did you mean -Wall" "$OUT/err" "tilec: warning: unknown warning option '-Wal'; did you mean '-Wall'? [-Wunknown-warning-option]"
+n=$(grep -c "unknown warning option" "$OUT/err"); [ "$n" = 4 ] && pass || fail "unknown warning options: want 4 lines, got $n"
+expect_rc "-Wfoo with --check of two files" 0 "$TILEC" --check --color=never -Wfoo -I "$OUT/inc" "$K" "$K"
+n=$(grep -c "unknown warning option" "$OUT/err"); [ "$n" = 1 ] && pass || fail "-Wfoo reported $n times for two files, want once"
+expect_rc "-Wno-unknown-warning-option" 0 "$TILEC" --check -Wfoo -Wno-unknown-warning-option -I "$OUT/inc" "$K"
+[ -s "$OUT/err" ] && fail "-Wno-unknown-warning-option still prints" || pass
+expect_rc "-Werror -Wfoo: a usage error" 2 "$TILEC" --check --color=never -Werror -Wfoo -I "$OUT/inc" "$K"
+has "-Werror -Wfoo" "$OUT/err" "tilec: error: unknown warning option '-Wfoo' [-Werror=unknown-warning-option]"
+expect_rc "-W alone" 2 "$TILEC" --check -W "$K"
 # tile_sum of a float16 tile going into a float: warned once per statement
 # (not once per TILE_CONST specialization); casts, float tiles, float16
 # destinations and max/min are left alone.
 NS=$OUT/narrow_sum.tile.c
 printf '#include <tilec.h>\nTILE_KERNEL void k(TILE_ARRAY(const _Float16, 1) x, TILE_ARRAY(float, 1) c, TILE_CONST(int, 16, 32) B)\n{\n    _Float16 h = tile_load(x, .index = {0}, .shape = {B});\n    float f = tile_load(x, .index = {0}, .shape = {B});\n    float s = -tile_sum(h) / 16.0f;\n    s += tile_prod(h);\n    float a = tile_sum(f) + tile_cast(tile_sum(h), float);\n    _Float16 b = tile_sum(h);\n    float m = tile_max(h);\n    tile_store(c, tile_reshape(s + a + b + m, .shape = {1}), .index = {0});\n}\n' > "$NS"
 expect_rc "narrow sum warns" 0 "$TILEC" --check --color=never "$NS"
-has "narrow sum warning text" "$OUT/err" "narrow_sum.tile.c:6:16: warning: tile_sum of a float16 tile is rounded to float16 before it becomes float32"
+has "narrow sum warning text" "$OUT/err" "narrow_sum.tile.c:6:16: warning: tile_sum of a float16 tile is rounded to float16 before it becomes float32; load or tile_cast the tile to float first to keep the float32 result [-Wnarrow-reduction]"
 has "narrow prod in +=" "$OUT/err" "narrow_sum.tile.c:7:10: warning: tile_prod of a float16 tile"
 n=$(grep -c "warning:" "$OUT/err"); [ "$n" = 2 ] && pass || fail "narrow sum: want 2 warnings, got $n"
 expect_rc "narrow sum with -Werror" 1 "$TILEC" --check -Werror --color=never "$NS"
+expect_rc "-Wno-narrow-reduction" 0 "$TILEC" --check -Wno-narrow-reduction "$NS"
+[ -s "$OUT/err" ] && fail "-Wno-narrow-reduction still prints" || pass
 expect_rc "-Werror on a clean file" 0 "$TILEC" --check -Werror -I "$OUT/inc" "$K"
 expect_rc "-w" 0 "$TILEC" --check -w "$WARN"
 [ -s "$OUT/err" ] && fail "-w still prints" || pass
 printf '#include <tilec.h>\n' > "$OUT/empty.tile.c"
 expect_rc "no kernels: a warning" 0 "$TILEC" --check --color=never "$OUT/empty.tile.c"
-has "no kernels warning" "$OUT/err" "warning: no TILE_KERNEL or TILE_FUNC definitions in this file"
+is "no kernels warning" "$OUT/err" "$OUT/empty.tile.c: warning: no TILE_KERNEL or TILE_FUNC definitions in this file [-Wmissing-kernels]"
+expect_rc "-Wno-missing-kernels" 0 "$TILEC" --check -Wno-missing-kernels "$OUT/empty.tile.c"
+[ -s "$OUT/err" ] && fail "-Wno-missing-kernels still prints" || pass
 expect_rc "--color=always" 1 "$TILEC" --check --color=always "$BAD"
 has "--color=always has escapes" "$OUT/err" "$esc["
 expect_rc "-fdiagnostics-color=always" 1 "$TILEC" --check -fdiagnostics-color=always "$BAD"
@@ -288,6 +351,12 @@ has "-MMD keeps tilec.h" "$OUT/dep2.d" "tilec.h"
 has "-MMD keeps user headers" "$OUT/dep2.d" "sizes.h"
 lacks "-MMD drops system headers" "$OUT/dep2.d" "stdint.h"
 lacks "-MMD drops system headers (2)" "$OUT/dep2.d" "stdbool.h"
+# -isystem DIR: an include directory whose headers are system headers.
+expect_rc "-isystem" 0 "$TILEC" -MMD -isystem "$OUT/inc" -o "$OUT/dep6.cu" "$K"
+lacks "-MMD drops -isystem headers" "$OUT/dep6.d" "sizes.h"
+has "-MMD keeps tilec.h with -isystem" "$OUT/dep6.d" "tilec.h"
+expect_rc "-isystemDIR" 0 "$TILEC" -MD "-isystem$OUT/inc" -o "$OUT/dep7.cu" "$K"
+has "-MD keeps -isystem headers" "$OUT/dep7.d" "$OUT/inc/sizes.h"
 expect_rc "-MF -MT -MP" 0 "$TILEC" -MMD -MF "$OUT/custom.d" -MT mytarget -MP -I "$OUT/inc" -o "$OUT/dep3.cu" "$K"
 absent "-MF: no default .d" "$OUT/dep3.d"
 has "-MT" "$OUT/custom.d" "mytarget:"
@@ -369,6 +438,70 @@ if [ $? -eq 0 ] && grep -q '__global__' "$OUT/stdout/code.cu" && [ ! -e "$OUT/st
 (cd "$OUT/stdout" && "$TILEC" -I "$OUT/inc" -o - --header=k.h "$K" > code2.cu 2> err)
 if cmp -s "$OUT/stdout/code.cu" "$OUT/stdout/code2.cu" && grep -q 'tilec_status' "$OUT/stdout/k.h"; then pass; else fail "-o - --header=FILE"; fi
 expect_rc "-o - -MD without -MF" 2 "$TILEC" -I "$OUT/inc" -o - -MD "$K"
+
+# --- symbol prefixes: two files with a vec_add kernel in one program ------------
+# Each file's launcher is named apart by --symbol-prefix (or --rename); the
+# kernels themselves are static, so nothing else of the two files collides.
+# Without a prefix the link fails: both files define vec_add (docs/cli.md).
+SP=$OUT/sym
+mkdir -p "$SP"
+printf '#include <tilec.h>\nTILE_KERNEL void vec_add(TILE_ARRAY(const float, 1) a, TILE_ARRAY(const float, 1) b, TILE_ARRAY(float, 1) c)\n{\n    float x = tile_load(a, .index = {tile_bid(0)}, .shape = {64}, .padding = TILE_PAD_ZERO);\n    float y = tile_load(b, .index = {tile_bid(0)}, .shape = {64}, .padding = TILE_PAD_ZERO);\n    tile_store(c, x %s y, .index = {tile_bid(0)});\n}\n' + > "$SP/add.tile.c"
+printf '#include <tilec.h>\nTILE_KERNEL void vec_add(TILE_ARRAY(const float, 1) a, TILE_ARRAY(const float, 1) b, TILE_ARRAY(float, 1) c)\n{\n    float x = tile_load(a, .index = {tile_bid(0)}, .shape = {64}, .padding = TILE_PAD_ZERO);\n    float y = tile_load(b, .index = {tile_bid(0)}, .shape = {64}, .padding = TILE_PAD_ZERO);\n    tile_store(c, x %s y, .index = {tile_bid(0)});\n}\n' - > "$SP/sub.tile.c"
+cat > "$SP/main.c" <<'SRC'
+#include <stdio.h>
+#include "add.h"
+#include "sub.h"
+int main(void)
+{
+    float a[100], b[100], s[100], d[100];
+    for (int i = 0; i < 100; i++) a[i] = (float)i, b[i] = 1.0f;
+    tilec_array ta = tilec_array_1d(a, TILEC_FLOAT32, 100), tb = tilec_array_1d(b, TILEC_FLOAT32, 100);
+    tilec_array ts = tilec_array_1d(s, TILEC_FLOAT32, 100), td = tilec_array_1d(d, TILEC_FLOAT32, 100);
+    if (add_vec_add(NULL, tilec_grid_1d(100, 64), &ta, &tb, &ts) != TILEC_OK) return 1;
+    if (sub_vec_add(NULL, tilec_grid_1d(100, 64), &ta, &tb, &td) != TILEC_OK) return 1;
+    printf("%g %g %g %g\n", s[0], s[99], d[0], d[99]);
+    return 0;
+}
+SRC
+expect_rc "--symbol-prefix=add_" 0 "$TILEC" --target=host --symbol-prefix=add_ -o "$SP/add.c" "$SP/add.tile.c"
+has "--symbol-prefix in the header" "$SP/add.h" "tilec_status add_vec_add(tilec_stream stream, tilec_grid grid,"
+has "--symbol-prefix in the source" "$SP/add.c" "tilec_status add_vec_add(tilec_stream stream, tilec_grid grid,"
+lacks "--symbol-prefix: no unprefixed launcher" "$SP/add.h" "tilec_status vec_add("
+expect_rc "--rename=vec_add=sub_vec_add" 0 "$TILEC" --target=host --rename=vec_add=sub_vec_add -o "$SP/sub.c" "$SP/sub.tile.c"
+has "--rename in the header" "$SP/sub.h" "tilec_status sub_vec_add(tilec_stream stream"
+CCX=${CC:-cc}
+if $CCX -std=c17 -Wall -Wextra -Werror -I"$SP" -Iruntime -c -o "$SP/add.o" "$SP/add.c" 2> "$SP/cc.err" &&
+   $CCX -std=c17 -Wall -Wextra -Werror -I"$SP" -Iruntime -c -o "$SP/sub.o" "$SP/sub.c" 2>> "$SP/cc.err" &&
+   $CCX -std=c17 -Wall -Wextra -Werror -I"$SP" -Iruntime -o "$SP/app" "$SP/main.c" "$SP/add.o" "$SP/sub.o" runtime/tilec_rt.c -lm 2>> "$SP/cc.err"; then
+    pass
+    "$SP/app" > "$SP/run.out" 2>&1 && pass || fail "the program with two vec_add kernels failed"
+    is "each launcher runs its own kernel" "$SP/run.out" "1 100 -1 98"
+else
+    fail "two prefixed files do not build into one program"; sed 's/^/    /' "$SP/cc.err" | head -10
+fi
+# The kernels of both files are local symbols: only the launchers are global.
+if command -v nm > /dev/null 2>&1; then
+    g=$(nm -g --defined-only "$SP/add.o" | awk '{print $3}' | tr '\n' ' ')
+    [ "$g" = "add_vec_add " ] && pass || fail "add.o defines global symbols other than add_vec_add: $g"
+fi
+# Without prefixes the same two files do not link: vec_add twice.
+"$TILEC" --target=host -o "$SP/add0.c" "$SP/add.tile.c" && "$TILEC" --target=host -o "$SP/sub0.c" "$SP/sub.tile.c"
+sed 's/add_vec_add/vec_add/; s/sub_vec_add/vec_add/; s/"add.h"/"add0.h"/; s/"sub.h"/"sub0.h"/' "$SP/main.c" > "$SP/main0.c"
+if $CCX -std=c17 -I"$SP" -Iruntime -o "$SP/app0" "$SP/main0.c" "$SP/add0.c" "$SP/sub0.c" runtime/tilec_rt.c -lm > "$SP/link0.err" 2>&1; then
+    fail "two unprefixed vec_add files linked"
+else
+    has "without prefixes: a duplicate symbol" "$SP/link0.err" "vec_add"
+    has "without prefixes: multiple definition" "$SP/link0.err" "multiple definition"
+fi
+# The CUDA target: static kernels, prefixed extern "C" launcher.
+expect_rc "--symbol-prefix, cuda" 0 "$TILEC" --symbol-prefix=add_ -o "$SP/add.cu" "$SP/add.tile.c"
+has "cuda kernels are static" "$SP/add.cu" "static __global__ void __launch_bounds__("
+has "cuda launcher prefixed" "$SP/add.cu" 'extern "C" tilec_status add_vec_add(tilec_stream stream'
+expect_rc "--symbol-prefix wants an identifier" 2 "$TILEC" --symbol-prefix=9x -o "$SP/x.c" "$SP/add.tile.c"
+expect_rc "--rename wants OLD=NEW" 2 "$TILEC" --rename=vec_add "$SP/add.tile.c"
+expect_rc "--rename of a kernel the file lacks" 2 "$TILEC" --target=host --rename=nope=x -o "$SP/x.c" "$SP/add.tile.c"
+has "--rename of a missing kernel says so" "$OUT/err" "defines no kernel 'nope'"
+absent "--rename of a missing kernel writes nothing" "$SP/x.c"
 
 # --- robustness -------------------------------------------------------------------
 # A block longer than any fixed-size child list keeps every statement.

@@ -5,6 +5,8 @@
 # "#include <tilec.h>" is a complete Tile C source.  Each is written to a
 # temporary file and checked with `$TILEC --check`: it must exit 0, or exit 1
 # when the line before the fence (blank lines aside) is "<!-- expect-error -->".
+# Then tests/docs/options.sh checks that cmd/driver.c's option table,
+# `tilec --help`, docs/cli.md and docs/tilec.1 list the same options.
 # Run from the repository root:
 #     TILEC=bin/tilec sh tests/docs/check_docs.sh
 # The last line is "docs: N passed, N failed"; the exit status is 0 when
@@ -57,5 +59,12 @@ for doc in README.md docs/*.md; do
         fi
     done
 done
+out=$(TILEC="$TILEC" sh "$(dirname "$0")/options.sh" 2>&1)
+printf '%s\n' "$out" | grep -v '^options:'
+line=$(printf '%s\n' "$out" | grep '^options:' | tail -n 1)
+op=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+of=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+p=$((p + ${op:-0}))
+f=$((f + ${of:-1}))
 echo "docs: $p passed, $f failed"
 [ "$f" -eq 0 ]
