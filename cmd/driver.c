@@ -49,6 +49,8 @@ typedef struct Options {
     bool check_only;
     bool line_directives;
     bool write_if_changed;
+    bool python;             /* --python: also the Python module */
+    const char *python_file; /* --python=FILE */
     DiagOptions diag;
     FrontendOptions fe;
     const char *includes[256];
@@ -321,6 +323,19 @@ static char *map_prefix(const Options *o, const char *path)
     return strdup(path);
 }
 
+/* FILE.py whose stem is a Python identifier (the module's name). */
+static bool is_py_module_name(const char *path)
+{
+    const char *b = base_name(path);
+    size_t n = strlen(b);
+    if (n < 4 || strcmp(b + n - 3, ".py") != 0) return false;
+    for (size_t i = 0; i < n - 3; i++) {
+        char c = b[i];
+        if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9'))) return false;
+    }
+    return true;
+}
+
 /* ---- compile one input -------------------------------------------------- */
 
 typedef struct Mem {
@@ -434,6 +449,24 @@ static int compile_one(const Options *o, const char *input)
     bool to_stdout = o->output && !strcmp(o->output, "-");
     char *out = o->output ? strdup(o->output) : default_output(input, ext);
     char *hdr = o->header ? strdup(o->header) : to_stdout ? NULL : replace_ext(out, ".h");
+    /* --python: the module beside the output (FILE.py), or where =FILE says;
+     * its stem names the module and the library it loads (libSTEM.so). */
+    char *py = !o->python ? NULL : o->python_file ? strdup(o->python_file) : to_stdout ? NULL : replace_ext(out, ".py");
+    if (o->python && !py) {
+        fprintf(stderr, "tilec: error: -o - with --python needs --python=FILE\n");
+        free(out);
+        free(hdr);
+        program_free(p);
+        return 2;
+    }
+    if (py && !is_py_module_name(py)) {
+        fprintf(stderr, "tilec: error: --python: '%s' is not FILE.py with a Python identifier before .py\n", py);
+        free(py);
+        free(out);
+        free(hdr);
+        program_free(p);
+        return 2;
+    }
     if (to_stdout && o->dep_side && !o->dep_file) {
         fprintf(stderr, "tilec: error: -o - with -MD/-MMD needs -MF to name the dependency file\n");
         free(out);
@@ -459,7 +492,7 @@ static int compile_one(const Options *o, const char *input)
     const char *targets[2] = {to_stdout ? hdr : out, hdr};
     int ntargets = to_stdout ? (hdr ? 1 : 0) : 2;
     if (ntargets == 0) targets[ntargets++] = "-";
-    Mem code = {0}, head = {0}, deps = {0};
+    Mem code = {0}, head = {0}, deps = {0}, pym = {0};
     bool ok = true;
     if (!o->dep_only) {
         mem_open(&code);
@@ -467,6 +500,14 @@ static int compile_one(const Options *o, const char *input)
         int before = diag_error_count();
         ok = o->target == TARGET_CUDA ? codegen_cuda(p, &co, code.f) : codegen_host(p, &co, code.f);
         ok = ok && codegen_header(p, &co, head.f);
+        if (ok && py) {
+            char *stem = strdup(base_name(py));
+            stem[strlen(stem) - 3] = 0;
+            mem_open(&pym);
+            ok = codegen_python(p, &co, o->target == TARGET_CUDA, stem, pym.f);
+            mem_close(&pym);
+            free(stem);
+        }
         if (!ok && diag_error_count() == before)
             fprintf(stderr, "%s: error: code generation failed\n", input);
         mem_close(&code);
@@ -481,9 +522,12 @@ static int compile_one(const Options *o, const char *input)
         rc = diag_error_count() ? 1 : 2;
     } else {
         if (!o->dep_only) {
-            OutputFile files[2] = {{out, code.data, code.len}, {hdr, head.data, head.len}};
-            /* With -o -, only the header (if any) is a file. */
-            if (!output_commit_all(files + to_stdout, to_stdout ? (hdr ? 1 : 0) : 2)) rc = 2;
+            OutputFile files[3] = {{out, code.data, code.len}, {hdr, head.data, head.len}, {NULL, NULL, 0}};
+            int nfiles = 2;
+            if (!hdr) nfiles--;
+            if (py) files[nfiles++] = (OutputFile){py, pym.data, pym.len};
+            /* With -o -, only the header and the module (if any) are files. */
+            if (!output_commit_all(files + to_stdout, nfiles - to_stdout)) rc = 2;
             if (rc == 0 && to_stdout && (fwrite(code.data, 1, code.len, stdout) != code.len || fflush(stdout) != 0)) {
                 fprintf(stderr, "tilec: error: cannot write to standard output: %s\n", strerror(errno));
                 rc = 2;
@@ -504,6 +548,8 @@ static int compile_one(const Options *o, const char *input)
     free(code.data);
     free(head.data);
     free(deps.data);
+    free(pym.data);
+    free(py);
     free(src_name);
     free(out);
     free(hdr);
@@ -528,7 +574,7 @@ typedef enum ArgKind {
 
 enum {
     O_OUTPUT, O_HEADER, O_TARGET, O_ARCH, O_I, O_ISYSTEM, O_D, O_U, O_O0, O_O2, O_MAX_THREADS, O_MIN_BLOCKS,
-    O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_M, O_MM, O_MD, O_MMD, O_MF,
+    O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PYTHON, O_PYTHON_EQ, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_M, O_MM, O_MD, O_MMD, O_MF,
     O_MT, O_MQ, O_MP, O_WALL, O_WEXTRA, O_WERROR, O_WNO_ERROR, O_WERROR_EQ, O_WNO_ERROR_EQ, O_WNO, O_W,
     O_PEDANTIC, O_NO_WARN, O_COLOR, O_VERBOSE, O_AT, O_VERSION, O_HELP,
 };
@@ -561,6 +607,8 @@ static const OptSpec opt_table[] = {
     {"--check", A_NONE, O_CHECK, NULL, "parse and analyse only, write nothing (several files allowed)"},
     {"--no-line-directives", A_NONE, O_NO_LINE, NULL, "no #line directives back to the .tile.c source"},
     {"--write-if-changed", A_NONE, O_WIC, NULL, "leave outputs whose bytes did not change untouched (for Ninja's restat)"},
+    {"--python", A_NONE, O_PYTHON, NULL, "also write a Python module for the launchers, beside the output as .py (--python=FILE: there)"},
+    {"--python=", A_EQ, O_PYTHON_EQ, "FILE", NULL},
     {"-ffile-prefix-map=", A_EQ, O_PREFIX_MAP, "OLD=NEW", "rewrite path prefixes in generated code"},
     {"--symbol-prefix=", A_EQ, O_SYMBOL_PREFIX, "PFX", "prepend PFX to every launch function's name"},
     {"--rename=", A_EQ, O_RENAME, "OLD=NEW", "name kernel OLD's launch function NEW"},
@@ -811,6 +859,12 @@ static int parse_args(Options *o, int argc, char **argv)
         case O_CHECK: o->check_only = true; break;
         case O_NO_LINE: o->line_directives = false; break;
         case O_WIC: o->write_if_changed = true; break;
+        case O_PYTHON: o->python = true; break;
+        case O_PYTHON_EQ:
+            if (!*v) return usage_error("--python= wants a file name");
+            o->python = true;
+            o->python_file = v;
+            break;
         case O_PREFIX_MAP: {
             const char *eq = strchr(v, '=');
             if (!eq) return usage_error("-ffile-prefix-map wants OLD=NEW");

@@ -369,7 +369,6 @@ static void py_docline(FILE *o, const char *indent, const char *s)
 
 static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *co, bool cuda)
 {
-    (void)co;
     /* signature: the kernel's parameters in order, then grid= and stream= */
     fprintf(o, "def %s(", f->name);
     for (int i = 0; i < f->nparams; i++) fprintf(o, "%s, ", f->params[i].name);
@@ -450,7 +449,9 @@ static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *
     if (nconst) fputs("        else:\n            auto = None  # the launcher reports the constants\n", o);
     fputs("    else:\n        auto = None\n", o);
     fprintf(o, "    g_ = _grid_of(grid, auto, \"%s\")\n", f->name);
-    fprintf(o, "    st = _lib.%s(s_, g_", f->name);
+    fputs("    st = _lib.", o);
+    emit_launcher_name(o, co, f);
+    fputs("(s_, g_", o);
     for (int i = 0; i < f->nparams; i++) {
         const Param *pa = &f->params[i];
         if (pa->kind == PARAM_ARRAY) fprintf(o, ", _C.byref(d_%s)", pa->name);
@@ -505,7 +506,9 @@ bool codegen_python(Program *p, const CodegenOptions *co, bool cuda, const char 
     for (int i = 0; i < p->nfuncs; i++) {
         const Func *f = p->funcs[i];
         if (!f->is_kernel) continue;
-        fprintf(o, "    lib.%s.restype = _C.c_int\n    lib.%s.argtypes = [_C.c_void_p, _Grid", f->name, f->name);
+        fputs("    fn = lib.", o);
+        emit_launcher_name(o, co, f);
+        fputs("\n    fn.restype = _C.c_int\n    fn.argtypes = [_C.c_void_p, _Grid", o);
         for (int j = 0; j < f->nparams; j++) {
             const Param *pa = &f->params[j];
             if (pa->kind == PARAM_ARRAY) fputs(", _C.POINTER(_Array)", o);
