@@ -62,7 +62,7 @@ bin/tilec-san: cmd/tilec.c build/libtilec_san.a $(HDRS)
 	@echo "  LD      $@"
 	$(Q)$(CC) -O1 -g $(SAN) $(WARN) $(CPPFLAGS_ALL) $(CLANG_CFLAGS) cmd/tilec.c build/libtilec_san.a $(CLANG_LIBS) -lm -o $@
 
-build/libtilec_rt.a: $(RT_SRCS) runtime/tilec_rt.h
+build/libtilec_rt.a: $(RT_SRCS) runtime/tilec_rt.h runtime/tilec_dlpack.h
 	@mkdir -p build/rt
 	@echo "  CC      runtime/tilec_rt.c"
 	$(Q)$(CC) $(OPT) $(WARN) -Iruntime -c runtime/tilec_rt.c -o build/rt/tilec_rt.o
@@ -115,7 +115,7 @@ golden-update: bin/tilec
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 bin/tilec $(DESTDIR)$(PREFIX)/bin/tilec
-	install -m 644 runtime/tilec.h runtime/tilec_rt.h runtime/tilec_ops.h runtime/tilec_fp.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 runtime/tilec.h runtime/tilec_rt.h runtime/tilec_dlpack.h runtime/tilec_ops.h runtime/tilec_fp.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 build/libtilec_rt.a $(DESTDIR)$(PREFIX)/lib/libtilec_rt.a
 	install -m 644 docs/tilec.1 $(DESTDIR)$(PREFIX)/share/man/man1/tilec.1
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' docs/tilec.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tilec.pc

@@ -13,7 +13,7 @@ p=0; f=0
 ok() { p=$((p + 1)); }
 bad() { echo "install: $1"; f=$((f + 1)); }
 if make -s install PREFIX="$PREFIX" > "$OUT/install.log" 2>&1; then ok; else bad "make install failed"; tail -n 5 "$OUT/install.log"; fi
-for x in bin/tilec include/tilec.h include/tilec_rt.h lib/libtilec_rt.a lib/pkgconfig/tilec.pc share/man/man1/tilec.1; do
+for x in bin/tilec include/tilec.h include/tilec_rt.h include/tilec_dlpack.h lib/libtilec_rt.a lib/pkgconfig/tilec.pc share/man/man1/tilec.1; do
     if [ -f "$PREFIX/$x" ]; then ok; else bad "missing $x"; fi
 done
 # The installed tilec finds its header relative to itself.
