@@ -640,10 +640,12 @@ static inline tilec_status tilec_smem_opt_in(const void *fn, int bytes)
  * tilec_device_check_enabled() is 0.  Successes for device and managed
  * memory are cached per thread (16 entries keyed on the data pointer and
  * the current device), so a hot loop over the same buffers pays a table
- * lookup and cudaGetDevice; host memory is queried every time, because
- * host addresses are reused after free.  An error the query itself raised
+ * lookup per array and one cudaGetDevice per launch: a launcher passes
+ * the same int, initialised to -1, for all its arrays (current_device:
+ * queried at the first call, reused after).  Host memory is queried every
+ * time, because host addresses are reused after free.  An error the query itself raised
  * is cleared, so it cannot surface as the launch's status. */
-static inline tilec_status tilec_check_device(const tilec_array *a, const char *name)
+static inline tilec_status tilec_check_device(const tilec_array *a, const char *name, int *current_device = NULL)
 {
     enum { TILEC_DEVCACHE_N_ = 16, TILEC_DEVMAX_ = 64 };
     static thread_local const void *cache_ptr_[TILEC_DEVCACHE_N_];
@@ -652,12 +654,16 @@ static inline tilec_status tilec_check_device(const tilec_array *a, const char *
     static thread_local signed char pageable_[TILEC_DEVMAX_]; /* 0 unknown, 1 no, 2 yes */
     const char *nm = name ? name : "?";
     if (!a || !a->data || tilec_array_numel(a) == 0 || !tilec_device_check_enabled()) return TILEC_OK;
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        return tilec_fail(TILEC_ERR_CUDA, "argument '%s': cudaGetDevice: %s: %s", nm, cudaGetErrorName(e),
-                          cudaGetErrorString(e));
+    int dev = current_device ? *current_device : -1;
+    cudaError_t e;
+    if (dev < 0) {
+        e = cudaGetDevice(&dev);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            return tilec_fail(TILEC_ERR_CUDA, "argument '%s': cudaGetDevice: %s: %s", nm, cudaGetErrorName(e),
+                              cudaGetErrorString(e));
+        }
+        if (current_device) *current_device = dev;
     }
     for (int i = 0; i < TILEC_DEVCACHE_N_; i++)
         if (cache_ptr_[i] == a->data && cache_dev_[i] == dev) return TILEC_OK;
