@@ -8,7 +8,9 @@
 #     header (its static layout asserts then check the system's DLTensor)
 #     passes with a runtime built without it; a system dlpack.h included
 #     after tilec_rt.h is harmless.
-#  2. Capsules from NumPy (legacy and versioned, read-only and copied)
+#  2. The CUDA launcher of examples/vec_add calls tilec_check_device for
+#     every array (after the empty-grid return); the host launcher does not.
+#  3. Capsules from NumPy (legacy and versioned, read-only and copied)
 #     through a host-target kernel built into a shared library and called
 #     with ctypes (numpy_dlpack.py).  NumPy is installed with pip when
 #     absent; NumPy >= 2.1 is needed for versioned capsules.
@@ -89,7 +91,25 @@ else
     done
 fi
 
-# --- 2. NumPy capsules through a host kernel ----------------------------------
+# --- 2. the CUDA launcher checks every array's device; the host one does not ---
+# (the check itself runs on a GPU: tests/gpu/device_check.cu)
+if "$TILEC" -o "$OUT/va.cu" examples/vec_add/vec_add.tile.c > "$OUT/va.log" 2>&1 &&
+   "$TILEC" --target=host -o "$OUT/va_host.c" examples/vec_add/vec_add.tile.c >> "$OUT/va.log" 2>&1; then
+    got=$(grep -o 'tilec_check_device([a-z]*, "[a-z]*", &dev_)' "$OUT/va.cu" | tr '\n' ' ')
+    want='tilec_check_device(a, "a", &dev_) tilec_check_device(b, "b", &dev_) tilec_check_device(c, "c", &dev_) '
+    empty=$(grep -n 'an empty problem' "$OUT/va.cu" | cut -d: -f1)
+    first=$(grep -n 'tilec_check_device(' "$OUT/va.cu" | head -n 1 | cut -d: -f1)
+    if [ "$got" = "$want" ] && [ -n "$empty" ] && [ -n "$first" ] && [ "$first" -gt "$empty" ] &&
+       ! grep -q tilec_check_device "$OUT/va_host.c"; then
+        ok "codegen: the CUDA launcher checks the device of a, b and c after the empty-grid return; the host launcher does not"
+    else
+        bad "codegen: device checks in vec_add's launchers: got '$got'"
+    fi
+else
+    bad "codegen: tilec failed on examples/vec_add:"; head -20 "$OUT/va.log"
+fi
+
+# --- 3. NumPy capsules through a host kernel ----------------------------------
 PY=${PYTHON:-python3}
 if ! command -v "$PY" > /dev/null 2>&1; then
     bad "numpy: no $PY"
