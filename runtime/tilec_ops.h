@@ -643,8 +643,8 @@ static inline tilec_status tilec_smem_opt_in(const void *fn, int bytes)
  * lookup per array and one cudaGetDevice per launch: a launcher passes
  * the same int, initialised to -1, for all its arrays (current_device:
  * queried at the first call, reused after).  Host memory is queried every
- * time, because host addresses are reused after free.  An error the query itself raised
- * is cleared, so it cannot surface as the launch's status. */
+ * time, because host addresses are reused after free.  An error a query
+ * raised is cleared, so it cannot surface as the launch's status. */
 static inline tilec_status tilec_check_device(const tilec_array *a, const char *name, int *current_device = NULL)
 {
     enum { TILEC_DEVCACHE_N_ = 16, TILEC_DEVMAX_ = 64 };
