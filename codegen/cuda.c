@@ -107,6 +107,18 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
         emit_launch_prototype(o, co, f);
         fputs("\n{\n", o);
         emit_launch_checks(o, f, specvals, nspec);
+        /* Memory the current device cannot reach (a host pointer) is a
+         * status naming the argument, not a fault at the next sync; after
+         * the empty-grid return: nothing is accessed without a launch. */
+        bool first_array = true;
+        for (int i = 0; i < f->nparams; i++) {
+            const Param *p = &f->params[i];
+            if (p->kind != PARAM_ARRAY) continue;
+            if (first_array) fputs("    int dev_ = -1; /* the current device, queried once */\n", o);
+            first_array = false;
+            fprintf(o, "    if ((st_ = tilec_check_device(%s, \"%s\", &dev_)) != TILEC_OK) return st_;\n", p->name,
+                    p->name);
+        }
         aligned_test(o, f);
         fputs("    const dim3 g_(grid.x, grid.y, grid.z);\n", o);
         fputs("    cudaStream_t s_ = (cudaStream_t)stream;\n", o);

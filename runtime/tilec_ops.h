@@ -619,5 +619,106 @@ static inline tilec_status tilec_smem_opt_in(const void *fn, int bytes)
     return tilec_fail(TILEC_ERR_CUDA, "%s: %s (the kernel needs %d bytes of shared memory)", cudaGetErrorName(e),
                       cudaGetErrorString(e), bytes);
 }
+
+/* ---- CUDA only: the launchers' device check ------------------------------- */
+
+/* Whether the current device can read and write array a's memory, so that
+ * a host pointer handed to a CUDA launcher is a status naming the argument
+ * instead of an illegal-address fault at the next synchronisation.
+ * cudaPointerGetAttributes says what the memory is:
+ *  - device memory of the current device, managed memory, and pinned or
+ *    registered host memory (mapped into every device under unified
+ *    addressing) pass;
+ *  - device memory of another device passes when cudaDeviceCanAccessPeer
+ *    says the current device can reach it (the application must also have
+ *    called cudaDeviceEnablePeerAccess, which no query can see);
+ *  - pageable host memory (malloc, NumPy) passes only on a device with
+ *    cudaDevAttrPageableMemoryAccess (HMM or ATS systems);
+ *  - anything else is TILEC_ERR_DEVICE: "argument 'x': host memory
+ *    (pageable), the launch runs on device 0 ...".
+ * Empty arrays pass (nothing is accessed), and so does everything while
+ * tilec_device_check_enabled() is 0.  Successes for device and managed
+ * memory are cached per thread (16 entries keyed on the data pointer and
+ * the current device), so a hot loop over the same buffers pays a table
+ * lookup per array and one cudaGetDevice per launch: a launcher passes
+ * the same int, initialised to -1, for all its arrays (current_device:
+ * queried at the first call, reused after).  Host memory is queried every
+ * time, because host addresses are reused after free.  An error a query
+ * raised is cleared, so it cannot surface as the launch's status. */
+static inline tilec_status tilec_check_device(const tilec_array *a, const char *name, int *current_device = NULL)
+{
+    enum { TILEC_DEVCACHE_N_ = 16, TILEC_DEVMAX_ = 64 };
+    static thread_local const void *cache_ptr_[TILEC_DEVCACHE_N_];
+    static thread_local int cache_dev_[TILEC_DEVCACHE_N_];
+    static thread_local unsigned cache_next_;
+    static thread_local signed char pageable_[TILEC_DEVMAX_]; /* 0 unknown, 1 no, 2 yes */
+    const char *nm = name ? name : "?";
+    if (!a || !a->data || tilec_array_numel(a) == 0 || !tilec_device_check_enabled()) return TILEC_OK;
+    int dev = current_device ? *current_device : -1;
+    cudaError_t e;
+    if (dev < 0) {
+        e = cudaGetDevice(&dev);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            return tilec_fail(TILEC_ERR_CUDA, "argument '%s': cudaGetDevice: %s: %s", nm, cudaGetErrorName(e),
+                              cudaGetErrorString(e));
+        }
+        if (current_device) *current_device = dev;
+    }
+    for (int i = 0; i < TILEC_DEVCACHE_N_; i++)
+        if (cache_ptr_[i] == a->data && cache_dev_[i] == dev) return TILEC_OK;
+    cudaPointerAttributes at{};
+    e = cudaPointerGetAttributes(&at, a->data);
+    if (e != cudaSuccess) {
+        /* CUDA before 11 answered cudaErrorInvalidValue for pageable memory */
+        (void)cudaGetLastError();
+        at.type = cudaMemoryTypeUnregistered;
+    }
+    bool cache = false;
+    switch (at.type) {
+    case cudaMemoryTypeDevice:
+        if (at.device != dev) {
+            int can = 0;
+            if (cudaDeviceCanAccessPeer(&can, dev, at.device) != cudaSuccess) {
+                (void)cudaGetLastError();
+                can = 0;
+            }
+            if (!can)
+                return tilec_fail(TILEC_ERR_DEVICE,
+                                  "argument '%s': memory of device %d, the launch runs on device %d, which "
+                                  "has no peer access to it",
+                                  nm, at.device, dev);
+        }
+        cache = true;
+        break;
+    case cudaMemoryTypeManaged: cache = true; break;
+    case cudaMemoryTypeHost: break; /* pinned or registered: mapped for every device */
+    default: { /* cudaMemoryTypeUnregistered: pageable host memory */
+        int yes = 0;
+        if (dev >= 0 && dev < TILEC_DEVMAX_ && pageable_[dev]) {
+            yes = pageable_[dev] == 2;
+        } else {
+            if (cudaDeviceGetAttribute(&yes, cudaDevAttrPageableMemoryAccess, dev) != cudaSuccess) {
+                (void)cudaGetLastError();
+                yes = 0;
+            }
+            if (dev >= 0 && dev < TILEC_DEVMAX_) pageable_[dev] = (signed char)(yes ? 2 : 1);
+        }
+        if (!yes)
+            return tilec_fail(TILEC_ERR_DEVICE,
+                              "argument '%s': host memory (pageable), the launch runs on device %d, which "
+                              "cannot access pageable memory (pass device, managed or pinned memory; "
+                              "TILEC_NO_DEVICE_CHECK=1 skips this check)",
+                              nm, dev);
+        break;
+    }
+    }
+    if (cache) {
+        cache_ptr_[cache_next_ % TILEC_DEVCACHE_N_] = a->data;
+        cache_dev_[cache_next_ % TILEC_DEVCACHE_N_] = dev;
+        cache_next_++;
+    }
+    return TILEC_OK;
+}
 #endif
 #endif

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__cplusplus)
@@ -42,6 +43,7 @@ const char *tilec_status_string(tilec_status s)
     case TILEC_ERR_CUDA: return "TILEC_ERR_CUDA: CUDA runtime error";
     case TILEC_ERR_INVALID: return "TILEC_ERR_INVALID: invalid argument";
     case TILEC_ERR_ALIGN: return "TILEC_ERR_ALIGN: data pointer is misaligned";
+    case TILEC_ERR_READONLY: return "TILEC_ERR_READONLY: output array is read-only";
     }
     return "TILEC_ERR_UNKNOWN: unknown status";
 }
@@ -274,6 +276,11 @@ tilec_status tilec_check_output(const tilec_array *out, const char *name)
     int64_t end, span;
     tilec_status s;
     if (!out) return tilec_fail(TILEC_ERR_NULL_ARRAY, "argument '%s': NULL array descriptor", nm_(name));
+    if (out->flags & TILEC_ARRAY_READONLY)
+        return tilec_fail(TILEC_ERR_READONLY,
+                          "output '%s' is read-only (TILEC_ARRAY_READONLY: e.g. a read-only NumPy "
+                          "array or a DLPack tensor flagged READ_ONLY); pass a writable array",
+                          nm_(name));
     s = check_layout_(out, name, &empty, &end);
     if (s != TILEC_OK || empty) return s;
     /* the dimensions that matter, sorted by stride (insertion sort, n <= 8) */
@@ -434,7 +441,6 @@ int tilec_array_fast_path(const tilec_array *a, int ndim, const int64_t *tile_sh
 
 /* ---- DLPack ---------------------------------------------------------------- */
 
-#if defined(TILEC_HAVE_DLPACK) && TILEC_HAVE_DLPACK
 static int32_t dtype_from_dl_(DLDataType t)
 {
     switch ((int)t.code) {
@@ -528,4 +534,74 @@ tilec_status tilec_dtype_to_dlpack(int32_t dtype, DLDataType *out)
     out->lanes = 1;
     return TILEC_OK;
 }
+
+tilec_status tilec_array_from_dlpack_versioned(const DLManagedTensorVersioned *m, tilec_array *out)
+{
+    tilec_status s;
+    if (!out) return tilec_fail(TILEC_ERR_NULL_ARRAY, "DLPack: NULL output descriptor");
+    memset(out, 0, sizeof *out);
+    if (!m) return tilec_fail(TILEC_ERR_NULL_ARRAY, "DLPack: NULL DLManagedTensorVersioned");
+    if (m->version.major != TILEC_DLPACK_MAJOR)
+        return tilec_fail(TILEC_ERR_INVALID,
+                          "DLPack: versioned tensor of DLPack %u.%u; this runtime reads %d.x only",
+                          (unsigned)m->version.major, (unsigned)m->version.minor, TILEC_DLPACK_MAJOR);
+    s = tilec_array_from_dlpack(&m->dl_tensor, out);
+    if (s != TILEC_OK) return s;
+    if (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) out->flags |= TILEC_ARRAY_READONLY;
+    if (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED) out->flags |= TILEC_ARRAY_COPIED;
+    return TILEC_OK;
+}
+
+tilec_status tilec_array_from_dlpack_versioned_on(const DLManagedTensorVersioned *m, int device_type,
+                                                  tilec_array *out)
+{
+    tilec_status s = tilec_array_from_dlpack_versioned(m, out);
+    if (s != TILEC_OK) return s;
+    if ((int)m->dl_tensor.device.device_type != device_type) {
+        memset(out, 0, sizeof *out);
+        return tilec_fail(TILEC_ERR_DEVICE, "DLPack: tensor on device type %d (id %d), expected %d",
+                          (int)m->dl_tensor.device.device_type, (int)m->dl_tensor.device.device_id,
+                          device_type);
+    }
+    return TILEC_OK;
+}
+
+/* ---- the device-check switch ----------------------------------------------- */
+
+/* -1: not decided yet (read TILEC_NO_DEVICE_CHECK at the first query);
+ * 0: off; 1: on.  Atomic where the compiler offers it (GCC, Clang and
+ * nvcc's host compilers): concurrent first launches may both read the
+ * environment, which gives the same answer. */
+static int tilec_devcheck_ = -1;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TILEC_LOAD_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define TILEC_STORE_(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#else
+#define TILEC_LOAD_(p) (*(volatile int *)(p))
+#define TILEC_STORE_(p, v) (*(volatile int *)(p) = (v))
 #endif
+
+void tilec_set_device_check(int on)
+{
+    TILEC_STORE_(&tilec_devcheck_, on ? 1 : 0);
+}
+
+int tilec_device_check_enabled(void)
+{
+    int v = TILEC_LOAD_(&tilec_devcheck_);
+    if (v < 0) {
+        const char *e = getenv("TILEC_NO_DEVICE_CHECK");
+        int want = (e && e[0] && strcmp(e, "0") != 0) ? 0 : 1;
+        int expected = -1;
+        /* a tilec_set_device_check() that raced with us wins */
+#if defined(__GNUC__) || defined(__clang__)
+        __atomic_compare_exchange_n(&tilec_devcheck_, &expected, want, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED);
+#else
+        if (tilec_devcheck_ == expected) tilec_devcheck_ = want;
+#endif
+        v = TILEC_LOAD_(&tilec_devcheck_);
+    }
+    return v;
+}

@@ -3,29 +3,22 @@
  * array descriptor), status codes with a thread-local error detail, the
  * validation every launcher runs before a launch (rank, dtype, shape,
  * strides, overflow, alignment, aliasing, grid limits), grid helpers, the
- * fast-path predicate and DLPack import.
+ * fast-path predicate, DLPack import (legacy and versioned tensors) and the
+ * switch of the CUDA launchers' device check.
  *
  * Plain C17 that also compiles as C++ (nvcc builds it in .cu files).  It
  * never prints, never exits, keeps no state but the thread-local error text
- * and does not depend on CUDA.  User documentation: docs/runtime.md. */
+ * and the device-check switch, and does not depend on CUDA.  User
+ * documentation: docs/runtime.md. */
 #ifndef TILEC_RT_H
 #define TILEC_RT_H
 #include <stddef.h>
 #include <stdint.h>
 
-/* DLPack support is compiled in when <dlpack/dlpack.h> is on the include
- * path (Debian: libdlpack-dev), unless TILEC_NO_DLPACK is defined.  The
- * runtime library and every file including this header must agree, so a
- * build that compiles tilec_rt.c with the header should compile users with
- * it too. */
-#if !defined(TILEC_HAVE_DLPACK) && !defined(TILEC_NO_DLPACK) && defined(__has_include)
-#if __has_include(<dlpack/dlpack.h>)
-#define TILEC_HAVE_DLPACK 1
-#endif
-#endif
-#if defined(TILEC_HAVE_DLPACK) && TILEC_HAVE_DLPACK
-#include <dlpack/dlpack.h>
-#endif
+/* DLPack's ABI, declared by tilec (tilec_dlpack.h), so the DLPack functions
+ * below always exist and have the same types whatever dlpack.h the build
+ * machine has; a system <dlpack/dlpack.h> may be included before or after. */
+#include "tilec_dlpack.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,16 +44,28 @@ typedef enum tilec_dtype {
 } tilec_dtype;
 #define TILEC_DTYPE_COUNT 17
 
+/* tilec_array.flags bits.  READONLY: the memory must not be written (a
+ * read-only NumPy array, a DLPack tensor flagged READ_ONLY); an output so
+ * marked is TILEC_ERR_READONLY.  COPIED: the memory is a copy the DLPack
+ * producer made for this export (information only: writes land in the
+ * copy). */
+#define TILEC_ARRAY_READONLY 1u
+#define TILEC_ARRAY_COPIED 2u
+
 /* A global array argument: seed 001's interoperable descriptor with the
  * dtype and rank carried at run time.  shape[i] and strides[i] are valid
  * for i < ndim.  Strides are in elements, not bytes; 0 is a broadcast
- * dimension; negative strides are rejected (TILEC_ERR_STRIDE). */
+ * dimension; negative strides are rejected (TILEC_ERR_STRIDE).  flags and
+ * reserved_ come last, so a zero-initialised descriptor (memset, `= {0}`,
+ * the constructors) is a writable one; keep reserved_ 0. */
 typedef struct tilec_array {
     void *data;
     int32_t dtype; /* a tilec_dtype */
     int32_t ndim;
     int64_t shape[TILEC_MAX_RANK];
     int64_t strides[TILEC_MAX_RANK];
+    uint32_t flags; /* TILEC_ARRAY_* bits */
+    uint32_t reserved_;
 } tilec_array;
 
 typedef struct tilec_grid {
@@ -87,9 +92,10 @@ typedef enum tilec_status {
     TILEC_ERR_DEVICE,     /* memory on the wrong device for this target */
     TILEC_ERR_CUDA,       /* a CUDA runtime call failed; tilec_last_error() has its text */
     TILEC_ERR_INVALID,    /* any other invalid argument */
-    TILEC_ERR_ALIGN       /* data not aligned to the element size */
+    TILEC_ERR_ALIGN,      /* data not aligned to the element size */
+    TILEC_ERR_READONLY    /* an output array is marked read-only (TILEC_ARRAY_READONLY) */
 } tilec_status;
-#define TILEC_STATUS_COUNT 15
+#define TILEC_STATUS_COUNT 16
 
 /* "TILEC_OK: success", "TILEC_ERR_RANK: wrong rank" ...: a stable text per
  * code, never NULL; unknown values give "TILEC_ERR_UNKNOWN: unknown status". */
@@ -103,7 +109,9 @@ int tilec_dtype_size(int32_t dtype);
 /* The detail of the calling thread's last failure, e.g. "argument 'x':
  * rank 2, kernel expects 1", or the CUDA error text.  Thread-local; owned
  * by the runtime (never free it; valid until this thread's next failure or
- * clear); "" when none.  Successful calls leave it alone. */
+ * clear); "" when none.  The runtime's own functions leave it alone when
+ * they succeed, but every generated launcher calls tilec_clear_error()
+ * first, so after a launcher returns TILEC_OK it is "". */
 const char *tilec_last_error(void);
 /* Sets the last error to the printf-formatted detail (truncated at 511
  * bytes) and returns s; used by generated launchers: `return
@@ -137,7 +145,9 @@ int64_t tilec_array_numel(const tilec_array *a);
  * size (ALIGN).  An empty array (some extent 0) passes with any data. */
 tilec_status tilec_check_array(const tilec_array *a, const char *name, int expect_ndim,
                                tilec_dtype expect_dtype);
-/* An output must not write one element twice: with its zero-extent and
+/* An output must be writable: flags without TILEC_ARRAY_READONLY, else
+ * TILEC_ERR_READONLY (checked first, after NULL).  And it must not write
+ * one element twice: with its zero-extent and
  * extent-1 dimensions dropped and the rest sorted by stride, each stride
  * must be >= the previous stride times its extent (so stride-0 broadcast
  * outputs and interleaved self-overlapping views are TILEC_ERR_ALIAS).
@@ -180,9 +190,9 @@ uint64_t tilec_grid_size(tilec_grid g);
 int tilec_array_fast_path(const tilec_array *a, int ndim, const int64_t *tile_shape,
                           int vec_elems);
 
-#if defined(TILEC_HAVE_DLPACK) && TILEC_HAVE_DLPACK
 /* DLPack type codes newer than some <dlpack/dlpack.h> versions (Debian 12
- * ships 0.6): DLPack 1.x numbers, compared as plain integers. */
+ * ships 0.6): DLPack 1.x numbers, compared as plain integers, so they work
+ * whichever dlpack.h came first. */
 #ifndef TILEC_KDL_BOOL
 #define TILEC_KDL_BOOL 6
 #endif
@@ -192,21 +202,43 @@ int tilec_array_fast_path(const tilec_array *a, int ndim, const int64_t *tile_sh
 #ifndef TILEC_KDL_FLOAT8_E5M2
 #define TILEC_KDL_FLOAT8_E5M2 12
 #endif
-/* Converts a DLTensor (borrowed: nothing is copied or owned) to a
- * descriptor.  data = t->data + byte_offset; strides NULL means compact
- * row-major; lanes != 1, complex and unknown types give TILEC_ERR_DTYPE,
- * ndim outside 0..8 TILEC_ERR_RANK, a NULL shape with ndim > 0
- * TILEC_ERR_INVALID.  The device is not checked: use
- * tilec_array_from_dlpack_on for that.  On failure *out is zeroed. */
+/* Converts a DLTensor (borrowed: nothing is copied or owned; the caller
+ * keeps the producer's capsule or managed tensor alive while the
+ * descriptor is used and calls its deleter afterwards) to a descriptor.
+ * data = t->data + byte_offset; strides NULL means compact row-major;
+ * lanes != 1, complex and unknown types give TILEC_ERR_DTYPE, ndim outside
+ * 0..8 TILEC_ERR_RANK, a NULL shape with ndim > 0 TILEC_ERR_INVALID.  flags
+ * is 0: a legacy DLTensor cannot say it is read-only.  The device is not
+ * checked: use tilec_array_from_dlpack_on for that.  On failure *out is
+ * zeroed.  A legacy DLManagedTensor *m converts as &m->dl_tensor. */
 tilec_status tilec_array_from_dlpack(const DLTensor *t, tilec_array *out);
 /* The same, also requiring t->device.device_type == device_type (e.g.
  * kDLCUDA for the CUDA target, kDLCPU for the host target), else
  * TILEC_ERR_DEVICE. */
 tilec_status tilec_array_from_dlpack_on(const DLTensor *t, int device_type, tilec_array *out);
+/* A DLPack 1.x versioned tensor (PyCapsule "dltensor_versioned"), borrowed
+ * like the above.  m->version.major must be TILEC_DLPACK_MAJOR (1), else
+ * TILEC_ERR_INVALID naming both versions (the layout of everything after
+ * the version may differ); any minor version is accepted.  The flag
+ * DLPACK_FLAG_BITMASK_READ_ONLY sets TILEC_ARRAY_READONLY (so passing the
+ * array as an output gives TILEC_ERR_READONLY) and IS_COPIED sets
+ * TILEC_ARRAY_COPIED; other bits are ignored.  The rest is
+ * tilec_array_from_dlpack(&m->dl_tensor, out). */
+tilec_status tilec_array_from_dlpack_versioned(const DLManagedTensorVersioned *m, tilec_array *out);
+tilec_status tilec_array_from_dlpack_versioned_on(const DLManagedTensorVersioned *m, int device_type,
+                                                  tilec_array *out);
 /* The DLPack dtype of a tilec dtype (lanes 1); TILEC_ERR_DTYPE for
  * tfloat32 (no DLPack code) and invalid values. */
 tilec_status tilec_dtype_to_dlpack(int32_t dtype, DLDataType *out);
-#endif
+
+/* The device check of the CUDA target's launchers (tilec_check_device in
+ * tilec_ops.h): on by default; off when the environment variable
+ * TILEC_NO_DEVICE_CHECK is set to anything but "" or "0" (read once, at the
+ * first launch), or after tilec_set_device_check(0), which overrides the
+ * environment either way.  The switch is process-wide and atomic; it is
+ * meant to be set once, before the hot loop. */
+void tilec_set_device_check(int on);
+int tilec_device_check_enabled(void);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,7 @@
 # compiler under test is the ASan/UBSan build (bin/tilec-san); generated host
 # code and the example applications are built with the sanitizers too.
 # Set TILEC_TEST_FILTER=section to run one section (unit, golden, diag, cli,
-# docs, layout, fuzz, host, valgrind, install, project, nvcc).
+# docs, layout, fuzz, host, dlpack, valgrind, install, project, nvcc).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$(pwd)
@@ -164,6 +164,16 @@ if want host; then
     p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     section host "${p:-0}" "${f:-1}"
+fi
+
+# --- DLPack: the runtime's ABI without and with a system dlpack.h; NumPy capsules --
+if want dlpack; then
+    out=$(TILEC="$TILEC" OUT="$OUT/dlpack" sh tests/dlpack/run.sh 2>&1)
+    printf '%s\n' "$out" | grep -v '^dlpack:' | grep -v '^ok '
+    line=$(printf '%s\n' "$out" | grep '^dlpack:' | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section dlpack "${p:-0}" "${f:-1}"
 fi
 
 # --- valgrind memcheck on a sample of compilations (no leaks of tilec's own) --

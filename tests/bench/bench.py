@@ -72,9 +72,10 @@ MAX_RANK = 8
 
 class TilecArray(ctypes.Structure):
     """typedef struct tilec_array { void *data; int32_t dtype; int32_t ndim;
-    int64_t shape[8]; int64_t strides[8]; } tilec_array;"""
+    int64_t shape[8]; int64_t strides[8]; uint32_t flags; uint32_t reserved_; } tilec_array;"""
     _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_int32), ("ndim", ctypes.c_int32),
-                ("shape", ctypes.c_int64 * MAX_RANK), ("strides", ctypes.c_int64 * MAX_RANK)]
+                ("shape", ctypes.c_int64 * MAX_RANK), ("strides", ctypes.c_int64 * MAX_RANK),
+                ("flags", ctypes.c_uint32), ("reserved_", ctypes.c_uint32)]
 
 
 class TilecGrid(ctypes.Structure):
@@ -82,7 +83,7 @@ class TilecGrid(ctypes.Structure):
     _fields_ = [("x", ctypes.c_uint32), ("y", ctypes.c_uint32), ("z", ctypes.c_uint32)]
 
 
-assert ctypes.sizeof(TilecArray) == 8 + 4 + 4 + 8 * MAX_RANK * 2
+assert ctypes.sizeof(TilecArray) == 8 + 4 + 4 + 8 * MAX_RANK * 2 + 4 + 4
 assert ctypes.sizeof(TilecGrid) == 12
 
 
@@ -131,7 +132,7 @@ def build_library():
 
     def compile_one(src):
         obj = os.path.join(objdir, os.path.basename(src) + ".o")
-        cmd = [nvcc] + NVCC_FLAGS + ["-DTILEC_NO_DLPACK", "-I" + BUILD, "-c", "-x", "cu", src, "-o", obj]
+        cmd = [nvcc] + NVCC_FLAGS + ["-I" + BUILD, "-c", "-x", "cu", src, "-o", obj]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError("nvcc failed on %s:\n%s%s" % (src, r.stdout, r.stderr))

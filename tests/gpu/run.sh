@@ -11,6 +11,7 @@
 #        with build/gpu and build/bench carried along): compiles the
 #        generated CUDA with nvcc, runs every application (checks against
 #        float64 references), runs each under compute-sanitizer memcheck,
+#        runs tests/gpu/device_check.cu (the launchers' device check),
 #        compares every checked result with the host backend's element by
 #        element, and with --bench measures the mma.sync ceiling
 #        (tests/bench/peak/mma_peak.cu) and runs the benchmark table.
@@ -87,6 +88,25 @@ device)
             f=$((f + 1)); echo "FAIL memcheck $name"; grep -E 'ERROR|Invalid|at 0x' "$b/memcheck.out" | head -n 10
         fi
     done
+    # The launchers' device check (tests/gpu/device_check.cu) on vec_add's
+    # generated launcher: plain, and with the environment switch.
+    b=$G/cuda/device_check
+    mkdir -p "$b"
+    if nvcc -std=c++17 -O2 -arch=sm_90 -I"$G/gen/vec_add" -Iruntime -Itests/unit -o "$b/device_check" \
+            tests/gpu/device_check.cu "$G/gen/vec_add/vec_add.cu" runtime/tilec_rt.c > "$b/build.log" 2>&1; then
+        for mode in plain env-off; do
+            if [ $mode = plain ]; then "$b/device_check" > "$b/$mode.out" 2>&1
+            else TILEC_NO_DEVICE_CHECK=1 "$b/device_check" env-off > "$b/$mode.out" 2>&1; fi
+            if [ $? -eq 0 ]; then
+                p=$((p + 1)); echo "ok   device_check $mode: $(grep -E 'passed, [0-9]+ failed' "$b/$mode.out" | tail -n 1)"
+                grep -E '^tilec_check_device:' "$b/$mode.out"
+            else
+                f=$((f + 1)); echo "FAIL device_check $mode"; tail -n 15 "$b/$mode.out"
+            fi
+        done
+    else
+        f=$((f + 1)); echo "FAIL build device_check"; tail -n 20 "$b/build.log"
+    fi
     # Differential: GPU results against the host backend's, element by element.
     out=$(python3 tests/gpu/diffdump.py "$G/dump-host" "$G/dump-gpu")
     printf '%s\n' "$out" | grep -v '^diff:'

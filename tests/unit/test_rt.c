@@ -1,7 +1,9 @@
 /* test_rt.c: unit tests of the launch runtime (runtime/tilec_rt.c): every
  * validation status and its message, the alias rules, grid limits and
- * helpers, the fast-path predicate, descriptor constructors and DLPack
- * import. */
+ * helpers, the fast-path predicate, descriptor constructors, read-only
+ * arrays, DLPack import (legacy and versioned) with the DLPack ABI's sizes
+ * and offsets, and the device-check switch. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,7 +400,6 @@ static void test_fast_path(void)
     CHECK_INT(tilec_array_fast_path(&v, 1, tile1, 8), 1);
 }
 
-#if defined(TILEC_HAVE_DLPACK) && TILEC_HAVE_DLPACK
 static void test_dlpack(void)
 {
     int64_t shape[2] = {3, 4}, strides[2] = {1, 3};
@@ -509,8 +510,179 @@ static void test_dlpack(void)
     CHECK(dt.code == TILEC_KDL_BOOL && dt.bits == 8, "bool -> DLPack");
     CHECK_INT(tilec_dtype_to_dlpack(TILEC_TFLOAT32, &dt), TILEC_ERR_DTYPE);
     CHECK_INT(tilec_dtype_to_dlpack(TILEC_DTYPE_INVALID, &dt), TILEC_ERR_DTYPE);
+    /* a legacy tensor is never read-only */
+    CHECK_INT(tilec_array_from_dlpack(&t, &a), TILEC_OK);
+    CHECK_INT(a.flags, 0);
+    CHECK_INT(a.reserved_, 0);
 }
+
+/* The DLPack ABI of tilec_dlpack.h: DLPack 1.x's sizes and offsets on an
+ * LP64 target (what every producer uses), checked at compile time. */
+#if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
+_Static_assert(sizeof(DLDevice) == 8, "DLDevice");
+_Static_assert(sizeof(DLDataType) == 4, "DLDataType");
+_Static_assert(offsetof(DLDataType, bits) == 1 && offsetof(DLDataType, lanes) == 2, "DLDataType");
+_Static_assert(sizeof(DLTensor) == 48, "DLTensor");
+_Static_assert(offsetof(DLTensor, device) == 8 && offsetof(DLTensor, ndim) == 16 &&
+                   offsetof(DLTensor, dtype) == 20 && offsetof(DLTensor, shape) == 24 &&
+                   offsetof(DLTensor, strides) == 32 && offsetof(DLTensor, byte_offset) == 40,
+               "DLTensor offsets");
+_Static_assert(sizeof(DLManagedTensor) == 64 && offsetof(DLManagedTensor, manager_ctx) == 48 &&
+                   offsetof(DLManagedTensor, deleter) == 56,
+               "DLManagedTensor");
+_Static_assert(sizeof(DLPackVersion) == 8, "DLPackVersion");
+_Static_assert(sizeof(DLManagedTensorVersioned) == 80 &&
+                   offsetof(DLManagedTensorVersioned, manager_ctx) == 8 &&
+                   offsetof(DLManagedTensorVersioned, deleter) == 16 &&
+                   offsetof(DLManagedTensorVersioned, flags) == 24 &&
+                   offsetof(DLManagedTensorVersioned, dl_tensor) == 32,
+               "DLManagedTensorVersioned");
+/* tilec_array: the new fields are appended, the old ones keep their place */
+_Static_assert(offsetof(tilec_array, shape) == 16 && offsetof(tilec_array, strides) == 80 &&
+                   offsetof(tilec_array, flags) == 144 && sizeof(tilec_array) == 152,
+               "tilec_array");
 #endif
+
+static void test_dlpack_abi(void)
+{
+    /* enumerator values are DLPack's (1.x) */
+    CHECK_INT(kDLCPU, 1);
+    CHECK_INT(kDLCUDA, 2);
+    CHECK_INT(kDLCUDAHost, 3);
+    CHECK_INT(kDLCUDAManaged, 13);
+    CHECK_INT(kDLBfloat, 4);
+    CHECK_INT(kDLComplex, 5);
+#ifdef TILEC_DLPACK_DECLARED_
+    CHECK_INT(kDLBool, TILEC_KDL_BOOL);
+    CHECK_INT(kDLFloat8_e4m3fn, TILEC_KDL_FLOAT8_E4M3FN);
+    CHECK_INT(kDLFloat8_e5m2, TILEC_KDL_FLOAT8_E5M2);
+    CHECK_INT(DLPACK_MAJOR_VERSION, 1);
+#endif
+    CHECK_INT(sizeof(DLDeviceType), 4);
+    CHECK_INT(DLPACK_FLAG_BITMASK_READ_ONLY, 1);
+    CHECK_INT(DLPACK_FLAG_BITMASK_IS_COPIED, 2);
+    CHECK_INT(TILEC_DLPACK_MAJOR, 1);
+}
+
+static void test_dlpack_versioned(void)
+{
+    int64_t shape[1] = {16};
+    DLManagedTensorVersioned m;
+    tilec_array a;
+    memset(&m, 0, sizeof m);
+    m.version.major = 1;
+    m.version.minor = 0;
+    m.dl_tensor.data = buf;
+    m.dl_tensor.device.device_type = kDLCPU;
+    m.dl_tensor.ndim = 1;
+    m.dl_tensor.dtype.code = kDLFloat;
+    m.dl_tensor.dtype.bits = 32;
+    m.dl_tensor.dtype.lanes = 1;
+    m.dl_tensor.shape = shape;
+    m.dl_tensor.byte_offset = 8;
+    CHECK_INT(tilec_array_from_dlpack_versioned(&m, &a), TILEC_OK);
+    CHECK(a.data == (char *)buf + 8, "byte_offset");
+    CHECK_INT(a.dtype, TILEC_FLOAT32);
+    CHECK_INT(a.ndim, 1);
+    CHECK_INT(a.shape[0], 16);
+    CHECK_INT(a.strides[0], 1);
+    CHECK_INT(a.flags, 0);
+    CHECK_INT(tilec_check_output(&a, "y"), TILEC_OK);
+    /* any minor version of major 1 */
+    m.version.minor = 7;
+    CHECK_INT(tilec_array_from_dlpack_versioned(&m, &a), TILEC_OK);
+    /* READ_ONLY: an input still works, an output is refused */
+    m.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
+    CHECK_INT(tilec_array_from_dlpack_versioned(&m, &a), TILEC_OK);
+    CHECK_INT(a.flags, TILEC_ARRAY_READONLY);
+    CHECK_INT(tilec_check_array(&a, "x", 1, TILEC_FLOAT32), TILEC_OK);
+    CHECK_INT(tilec_check_alias(&a, "x", &a, "x"), TILEC_OK);
+    CHECK_INT(tilec_check_output(&a, "y"), TILEC_ERR_READONLY);
+    HAS(tilec_last_error(), "output 'y' is read-only");
+    /* IS_COPIED is recorded, and does not block writes */
+    m.flags = DLPACK_FLAG_BITMASK_IS_COPIED | 0x100u;
+    CHECK_INT(tilec_array_from_dlpack_versioned(&m, &a), TILEC_OK);
+    CHECK_INT(a.flags, TILEC_ARRAY_COPIED);
+    CHECK_INT(tilec_check_output(&a, "y"), TILEC_OK);
+    m.flags = DLPACK_FLAG_BITMASK_READ_ONLY | DLPACK_FLAG_BITMASK_IS_COPIED;
+    CHECK_INT(tilec_array_from_dlpack_versioned(&m, &a), TILEC_OK);
+    CHECK_INT(a.flags, TILEC_ARRAY_READONLY | TILEC_ARRAY_COPIED);
+    m.flags = 0;
+    /* another major version: refused, *out zeroed, both versions named */
+    m.version.major = 2;
+    m.version.minor = 3;
+    CHECK_INT(tilec_array_from_dlpack_versioned(&m, &a), TILEC_ERR_INVALID);
+    CHECK_STR(tilec_last_error(), "DLPack: versioned tensor of DLPack 2.3; this runtime reads 1.x only");
+    CHECK(a.data == NULL && a.ndim == 0 && a.flags == 0, "zeroed on failure");
+    m.version.major = 0;
+    CHECK_INT(tilec_array_from_dlpack_versioned(&m, &a), TILEC_ERR_INVALID);
+    m.version.major = 1;
+    /* the DLTensor's own errors come through */
+    m.dl_tensor.dtype.lanes = 2;
+    CHECK_INT(tilec_array_from_dlpack_versioned(&m, &a), TILEC_ERR_DTYPE);
+    m.dl_tensor.dtype.lanes = 1;
+    CHECK_INT(tilec_array_from_dlpack_versioned(NULL, &a), TILEC_ERR_NULL_ARRAY);
+    CHECK_INT(tilec_array_from_dlpack_versioned(&m, NULL), TILEC_ERR_NULL_ARRAY);
+    /* device */
+    m.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
+    CHECK_INT(tilec_array_from_dlpack_versioned_on(&m, kDLCPU, &a), TILEC_OK);
+    CHECK_INT(a.flags, TILEC_ARRAY_READONLY);
+    m.dl_tensor.device.device_type = kDLCUDA;
+    m.dl_tensor.device.device_id = 3;
+    CHECK_INT(tilec_array_from_dlpack_versioned_on(&m, kDLCPU, &a), TILEC_ERR_DEVICE);
+    CHECK_STR(tilec_last_error(), "DLPack: tensor on device type 2 (id 3), expected 1");
+    CHECK(a.data == NULL && a.flags == 0, "zeroed on failure");
+    CHECK_INT(tilec_array_from_dlpack_versioned_on(&m, kDLCUDA, &a), TILEC_OK);
+    /* a legacy managed tensor converts through its dl_tensor */
+    {
+        DLManagedTensor lm;
+        memset(&lm, 0, sizeof lm);
+        lm.dl_tensor = m.dl_tensor;
+        CHECK_INT(tilec_array_from_dlpack(&lm.dl_tensor, &a), TILEC_OK);
+        CHECK(a.data == (char *)buf + 8 && a.flags == 0, "legacy managed");
+    }
+}
+
+static void test_readonly(void)
+{
+    tilec_array a = tilec_array_1d(buf, TILEC_FLOAT32, 8), e;
+    CHECK_INT(a.flags, 0); /* constructors make writable arrays */
+    CHECK_INT(TILEC_ERR_READONLY, 15);
+    CHECK_INT(TILEC_STATUS_COUNT, 16);
+    CHECK_STR(tilec_status_string(TILEC_ERR_READONLY), "TILEC_ERR_READONLY: output array is read-only");
+    a.flags = TILEC_ARRAY_READONLY;
+    CHECK_INT(tilec_check_array(&a, "x", 1, TILEC_FLOAT32), TILEC_OK); /* fine as an input */
+    tilec_clear_error();
+    CHECK_INT(tilec_check_output(&a, "out"), TILEC_ERR_READONLY);
+    HAS(tilec_last_error(), "output 'out' is read-only");
+    /* even empty: NumPy refuses writes to an empty read-only array too */
+    e = tilec_array_1d(NULL, TILEC_FLOAT32, 0);
+    e.flags = TILEC_ARRAY_READONLY;
+    CHECK_INT(tilec_check_output(&e, "e"), TILEC_ERR_READONLY);
+    /* other bits do not block */
+    a.flags = TILEC_ARRAY_COPIED;
+    CHECK_INT(tilec_check_output(&a, "out"), TILEC_OK);
+    /* readonly is checked before the layout */
+    a.flags = TILEC_ARRAY_READONLY;
+    a.strides[0] = 0;
+    CHECK_INT(tilec_check_output(&a, "out"), TILEC_ERR_READONLY);
+}
+
+static void test_device_switch(void)
+{
+    /* read once, at the first query: this is the process's first */
+    setenv("TILEC_NO_DEVICE_CHECK", "1", 1);
+    CHECK_INT(tilec_device_check_enabled(), 0);
+    setenv("TILEC_NO_DEVICE_CHECK", "0", 1);
+    CHECK_INT(tilec_device_check_enabled(), 0); /* not read again */
+    tilec_set_device_check(1);
+    CHECK_INT(tilec_device_check_enabled(), 1);
+    tilec_set_device_check(0);
+    CHECK_INT(tilec_device_check_enabled(), 0);
+    tilec_set_device_check(42);
+    CHECK_INT(tilec_device_check_enabled(), 1);
+    unsetenv("TILEC_NO_DEVICE_CHECK");
+}
 
 int main(void)
 {
@@ -522,10 +694,10 @@ int main(void)
     test_alias();
     test_grid();
     test_fast_path();
-#if defined(TILEC_HAVE_DLPACK) && TILEC_HAVE_DLPACK
     test_dlpack();
-#else
-    printf("rt: DLPack tests skipped (<dlpack/dlpack.h> not found)\n");
-#endif
+    test_dlpack_abi();
+    test_dlpack_versioned();
+    test_readonly();
+    test_device_switch();
     return check_done("rt");
 }
