@@ -2,9 +2,11 @@
  * TILE_CONST parameters, a __global__ kernel templated on ALIGNED (the
  * vectorised fast path is legal: contiguous rows, 16-byte aligned data and
  * row strides), and one extern "C" launcher that validates its arguments,
- * picks the specialization and the variant, and launches on the caller's
- * stream.  The launcher keeps no state, so it works on any device and
- * stream, from any thread. */
+ * checks that every array is reachable from the current device, picks the
+ * specialization and the variant, and launches on the caller's stream.  Its
+ * only state is the device check's per-thread cache of pointers already
+ * seen (tilec_ops.h), so it works on any device and stream, from any
+ * thread. */
 #include <inttypes.h>
 #include <string.h>
 

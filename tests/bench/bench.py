@@ -35,6 +35,7 @@ import argparse
 import concurrent.futures
 import ctypes
 import glob
+import importlib
 import json
 import math
 import os
@@ -62,42 +63,10 @@ def log(msg):
     print("[%6.1fs] %s" % (time.time() - T0, msg), flush=True)
 
 
-# ============================================================== tilec through ctypes
-
-# tilec_dtype values (runtime/tilec_rt.h).
-DTYPE = {torch.bool: 1, torch.int8: 2, torch.int16: 3, torch.int32: 4, torch.int64: 5, torch.uint8: 6,
-         torch.float16: 10, torch.bfloat16: 11, torch.float32: 12, torch.float64: 13}
-MAX_RANK = 8
-
-
-class TilecArray(ctypes.Structure):
-    """typedef struct tilec_array { void *data; int32_t dtype; int32_t ndim;
-    int64_t shape[8]; int64_t strides[8]; uint32_t flags; uint32_t reserved_; } tilec_array;"""
-    _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_int32), ("ndim", ctypes.c_int32),
-                ("shape", ctypes.c_int64 * MAX_RANK), ("strides", ctypes.c_int64 * MAX_RANK),
-                ("flags", ctypes.c_uint32), ("reserved_", ctypes.c_uint32)]
-
-
-class TilecGrid(ctypes.Structure):
-    """typedef struct tilec_grid { uint32_t x, y, z; } tilec_grid;"""
-    _fields_ = [("x", ctypes.c_uint32), ("y", ctypes.c_uint32), ("z", ctypes.c_uint32)]
-
-
-assert ctypes.sizeof(TilecArray) == 8 + 4 + 4 + 8 * MAX_RANK * 2 + 4 + 4
-assert ctypes.sizeof(TilecGrid) == 12
-
-
-def descriptor(t):
-    assert t.is_cuda and t.dim() <= MAX_RANK
-    a = TilecArray()
-    a.data = t.data_ptr()
-    a.dtype = DTYPE[t.dtype]
-    a.ndim = t.dim()
-    for i in range(t.dim()):
-        a.shape[i] = t.shape[i]
-        a.strides[i] = t.stride(i)  # torch strides are in elements, as tilec's
-    return a
-
+# ============================================================== tilec through its generated modules
+# prepare.sh runs `tilec --python=build/bench/NAME.py` for every kernel file: each
+# module calls its launchers through ctypes (codegen/python.c), as a user's
+# Python code would; they all load the one library built here.
 
 def cdiv(a, b):
     return (a + b - 1) // b
@@ -149,22 +118,23 @@ def build_library():
 class Tilec:
     def __init__(self):
         path, self.build_s = build_library()
-        self.lib = ctypes.CDLL(path)
-        self.lib.tilec_last_error.restype = ctypes.c_char_p
-        self.lib.tilec_status_string.restype = ctypes.c_char_p
-        self.lib.tilec_status_string.argtypes = [ctypes.c_int]
+        if BUILD not in sys.path:
+            sys.path.insert(0, BUILD)
+        self.kernels = {}
+        for py in sorted(glob.glob(os.path.join(BUILD, "*.py"))):
+            mod = importlib.import_module(os.path.basename(py)[:-3])
+            mod.load(path)
+            for name in mod.__all__:
+                if name not in ("TilecError", "load", "TARGET"):
+                    self.kernels[name] = getattr(mod, name)
         rej = os.path.join(BUILD, "rejected.txt")
         self.rejected = open(rej).read().strip() if os.path.exists(rej) else ""
 
     def has(self, name):
-        try:
-            getattr(self.lib, name)
-            return True
-        except AttributeError:
-            return False
+        return name in self.kernels
 
     def lazy(self, name, grid, *args):
-        """Like launcher, but built at the first call (so that a missing kernel is
+        """Like launcher, but looked up at the first call (so that a missing kernel is
         reported by the row that calls it)."""
         box = []
 
@@ -175,33 +145,17 @@ class Tilec:
         return launch
 
     def launcher(self, name, grid, *args):
-        """A zero-argument callable that launches kernel `name` on torch's current
-        stream; descriptors are built once.  Tensors become tilec_array*, floats
-        float, ints int32 (TILE_CONST values)."""
+        """A zero-argument callable that calls kernel `name` of the generated module
+        with args (tensors, floats, TILE_CONST ints) and grid, on torch's current
+        stream (the module's default)."""
         if not self.has(name):
-            raise RuntimeError("missing: no launch function '%s' in the library%s" % (
+            raise RuntimeError("missing: no kernel '%s' in the generated modules%s" % (
                 name, " (tilec rejected: %s)" % self.rejected if self.rejected else ""))
-        fn = getattr(self.lib, name)
-        fn.restype = ctypes.c_int
-        keep = []
-        cargs = [ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), TilecGrid(*(list(grid) + [1, 1])[:3])]
-        for a in args:
-            if isinstance(a, torch.Tensor):
-                d = descriptor(a)
-                keep.append(d)
-                cargs.append(ctypes.byref(d))
-            elif isinstance(a, float):
-                cargs.append(ctypes.c_float(a))
-            else:
-                cargs.append(ctypes.c_int32(a))
-        lib = self.lib
+        fn = self.kernels[name]
+        grid = tuple(grid)
 
         def launch():
-            st = fn(*cargs)
-            if st != 0:
-                raise RuntimeError("%s: %s: %s" % (name, lib.tilec_status_string(st).decode(),
-                                                   lib.tilec_last_error().decode()))
-        launch.keep = keep
+            fn(*args, grid=grid)
         return launch
 
 
@@ -215,6 +169,13 @@ ELEMENTWISE_CONFIGS = [triton.Config({"BLOCK": b}, num_warps=w) for b in (1024, 
 @triton.autotune(configs=ELEMENTWISE_CONFIGS, key=["n"])
 @triton.jit
 def triton_add(a, b, c, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(c + offs, tl.load(a + offs, mask=m) + tl.load(b + offs, mask=m), mask=m)
+
+
+@triton.jit
+def triton_add_plain(a, b, c, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     m = offs < n
     tl.store(c + offs, tl.load(a + offs, mask=m) + tl.load(b + offs, mask=m), mask=m)
@@ -815,7 +776,57 @@ def wl_conv1d(c):
                  label="CIxBT", note="output (N, co, ho); tile_gather windows + tile_mma")
 
 
-WORKLOADS = [wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm, wl_matmul_4096,
+def host_per_call(fn, calls=2000, rounds=7):
+    """Host time of one call, in ms: `calls` calls back to back, then a
+    synchronisation, the median over `rounds` rounds (after 300 warm-up calls).
+    The kernels are tiny, so the CPU's cost of issuing a launch is what shows."""
+    for _ in range(300):
+        fn()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+        ts.append((time.perf_counter() - t) / calls)
+    return statistics.median(ts) * 1e3
+
+
+def wl_launch_overhead(c):
+    """Issue #25: the per-call cost of launching from Python, on a small tensor."""
+    n = 4096
+    wl = "launch from Python, add f32 4096 (host time per call)"
+    c.T.workload(wl, "latency", None, None, "calls back to back, synchronised at the end; median of 7 rounds of 2000")
+    x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    z = torch.empty(n, device="cuda")
+    want = (x.double() + y.double()).float()
+    systems = []
+    if c.tc.has("vec_add"):
+        k = c.tc.kernels["vec_add"]
+        systems.append(("tilec module (grid from the arrays)", lambda: k(x, y, z, 1024), True))
+        systems.append(("tilec module (grid given)", lambda: k(x, y, z, 1024, grid=(cdiv(n, 1024),)), False))
+    else:
+        c.T.add(wl, "tilec module", None, error="missing: no vec_add kernel", tilec=True)
+    systems.append(("Triton jit kernel (BLOCK=1024)",
+                    lambda: triton_add_plain[(triton.cdiv(n, 1024),)](x, y, z, n, BLOCK=1024), False))
+    systems.append(("Triton autotuned kernel", lambda: triton_add[lambda m: (triton.cdiv(n, m["BLOCK"]),)](x, y, z, n),
+                    False))
+    systems.append(("torch.add(out=)", lambda: torch.add(x, y, out=z), False))
+    for name, fn, mine in systems:
+        try:
+            z.zero_()
+            fn()
+            torch.cuda.synchronize()
+            exact(name, z, want)
+            c.T.add(wl, name, host_per_call(fn), tilec=mine)
+        except Exception as e:
+            msg = describe(e)
+            log("%s / %s: %s" % (wl, name, msg))
+            c.T.add(wl, name, None, error=msg, tilec=mine)
+
+
+WORKLOADS = [wl_launch_overhead, wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm, wl_matmul_4096,
              wl_matmul_8192, wl_conv1d]
 
 

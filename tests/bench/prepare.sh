@@ -1,7 +1,8 @@
 #!/bin/sh
 # prepare.sh: runs HERE (where libclang and tilec are) and builds nothing but
 # generated sources.  For each benchmark kernel tests/bench/kernels/NAME.tile.c
-# it writes build/bench/NAME.cu and NAME.h with `tilec -O2 --arch=sm_90` (plus
+# it writes build/bench/NAME.cu, NAME.h and the Python module NAME.py with
+# `tilec -O2 --arch=sm_90 --python` (plus
 # the options of a line " * tilec-flags: ..." in the file's comment), and
 # copies the runtime headers and runtime/tilec_rt.c beside them, so that
 # build/bench/ alone suffices on the GPU machine, where tests/bench/bench.py
@@ -19,14 +20,14 @@ out=build/bench
 mkdir -p "$out"
 # Start clean: bench.py compiles every build/bench/*.cu, so stale files of
 # kernels that no longer exist (and an old library) must go.
-rm -rf "$out"/*.cu "$out"/*.h "$out"/*.so "$out"/tilec_rt.c "$out"/obj "$out"/rejected.txt
+rm -rf "$out"/*.cu "$out"/*.h "$out"/*.py "$out"/__pycache__ "$out"/*.so "$out"/tilec_rt.c "$out"/obj "$out"/rejected.txt
 ok=0 bad=0
 for src in tests/bench/kernels/*.tile.c; do
     name=$(basename "$src" .tile.c)
     # A kernel file may ask for options in a comment line " * tilec-flags: ...".
     flags=$(sh tests/bench/kernel_flags.sh "$src")
     # shellcheck disable=SC2086 # flags are words
-    if bin/tilec -O2 --arch=sm_90 $flags -o "$out/$name.cu" "$src" 2>"$out/$name.err"; then
+    if bin/tilec -O2 --arch=sm_90 $flags --python -o "$out/$name.cu" "$src" 2>"$out/$name.err"; then
         ok=$((ok + 1))
         rm -f "$out/$name.err"
     else

@@ -12,6 +12,7 @@
 #        generated CUDA with nvcc, runs every application (checks against
 #        float64 references), runs each under compute-sanitizer memcheck,
 #        runs tests/gpu/device_check.cu (the launchers' device check),
+#        tests/gpu/python_cuda.py (vec_add's generated Python module on torch),
 #        compares every checked result with the host backend's element by
 #        element, and with --bench measures the mma.sync ceiling
 #        (tests/bench/peak/mma_peak.cu) and runs the benchmark table.
@@ -37,7 +38,7 @@ prepare)
         src=$(ls "$dir"*.tile.c | head -n 1)
         name=$(basename "$src" .tile.c)
         mkdir -p "$G/gen/$name"
-        bin/tilec -O2 --arch=sm_90 -o "$G/gen/$name/$name.cu" "$src" || exit 1
+        bin/tilec -O2 --arch=sm_90 --python -o "$G/gen/$name/$name.cu" "$src" || exit 1
     done
     # Host results for the differential comparison.
     EX_DUMP_ROOT=$G/dump-host SAN=0 TILEC=$TOP/bin/tilec OUT=$G/host sh tests/run_examples.sh host | tail -n 1
@@ -106,6 +107,20 @@ device)
         done
     else
         f=$((f + 1)); echo "FAIL build device_check"; tail -n 20 "$b/build.log"
+    fi
+    # The generated Python module of vec_add (CUDA target) on torch tensors.
+    b=$G/cuda/pymod
+    mkdir -p "$b"
+    cp "$G/gen/vec_add/vec_add.py" "$G/gen/vec_add/vec_add.h" "$b/"
+    if nvcc -std=c++17 -O3 -arch=sm_90 -shared -Xcompiler -fPIC -I"$b" -Iruntime -o "$b/libvec_add.so" \
+            "$G/gen/vec_add/vec_add.cu" runtime/tilec_rt.c > "$b/build.log" 2>&1; then
+        if python3 tests/gpu/python_cuda.py "$b" > "$b/run.out" 2>&1; then
+            p=$((p + 1)); echo "ok   $(tail -n 1 "$b/run.out")"
+        else
+            f=$((f + 1)); echo "FAIL python module"; tail -n 15 "$b/run.out"
+        fi
+    else
+        f=$((f + 1)); echo "FAIL build python module"; tail -n 20 "$b/build.log"
     fi
     # Differential: GPU results against the host backend's, element by element.
     out=$(python3 tests/gpu/diffdump.py "$G/dump-host" "$G/dump-gpu")
