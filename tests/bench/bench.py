@@ -36,6 +36,7 @@ import concurrent.futures
 import ctypes
 import glob
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -118,11 +119,13 @@ def build_library():
 class Tilec:
     def __init__(self):
         path, self.build_s = build_library()
-        if BUILD not in sys.path:
-            sys.path.insert(0, BUILD)
         self.kernels = {}
         for py in sorted(glob.glob(os.path.join(BUILD, "*.py"))):
-            mod = importlib.import_module(os.path.basename(py)[:-3])
+            # Imported from its file under a name of its own: kernel files are
+            # named like standard modules (copy.py).
+            spec = importlib.util.spec_from_file_location("tilec_bench_" + os.path.basename(py)[:-3], py)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
             mod.load(path)
             for name in mod.__all__:
                 if name not in ("TilecError", "load", "TARGET"):
