@@ -446,7 +446,9 @@ static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *
         fputc('\n', o);
         firstspec = false;
     }
-    if (nconst) fputs("        else:\n            auto = None  # the launcher reports the constants\n", o);
+    /* constants with no specialization: any grid, so that the launcher (not
+     * a TypeError asking for grid=) reports TILEC_ERR_CONSTANT */
+    if (nconst) fputs("        else:\n            auto = (1, 1, 1)  # the launcher reports the constants\n", o);
     fputs("    else:\n        auto = None\n", o);
     fprintf(o, "    g_ = _grid_of(grid, auto, \"%s\")\n", f->name);
     fputs("    st = _lib.", o);
