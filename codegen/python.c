@@ -329,7 +329,7 @@ static const char *const py_runtime[] = {
     "    elif isinstance(grid, int):\n"
     "        grid = (grid,)\n"
     "    g = tuple(grid) + (1,) * (3 - len(grid))\n"
-    "    if len(g) != 3 or min(g) < 0 or max(g) > 0xFFFFFFFF:\n"
+    "    if not 1 <= len(grid) <= 3 or min(g) < 0 or max(g) > 0xFFFFFFFF:\n"
     "        raise ValueError(\"%s(): grid %r is not 1 to 3 block counts\" % (kernel, grid))\n"
     "    return _Grid(*g)\n"
     "\n"
