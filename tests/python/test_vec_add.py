@@ -98,6 +98,21 @@ def bad_inputs():
     raises("grid of four axes: ValueError", M, lambda: M.vec_add(a, b, c, grid=(1, 1, 1, 1)), ValueError)
     raises("negative grid: ValueError", M, lambda: M.vec_add(a, b, c, grid=-1), ValueError)
     raises("missing argument: TypeError", M, lambda: M.vec_add(a, b), TypeError)
+    raises("grid=(): ValueError", M, lambda: M.vec_add(a, b, c, grid=()), ValueError)
+    raises("rank 9 (over 8): TILEC_ERR_RANK", M, lambda: M.vec_add(np.zeros((1,) * 9, np.float32), b, c), E,
+           "TILEC_ERR_RANK")
+    raises("big-endian float32: TILEC_ERR_DTYPE", M, lambda: M.vec_add(a.astype(">f4"), b, c), E, "TILEC_ERR_DTYPE")
+    raw = np.zeros(4 * n + 1, np.uint8)
+    raises("misaligned data: TILEC_ERR_ALIGN", M, lambda: M.vec_add(raw[1:].view(np.float32), b, c), E,
+           "TILEC_ERR_ALIGN")
+    rec = np.zeros(n, dtype=[("x", "<f4"), ("tag", "u1")])["x"]
+    raises("a stride of 5 bytes (a record field): TILEC_ERR_INVALID", M, lambda: M.vec_add(rec, b, c), E,
+           "TILEC_ERR_INVALID")
+    z = np.zeros(0, np.float32)
+    check("empty arrays: no launch, no error", M.vec_add(z, z.copy(), np.zeros(0, np.float32)) is None)
+    c0 = np.full(n, np.nan, np.float32)
+    M.vec_add(a, b, c0, grid=0)
+    exact("grid=0: nothing written", c0, np.full(n, np.nan, np.float32))
 
 
 def grids():
