@@ -73,6 +73,12 @@ def bad_inputs():
         kind = "versioned" if ver else "legacy"
         raises("a %s DLPack capsule on kDLCUDA: TILEC_ERR_DEVICE" % kind, M,
                lambda: M.vec_add(DLArray(a, device=T.KDL_CUDA, versioned=ver), b, c), E, "TILEC_ERR_DEVICE")
+    class CudaOnly:  # what a Numba device array offers: __cuda_array_interface__ only
+        __cuda_array_interface__ = {"shape": (n,), "typestr": "<f4", "data": (0x7F0000000000, False), "version": 3,
+                                    "strides": None}
+
+    raises("an object with only __cuda_array_interface__ (GPU memory): TILEC_ERR_DEVICE", M,
+           lambda: M.vec_add(CudaOnly(), b, c), E, "TILEC_ERR_DEVICE")
     raises("a DLPack capsule of complex type: TILEC_ERR_DTYPE", M,
            lambda: M.vec_add(DLArray(a, code=5, bits=32), b, c), E, "TILEC_ERR_DTYPE")
     raises("a versioned DLPack output marked read-only: TILEC_ERR_READONLY", M,
