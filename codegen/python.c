@@ -190,7 +190,7 @@ static const char *const py_runtime[] = {
     "    _fields_ = [(\"x\", _C.c_uint32), (\"y\", _C.c_uint32), (\"z\", _C.c_uint32)]\n"
     "\n"
     "\n",
-    "_ERR_DTYPE, _ERR_RANK, _ERR_DEVICE, _ERR_INVALID = 4, 3, 11, 13\n"
+    "_ERR_DTYPE, _ERR_RANK, _ERR_CONSTANT, _ERR_DEVICE, _ERR_INVALID = 4, 3, 10, 11, 13\n"
     "_READONLY = 1\n"
     "# tilec dtype numbers (tilec_rt.h) by torch dtype and by array-interface type string\n"
     "_TORCH = {\"torch.bool\": 1, \"torch.int8\": 2, \"torch.int16\": 3, \"torch.int32\": 4, \"torch.int64\": 5,\n"
@@ -295,6 +295,9 @@ static const char *const py_runtime[] = {
     "            return _from_interface(d, name, itf, cuda)\n"
     "    if hasattr(obj, \"__dlpack__\"):\n"
     "        return _from_dlpack(d, name, obj, cuda, stream, keep)\n"
+    "    if not cuda and hasattr(obj, \"__cuda_array_interface__\"):\n"
+    "        _fail(_ERR_DEVICE, \"argument '%s': GPU memory (%s), the kernels run on the host\"\n"
+    "              % (name, type(obj).__name__))\n"
     "    raise TypeError(\"argument '%s': %s is not an array (no __dlpack__, __cuda_array_interface__\"\n"
     "                    \" or __array_interface__)\" % (name, type(obj).__name__))\n"
     "\n"
@@ -329,7 +332,7 @@ static const char *const py_runtime[] = {
     "    elif isinstance(grid, int):\n"
     "        grid = (grid,)\n"
     "    g = tuple(grid) + (1,) * (3 - len(grid))\n"
-    "    if len(g) != 3 or min(g) < 0 or max(g) > 0xFFFFFFFF:\n"
+    "    if not 1 <= len(grid) <= 3 or min(g) < 0 or max(g) > 0xFFFFFFFF:\n"
     "        raise ValueError(\"%s(): grid %r is not 1 to 3 block counts\" % (kernel, grid))\n"
     "    return _Grid(*g)\n"
     "\n"
@@ -425,7 +428,10 @@ static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *
     int nconst = sema_nconst(f);
     int idx[16] = {0};
     int64_t vals[16];
-    fputs("    if grid is None:\n", o);
+    /* With constants, their values are checked here whatever the grid:
+     * ctypes wraps an integer silently into the parameter's C type, so a
+     * value out of its range could reach the launcher as a compiled one. */
+    if (!nconst) fputs("    if grid is None:\n", o);
     bool firstspec = true;
     for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
         diag_mute(true); /* sema_program reported everything once already */
@@ -433,21 +439,30 @@ static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *
         diag_mute(false);
         if (!typed) continue;
         if (nconst) {
-            fprintf(o, "        %sif (", firstspec ? "" : "el");
+            fprintf(o, "    %sif (", firstspec ? "" : "el");
             for (int j = 0; j < f->nparams; j++)
                 if (f->params[j].kind == PARAM_CONST) fprintf(o, "%s, ", f->params[j].name);
             fputs(") == (", o);
             for (int c = 0; c < nconst; c++) fprintf(o, "%" PRId64 ", ", vals[c]);
-            fputs("):\n            auto = ", o);
-        } else {
-            fputs("        auto = ", o);
+            fputs("):\n", o);
         }
+        fputs("        auto = ", o);
         grid_expr(o, f);
         fputc('\n', o);
         firstspec = false;
     }
-    if (nconst) fputs("        else:\n            auto = None  # the launcher reports the constants\n", o);
-    fputs("    else:\n        auto = None\n", o);
+    if (nconst) {
+        fprintf(o, "    %s:\n        _fail(_ERR_CONSTANT, \"%s: no compiled specialization for (", firstspec ? "if True" : "else",
+                f->name);
+        for (int j = 0, k = 0; j < f->nparams; j++)
+            if (f->params[j].kind == PARAM_CONST) fprintf(o, "%s%s", k++ ? ", " : "", f->params[j].name);
+        fputs(") = %r\" % ((", o);
+        for (int j = 0; j < f->nparams; j++)
+            if (f->params[j].kind == PARAM_CONST) fprintf(o, "%s, ", f->params[j].name);
+        fputs("),))\n", o);
+    } else {
+        fputs("    else:\n        auto = None\n", o);
+    }
     fprintf(o, "    g_ = _grid_of(grid, auto, \"%s\")\n", f->name);
     fputs("    st = _lib.", o);
     emit_launcher_name(o, co, f);

@@ -4,7 +4,7 @@
 # compiler under test is the ASan/UBSan build (bin/tilec-san); generated host
 # code and the example applications are built with the sanitizers too.
 # Set TILEC_TEST_FILTER=section to run one section (unit, golden, diag, cli,
-# docs, layout, fuzz, host, dlpack, valgrind, install, project, nvcc).
+# docs, layout, fuzz, host, dlpack, python, valgrind, install, project, nvcc).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$(pwd)
@@ -174,6 +174,16 @@ if want dlpack; then
     p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     section dlpack "${p:-0}" "${f:-1}"
+fi
+
+# --- Python: every example's host-target module called from Python on NumPy arrays --
+if want python; then
+    out=$(TILEC="$TILEC" OUT="$OUT/python" sh tests/python/run.sh 2>&1)
+    printf '%s\n' "$out" | grep -v '^python:' | grep -v '^ok '
+    line=$(printf '%s\n' "$out" | grep '^python:' | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section python "${p:-0}" "${f:-1}"
 fi
 
 # --- valgrind memcheck on a sample of compilations (no leaks of tilec's own) --
