@@ -162,6 +162,7 @@ static void grid_expr(FILE *o, const Func *f)
  * every module. */
 static const char *const py_runtime[] = {
     "import ctypes as _C\n"
+    "import operator as _op\n"
     "import os as _os\n"
     "import sys as _sys\n"
     "\n"
@@ -329,9 +330,9 @@ static const char *const py_runtime[] = {
     "        if auto is None:\n"
     "            raise TypeError(\"%s() needs grid=: tilec cannot tell its grid from the arrays\" % kernel)\n"
     "        grid = auto\n"
-    "    elif isinstance(grid, int):\n"
-    "        grid = (grid,)\n"
-    "    g = tuple(grid) + (1,) * (3 - len(grid))\n"
+    "    elif not isinstance(grid, (tuple, list)):\n"
+    "        grid = (_op.index(grid),)  # an int, or any integer (numpy.int64)\n"
+    "    g = tuple(_op.index(x) for x in grid) + (1,) * (3 - len(grid))\n"
     "    if not 1 <= len(grid) <= 3 or min(g) < 0 or max(g) > 0xFFFFFFFF:\n"
     "        raise ValueError(\"%s(): grid %r is not 1 to 3 block counts\" % (kernel, grid))\n"
     "    return _Grid(*g)\n"
@@ -422,6 +423,20 @@ static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *
         if (pa->kind != PARAM_ARRAY) continue;
         fprintf(o, "    d_%s = _Array()\n    _fill(d_%s, \"%s\", %s, %s, s_, keep)\n", pa->name, pa->name, pa->name,
                 pa->name, cuda ? "True" : "False");
+    }
+
+    /* Integer scalars: ctypes would wrap a value out of the C type's range
+     * silently. */
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *pa = &f->params[i];
+        if (pa->kind != PARAM_SCALAR || !dtype_is_int(pa->type.dtype)) continue;
+        int bits = dtype_bits(pa->type.dtype);
+        if (dtype_is_signed(pa->type.dtype))
+            fprintf(o, "    if not -(1 << %d) <= %s < 1 << %d:\n", bits - 1, pa->name, bits - 1);
+        else
+            fprintf(o, "    if not 0 <= %s < 1 << %d:\n", pa->name, bits);
+        fprintf(o, "        _fail(_ERR_INVALID, \"argument '%s': %%r does not fit %s\" %% (%s,))\n", pa->name,
+                dtype_name(pa->type.dtype), pa->name);
     }
 
     /* the default grid, per specialization */

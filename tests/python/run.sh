@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/python/run.sh: the python section of tests/run.sh (issue #25).
-# For every example (examples/*/*.tile.c): the host-target Python module
+# For every example (examples/*/*.tile.c) and tests/python/kernels/*.tile.c
+# (cases no example has): the host-target Python module
 # (tilec --target=host --python), lib<name>.so built from the generated C and
 # runtime/tilec_rt.c (-O1, no sanitizers: the tests run inside python3), and
 # tests/python/test_<name>.py, which calls every kernel from Python on NumPy
@@ -40,7 +41,7 @@ build() { # src name dir
             -o "$3/lib$2.so" >> "$3/build.log" 2>&1
     echo $? > "$3/build.rc"
 }
-srcs=$(ls examples/*/*.tile.c)
+srcs=$(ls examples/*/*.tile.c tests/python/kernels/*.tile.c)
 n=0
 for src in $srcs; do
     name=$(basename "$src" .tile.c)

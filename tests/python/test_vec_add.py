@@ -133,6 +133,10 @@ def grids():
     exact("grid=(2,): two tiles written", c[:2048], ref(a, b)[:2048])
     exact("grid=(2,): the tail left unwritten", c[2048:], np.full(n - 2048, np.nan, np.float32))
     c[:] = np.nan
+    M.vec_add(a, b, c, grid=np.int64(2))  # any integer, NumPy's included
+    exact("grid=numpy.int64(2): two tiles written", c[:2048], ref(a, b)[:2048])
+    exact("grid=numpy.int64(2): the tail left unwritten", c[2048:], np.full(n - 2048, np.nan, np.float32))
+    c[:] = np.nan
     M.vec_add(a, b, c, grid=(10, 1, 1))
     exact("grid=(10, 1, 1): more blocks than tiles, masked", c, ref(a, b))
 
