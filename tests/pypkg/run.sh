@@ -65,6 +65,8 @@ if needs_rt "$C/build/libvec_add.so"; then bad "cmake: libvec_add.so (RUNTIME st
 if needs_rt "$C/build/py/libvadd.so"; then ok; else bad "cmake: libvadd.so (RUNTIME shared) does not need the shared runtime"; fi
 if (cd / && "$PY" "$CHECK" vec_add "$C/build") > "$C/py1.log" 2>&1; then ok; else bad "cmake: calling vec_add.py failed"; show "$C/py1.log"; fi
 if (cd / && "$PY" "$CHECK" vadd "$C/build/py") > "$C/py2.log" 2>&1; then ok; else bad "cmake: calling the renamed module vadd.py failed"; show "$C/py2.log"; fi
+if [ -f "$C/build/gen/vec_add.py" ] && (cd / && TILEC_VEC_ADD_LIBRARY=$C/build/libassembled.so "$PY" "$CHECK" vec_add "$C/build/gen") > "$C/py3.log" 2>&1; then ok
+else bad "cmake: tilec_add_kernels(PYTHON) wrote no gen/vec_add.py, or it does not load \$TILEC_VEC_ADD_LIBRARY"; show "$C/py3.log"; fi
 if ninja -C "$C/build" -n > "$C/noop.log" 2>&1 && grep -q 'no work to do' "$C/noop.log"; then ok
 else bad "cmake: a second build has work to do"; show "$C/noop.log"; fi
 # Misuse is refused at configure time.
