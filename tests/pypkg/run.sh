@@ -4,7 +4,8 @@
 # against an installed tilec (host target; no GPU needed): the Makefile of
 # docs/python.md, tilec_add_python_module of the CMake package (static and
 # shared runtime, renamed module, OUTPUT_DIR), the CUDA-target module when
-# nvcc is there (configure, generate, nvcc compile and link; not run), and a
+# nvcc is there (configure, generate, nvcc compile and link; not run) and the
+# tilec and nvcc commands of docs/python.md (step 3) as written, and a
 # wheel built with scikit-build-core from the installed template
 # (share/tilec/python-template) for examples/vec_add, installed into a
 # private directory; each module is imported and called on NumPy arrays
@@ -94,6 +95,15 @@ if have nvcc; then
     else bad "cuda: the module's library does not build or lacks the launcher and the runtime"; show "$G/build.log"; fi
     if readelf -d "$G/build/libvec_add.so" | grep -q 'NEEDED.*\(libtilec_rt\|libcudart\)'; then
         bad "cuda: libvec_add.so needs libtilec_rt or libcudart (not self-contained)"; else ok; fi
+    # The two commands of docs/python.md's step 3, as written there.
+    N=$OUT/nvcc
+    mkdir -p "$N/build"
+    cp examples/vec_add/vec_add.tile.c "$N/"
+    awk '/^3\. Compile it/ { s = 1; next } s && /^   or, in CMake/ { exit } s && /^       [a-z ]/' docs/python.md | sed 's/^       //; s/ *# .*//' > "$N/cmds.sh"
+    if grep -q '^nvcc .*-shared' "$N/cmds.sh" && (cd "$N" && sh -e ./cmds.sh) > "$N/build.log" 2>&1 &&
+       [ -f "$N/build/vec_add.py" ] && nm -D --defined-only "$N/build/libvec_add.so" 2> /dev/null | grep -q ' T vec_add$' &&
+       ! readelf -d "$N/build/libvec_add.so" | grep -q 'NEEDED.*\(libtilec_rt\|libcudart\)'; then ok
+    else bad "nvcc: the commands of docs/python.md step 3 do not build a self-contained build/libvec_add.so"; show "$N/cmds.sh"; show "$N/build.log"; fi
 else
     echo "pypkg: nvcc not found; the CUDA-target module is not checked"
 fi
