@@ -179,14 +179,16 @@ CMAKE_SUBST = $(TILEC_SUBST) -e 's|@PREFIX_EXPR@|$(CMAKE_PREFIX_EXPR)|g' \
 	-e 's|@includedir@|$(call relto,$(includedir),$${_tilec_prefix})|g' \
 	-e 's|@datadir@|$(call relto,$(datadir),$${_tilec_prefix})|g'
 PC_FILES := tilec tilec-cuda tilec-host
+# The wheel template for Python users (docs/python.md), kept in runtime/python/.
+PY_TEMPLATE := pyproject.toml CMakeLists.txt
 INSTALLED = $(bindir)/tilec $(addprefix $(includedir)/,$(notdir $(RT_HDRS))) \
 	$(libdir)/libtilec_rt.a $(libdir)/libtilec_rt.so.$(VERSION) $(libdir)/libtilec_rt.so.$(SOMAJOR) $(libdir)/libtilec_rt.so \
 	$(PC_FILES:%=$(pkgconfigdir)/%.pc) $(cmakedir)/tilecConfig.cmake $(cmakedir)/tilecConfigVersion.cmake \
-	$(datadir)/tilec/tilec_rt.c $(mandir)/man1/tilec.1
+	$(datadir)/tilec/tilec_rt.c $(PY_TEMPLATE:%=$(datadir)/tilec/python-template/%) $(mandir)/man1/tilec.1
 
 install: bin/tilec build/libtilec_rt.a $(RT_SO)
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(includedir) $(DESTDIR)$(libdir) $(DESTDIR)$(pkgconfigdir) \
-	    $(DESTDIR)$(cmakedir) $(DESTDIR)$(datadir)/tilec $(DESTDIR)$(mandir)/man1
+	    $(DESTDIR)$(cmakedir) $(DESTDIR)$(datadir)/tilec/python-template $(DESTDIR)$(mandir)/man1
 	install -m 755 bin/tilec $(DESTDIR)$(bindir)/tilec
 	install -m 644 $(RT_HDRS) $(DESTDIR)$(includedir)/
 	install -m 644 build/libtilec_rt.a $(DESTDIR)$(libdir)/libtilec_rt.a
@@ -194,6 +196,7 @@ install: bin/tilec build/libtilec_rt.a $(RT_SO)
 	ln -sf libtilec_rt.so.$(VERSION) $(DESTDIR)$(libdir)/libtilec_rt.so.$(SOMAJOR)
 	ln -sf libtilec_rt.so.$(SOMAJOR) $(DESTDIR)$(libdir)/libtilec_rt.so
 	install -m 644 runtime/tilec_rt.c $(DESTDIR)$(datadir)/tilec/tilec_rt.c
+	install -m 644 $(PY_TEMPLATE:%=runtime/python/%) $(DESTDIR)$(datadir)/tilec/python-template/
 	install -m 644 docs/tilec.1 $(DESTDIR)$(mandir)/man1/tilec.1
 	for pc in $(PC_FILES); do sed $(PC_SUBST) docs/$$pc.pc.in > $(DESTDIR)$(pkgconfigdir)/$$pc.pc || exit 1; done
 	sed $(CMAKE_SUBST) runtime/cmake/tilecConfig.cmake.in > $(DESTDIR)$(cmakedir)/tilecConfig.cmake
@@ -201,7 +204,7 @@ install: bin/tilec build/libtilec_rt.a $(RT_SO)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	rmdir $(DESTDIR)$(cmakedir) $(DESTDIR)$(datadir)/tilec 2>/dev/null || true
+	rmdir $(DESTDIR)$(cmakedir) $(DESTDIR)$(datadir)/tilec/python-template $(DESTDIR)$(datadir)/tilec 2>/dev/null || true
 
 clean:
 	rm -rf build bin

@@ -4,7 +4,7 @@
 # compiler under test is the ASan/UBSan build (bin/tilec-san); generated host
 # code and the example applications are built with the sanitizers too.
 # Set TILEC_TEST_FILTER=section to run one section (unit, golden, diag, cli,
-# docs, layout, fuzz, host, dlpack, python, valgrind, install, project, nvcc).
+# docs, layout, fuzz, host, dlpack, python, valgrind, install, project, pypkg, nvcc).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$(pwd)
@@ -221,6 +221,16 @@ if want project; then
     p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
     section project "${p:-0}" "${f:-1}"
+fi
+
+# --- the Python module's library and wheel: make, CMake, scikit-build-core ------
+if want pypkg; then
+    out=$(OUT="$OUT/pypkg" sh tests/pypkg/run.sh 2>&1)
+    printf '%s\n' "$out" | grep -v '^pypkg:'
+    line=$(printf '%s\n' "$out" | grep '^pypkg:' | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section pypkg "${p:-0}" "${f:-1}"
 fi
 
 # --- nvcc: every generated .cu compiles for sm_80 and sm_90, warnings fatal --
