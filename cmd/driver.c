@@ -488,9 +488,13 @@ static int compile_one(const Options *o, const char *input)
                          .max_threads = o->max_threads, .min_blocks = o->min_blocks,
                          .symbol_prefix = o->symbol_prefix, .rename_old = o->rename_old, .rename_new = o->rename_new,
                          .nrename = o->nrename};
-    /* The rule's targets: the files written (with -o -, only the header). */
-    const char *targets[2] = {to_stdout ? hdr : out, hdr};
-    int ntargets = to_stdout ? (hdr ? 1 : 0) : 2;
+    /* The rule's targets: the files written (with -o -, the header and the
+     * module, if any). */
+    const char *targets[3];
+    int ntargets = 0;
+    if (!to_stdout) targets[ntargets++] = out;
+    if (hdr) targets[ntargets++] = hdr;
+    if (py) targets[ntargets++] = py;
     if (ntargets == 0) targets[ntargets++] = "-";
     Mem code = {0}, head = {0}, deps = {0}, pym = {0};
     bool ok = true;

@@ -438,6 +438,14 @@ if [ $? -eq 0 ] && grep -q '__global__' "$OUT/stdout/code.cu" && [ ! -e "$OUT/st
 (cd "$OUT/stdout" && "$TILEC" -I "$OUT/inc" -o - --header=k.h "$K" > code2.cu 2> err)
 if cmp -s "$OUT/stdout/code.cu" "$OUT/stdout/code2.cu" && grep -q 'tilec_status' "$OUT/stdout/k.h"; then pass; else fail "-o - --header=FILE"; fi
 expect_rc "-o - -MD without -MF" 2 "$TILEC" -I "$OUT/inc" -o - -MD "$K"
+# --python: the module beside the output (or at =FILE), a target of the rule.
+mkdir -p "$OUT/py" && "$TILEC" -I "$OUT/inc" --target=host --python -MMD -o "$OUT/py/k.c" "$K"
+if [ -f "$OUT/py/k.py" ] && grep -q '^def ' "$OUT/py/k.py" && grep -q 'k.py:' "$OUT/py/k.d"; then pass; else
+    fail "--python: no k.py beside k.c, or not a target in k.d"; cat "$OUT/py/k.d"; fi
+"$TILEC" -I "$OUT/inc" --target=host --python="$OUT/py/other_name.py" -o "$OUT/py/k2.c" "$K"
+has "--python=FILE names the module's library" "$OUT/py/other_name.py" "libother_name.so"
+expect_rc "--python=FILE that is no Python module name" 2 "$TILEC" -I "$OUT/inc" --python="$OUT/py/bad-name.py" -o "$OUT/py/k3.cu" "$K"
+expect_rc "-o - --python without =FILE" 2 "$TILEC" -I "$OUT/inc" -o - --python "$K"
 
 # --- symbol prefixes: two files with a vec_add kernel in one program ------------
 # Each file's launcher is named apart by --symbol-prefix (or --rename); the
