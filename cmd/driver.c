@@ -184,7 +184,7 @@ static bool file_exists(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* tilec.h sits in ../runtime (a build tree) or ../include (an install)
+/* tilec.h sits in ../runtime (a build tree) or ../include[/tilec] (an install)
  * relative to the executable; TILEC_INCLUDE overrides both. */
 static char *find_tilec_include(void)
 {
@@ -201,7 +201,7 @@ static char *find_tilec_include(void)
     char *slash = strrchr(exe, '/');
     if (!slash) return NULL;
     *slash = 0;
-    static const char *const rel[] = {"/../include", "/../runtime", "/../../runtime"};
+    static const char *const rel[] = {"/../include", "/../include/tilec", "/../runtime", "/../../runtime"};
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
         snprintf(buf, sizeof buf, "%s%s/tilec.h", exe, rel[i]);
         if (file_exists(buf)) {
