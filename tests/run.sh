@@ -26,6 +26,19 @@ section() { # name passed failed
 
 want() { case "${TILEC_TEST_FILTER:-}" in ""|*"$1"*) return 0 ;; *) return 1 ;; esac; }
 
+# script_section NAME [VAR=VALUE...] COMMAND...: runs a section's own script,
+# shows what it printed (less its "ok" lines and its "NAME: N passed, N
+# failed" summary) and adds that summary; no summary counts as one failure.
+script_section() {
+    name=$1; shift
+    out=$(env "$@" 2>&1)
+    printf '%s\n' "$out" | grep -v "^$name:" | grep -v '^ok '
+    line=$(printf '%s\n' "$out" | grep "^$name:" | tail -n 1)
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    section "$name" "${p:-0}" "${f:-1}"
+}
+
 # --- unit tests ---------------------------------------------------------
 if want unit; then
     out=$(sh tests/run_unit.sh build/unit/test_* 2>&1)
@@ -109,22 +122,12 @@ fi
 
 # --- command line ------------------------------------------------------------
 if want cli; then
-    out=$(TILEC="$TILEC" OUT="$OUT/cli" sh tests/cli/run.sh 2>&1)
-    printf '%s\n' "$out" | grep -v '^cli:'
-    line=$(printf '%s\n' "$out" | grep '^cli:' | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    section cli "${p:-0}" "${f:-1}"
+    script_section cli TILEC="$TILEC" OUT="$OUT/cli" sh tests/cli/run.sh
 fi
 
 # --- documentation: every complete kernel in the docs compiles ----------------
 if want docs; then
-    out=$(TILEC="$TILEC" OUT="$OUT/docs" sh tests/docs/check_docs.sh 2>&1)
-    printf '%s\n' "$out" | grep -v '^docs:'
-    line=$(printf '%s\n' "$out" | grep '^docs:' | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    section docs "${p:-0}" "${f:-1}"
+    script_section docs TILEC="$TILEC" OUT="$OUT/docs" sh tests/docs/check_docs.sh
 fi
 
 # --- layout algebra through the CLI -----------------------------------------
@@ -158,32 +161,17 @@ fi
 
 # --- host backend: compile and run every example and test kernel -------------
 if want host; then
-    out=$(TILEC="$TILEC" OUT="$OUT/host" sh tests/run_examples.sh host 2>&1)
-    printf '%s\n' "$out" | grep -v '^host:'
-    line=$(printf '%s\n' "$out" | grep '^host:' | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    section host "${p:-0}" "${f:-1}"
+    script_section host TILEC="$TILEC" OUT="$OUT/host" sh tests/run_examples.sh host
 fi
 
 # --- DLPack: the runtime's ABI without and with a system dlpack.h; NumPy capsules --
 if want dlpack; then
-    out=$(TILEC="$TILEC" OUT="$OUT/dlpack" sh tests/dlpack/run.sh 2>&1)
-    printf '%s\n' "$out" | grep -v '^dlpack:' | grep -v '^ok '
-    line=$(printf '%s\n' "$out" | grep '^dlpack:' | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    section dlpack "${p:-0}" "${f:-1}"
+    script_section dlpack TILEC="$TILEC" OUT="$OUT/dlpack" sh tests/dlpack/run.sh
 fi
 
 # --- Python: every example's host-target module called from Python on NumPy arrays --
 if want python; then
-    out=$(TILEC="$TILEC" OUT="$OUT/python" sh tests/python/run.sh 2>&1)
-    printf '%s\n' "$out" | grep -v '^python:' | grep -v '^ok '
-    line=$(printf '%s\n' "$out" | grep '^python:' | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    section python "${p:-0}" "${f:-1}"
+    script_section python TILEC="$TILEC" OUT="$OUT/python" sh tests/python/run.sh
 fi
 
 # --- valgrind memcheck on a sample of compilations (no leaks of tilec's own) --
@@ -205,42 +193,22 @@ fi
 
 # --- make install and a user's Makefile ------------------------------------------
 if want install; then
-    out=$(OUT="$OUT/install" sh tests/install/run.sh 2>&1)
-    printf '%s\n' "$out" | grep -v '^install:'
-    line=$(printf '%s\n' "$out" | grep '^install:' | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    section install "${p:-0}" "${f:-1}"
+    script_section install OUT="$OUT/install" sh tests/install/run.sh
 fi
 
 # --- out-of-tree projects: make, CMake (Ninja and Makefiles), shared libraries, ccache --
 if want project; then
-    out=$(OUT="$OUT/project" sh tests/project/run.sh 2>&1)
-    printf '%s\n' "$out" | grep -v '^project:'
-    line=$(printf '%s\n' "$out" | grep '^project:' | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    section project "${p:-0}" "${f:-1}"
+    script_section project OUT="$OUT/project" sh tests/project/run.sh
 fi
 
 # --- the Python module's library and wheel: make, CMake, scikit-build-core ------
 if want pypkg; then
-    out=$(OUT="$OUT/pypkg" sh tests/pypkg/run.sh 2>&1)
-    printf '%s\n' "$out" | grep -v '^pypkg:'
-    line=$(printf '%s\n' "$out" | grep '^pypkg:' | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    section pypkg "${p:-0}" "${f:-1}"
+    script_section pypkg OUT="$OUT/pypkg" sh tests/pypkg/run.sh
 fi
 
 # --- nvcc: every generated .cu compiles for sm_80 and sm_90, warnings fatal --
 if want nvcc; then
-    out=$(TILEC="$TILEC" OUT="$OUT/nvcc" sh tests/nvcc_check.sh 2>&1)
-    printf '%s\n' "$out" | grep -v '^nvcc:'
-    line=$(printf '%s\n' "$out" | grep '^nvcc:' | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
-    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    section nvcc "${p:-0}" "${f:-1}"
+    script_section nvcc TILEC="$TILEC" OUT="$OUT/nvcc" sh tests/nvcc_check.sh
 fi
 
 echo "$TOTAL_P passed, $TOTAL_F failed"
