@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cmd/output.h"
+#include "cmd/tuning.h"
 #include "codegen/codegen.h"
 #include "frontend/ast_dump.h"
 #include "frontend/diag.h"
@@ -79,6 +80,8 @@ typedef struct Options {
     const char *symbol_prefix;       /* --symbol-prefix */
     const char *rename_old[64], *rename_new[64]; /* --rename=OLD=NEW */
     int nrename;
+    const char *tuning[64]; /* --tuning FILE */
+    int ntuning;
     bool verbose;                    /* -v */
 } Options;
 
@@ -423,7 +426,7 @@ static int compile_one(const Options *o, const char *input)
         return rc;
     }
     int errors_before = diag_error_count();
-    if (!sema_program(p) || diag_error_count() > errors_before) { /* -Werror warnings count */
+    if (!sema_program(p) || !codegen_check_tunable(p) || diag_error_count() > errors_before) { /* -Werror warnings count */
         program_free(p);
         return 1;
     }
@@ -443,6 +446,25 @@ static int compile_one(const Options *o, const char *input)
             return 2;
         }
     }
+    TuneEntry *tune = NULL;
+    int ntune = 0;
+    for (int t = 0; t < o->ntuning; t++) {
+        int errs = diag_error_count();
+        FILE *tf = fopen(o->tuning[t], "r");
+        if (!tf) {
+            fprintf(stderr, "tilec: error: --tuning: cannot read '%s': %s\n", o->tuning[t], strerror(errno));
+            free(tune);
+            program_free(p);
+            return 2;
+        }
+        fclose(tf);
+        if (!tuning_load(o->tuning[t], p, o->target == TARGET_CUDA ? o->arch : 0, &tune, &ntune) ||
+            diag_error_count() > errs) {
+            free(tune);
+            program_free(p);
+            return 1;
+        }
+    }
     const char *ext = o->target == TARGET_CUDA ? ".cu" : ".c";
     /* -o -: the generated source goes to standard output, as with gcc; the
      * header is written only where --header names it. */
@@ -456,6 +478,7 @@ static int compile_one(const Options *o, const char *input)
         fprintf(stderr, "tilec: error: -o - with --python needs --python=FILE\n");
         free(out);
         free(hdr);
+        free(tune);
         program_free(p);
         return 2;
     }
@@ -464,6 +487,7 @@ static int compile_one(const Options *o, const char *input)
         free(py);
         free(out);
         free(hdr);
+        free(tune);
         program_free(p);
         return 2;
     }
@@ -471,6 +495,7 @@ static int compile_one(const Options *o, const char *input)
         fprintf(stderr, "tilec: error: -o - with -MD/-MMD needs -MF to name the dependency file\n");
         free(out);
         free(hdr);
+        free(tune);
         program_free(p);
         return 2;
     }
@@ -478,6 +503,7 @@ static int compile_one(const Options *o, const char *input)
         fprintf(stderr, "tilec: error: output '%s' would overwrite the input; use -o\n", out);
         free(out);
         free(hdr);
+        free(tune);
         program_free(p);
         return 2;
     }
@@ -487,7 +513,7 @@ static int compile_one(const Options *o, const char *input)
                          .opt_level = o->opt_level, .line_directives = o->line_directives,
                          .max_threads = o->max_threads, .min_blocks = o->min_blocks,
                          .symbol_prefix = o->symbol_prefix, .rename_old = o->rename_old, .rename_new = o->rename_new,
-                         .nrename = o->nrename};
+                         .nrename = o->nrename, .tuning = tune, .ntuning = ntune};
     /* The rule's targets: the files written (with -o -, the header and the
      * module, if any). */
     const char *targets[3];
@@ -558,6 +584,7 @@ static int compile_one(const Options *o, const char *input)
     free(out);
     free(hdr);
     free(hdr_for_include);
+    free(tune);
     program_free(p);
     return rc;
 }
@@ -578,7 +605,7 @@ typedef enum ArgKind {
 
 enum {
     O_OUTPUT, O_HEADER, O_TARGET, O_ARCH, O_I, O_ISYSTEM, O_D, O_U, O_O0, O_O2, O_MAX_THREADS, O_MIN_BLOCKS,
-    O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PYTHON, O_PYTHON_EQ, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_M, O_MM, O_MD, O_MMD, O_MF,
+    O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PYTHON, O_PYTHON_EQ, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_TUNING, O_M, O_MM, O_MD, O_MMD, O_MF,
     O_MT, O_MQ, O_MP, O_WALL, O_WEXTRA, O_WERROR, O_WNO_ERROR, O_WERROR_EQ, O_WNO_ERROR_EQ, O_WNO, O_W,
     O_PEDANTIC, O_NO_WARN, O_COLOR, O_VERBOSE, O_AT, O_VERSION, O_HELP,
 };
@@ -616,6 +643,7 @@ static const OptSpec opt_table[] = {
     {"-ffile-prefix-map=", A_EQ, O_PREFIX_MAP, "OLD=NEW", "rewrite path prefixes in generated code"},
     {"--symbol-prefix=", A_EQ, O_SYMBOL_PREFIX, "PFX", "prepend PFX to every launch function's name"},
     {"--rename=", A_EQ, O_RENAME, "OLD=NEW", "name kernel OLD's launch function NEW"},
+    {"--tuning", A_SEP, O_TUNING, "FILE", "compile the dispatch tables of TILE_TUNABLE constants from tuning FILE (repeatable)"},
     {"-M", A_NONE, O_M, NULL, "write the dependency rule instead of compiling (-MM: without system headers)"},
     {"-MM", A_NONE, O_MM, NULL, NULL},
     {"-MD", A_NONE, O_MD, NULL, "compile and write the dependency rule to a .d file (-MMD: without system headers)"},
@@ -880,6 +908,10 @@ static int parse_args(Options *o, int argc, char **argv)
         case O_SYMBOL_PREFIX:
             if (!is_identifier(v, false)) return usage_error("--symbol-prefix wants a C identifier, not '%s'", v);
             o->symbol_prefix = v;
+            break;
+        case O_TUNING:
+            if (o->ntuning == 64) return usage_error("too many --tuning options");
+            o->tuning[o->ntuning++] = v;
             break;
         case O_RENAME: {
             const char *eq = strchr(v, '=');

@@ -543,5 +543,42 @@ expect_rc "broadcast" 0 "$TILEC" broadcast "(16,8)" "(8,)"; is "broadcast result
 expect_rc "broadcast error" 1 "$TILEC" broadcast "(16,8)" "(4,)"; has "broadcast error prints both shapes" "$OUT/err" "(16,8) and (4,)"
 expect_rc "layout" 0 "$TILEC" layout coalesce "(2,1):(3,1)"; is "layout result" "$OUT/out" "2:3"
 
+# --- tuning (TILE_TUNABLE, --tuning) --------------------------------------------
+TK=$TOP/tests/kernels/tuned/tuned.tile.c
+TF=$TOP/tests/kernels/tuned/tuning.txt
+mkdir -p "$OUT/tuneA" "$OUT/tuneB"
+expect_rc "--tuning" 0 "$TILEC" --target=host --tuning "$TF" -o "$OUT/tuned1.c" "$TK"
+expect_rc "--tuning A" 0 "$TILEC" --target=host --tuning "$TF" -o "$OUT/tuneA/tuned.c" "$TK"
+has "--tuning: the table" "$OUT/tuned1.c" "static const long long tab_[3][5]"
+has "--tuning: no grid, no BN in the launcher" "$OUT/tuned1.h" "tilec_status tuned(tilec_stream stream, const tilec_array *x, const tilec_array *y, const tilec_array *o, int32_t BM);"
+expect_rc "--tuning B" 0 "$TILEC" --target=host --tuning "$TF" -o "$OUT/tuneB/tuned.c" "$TK"
+if cmp -s "$OUT/tuneA/tuned.c" "$OUT/tuneB/tuned.c"; then pass; else fail "--tuning: two runs differ"; fi
+expect_rc "--tuning cuda" 0 "$TILEC" --tuning "$TF" -o "$OUT/tuned1.cu" "$TK"
+has "--tuning cuda: the cc query" "$OUT/tuned1.cu" "cudaDevAttrComputeCapabilityMajor"
+expect_rc "--tuning missing file" 2 "$TILEC" --target=host --tuning "$OUT/nope.txt" -o "$OUT/t.c" "$TK"
+has "--tuning missing file says so" "$OUT/err" "tilec: error: --tuning: cannot read"
+printf 'tilec 0.1.0\ncc 0\nkernel tuned shape x=8 y=8 o=8 -> BN=48\n' > "$OUT/bad1.txt"
+expect_rc "--tuning unlisted value" 1 "$TILEC" --target=host --color=never --tuning "$OUT/bad1.txt" -o "$OUT/t.c" "$TK"
+has "--tuning unlisted value" "$OUT/err" "bad1.txt:3:38: error: BN=48: not one of the values BN lists"
+printf 'tilec 0.1.0\ncc 0\nkernel tuned shape x=8 y=8x8 o=8 -> BN=16\n' > "$OUT/bad2.txt"
+expect_rc "--tuning wrong rank" 1 "$TILEC" --target=host --color=never --tuning "$OUT/bad2.txt" -o "$OUT/t.c" "$TK"
+has "--tuning wrong rank" "$OUT/err" "bad2.txt:3:28: error: y: expected 1 extents like 64x128 (array of rank 1)"
+printf 'frobnicate\n' > "$OUT/bad3.txt"
+expect_rc "--tuning unknown line" 1 "$TILEC" --target=host --color=never --tuning "$OUT/bad3.txt" -o "$OUT/t.c" "$TK"
+has "--tuning unknown line" "$OUT/err" "bad3.txt:1:1: error: unknown line 'frobnicate' (expected tilec, device, cc, driver, kernel or default)"
+printf 'tilec 0.1.0\ncc 0\nkernel tuned shape x=8 y=8 -> BN=16\n' > "$OUT/bad4.txt"
+expect_rc "--tuning missing array" 1 "$TILEC" --target=host --color=never --tuning "$OUT/bad4.txt" -o "$OUT/t.c" "$TK"
+has "--tuning missing array" "$OUT/err" "error: the shape names no extents for array 'o'"
+printf 'tilec 0.0.9\ndevice NVIDIA H100\ncc 90\nkernel tuned shape x=8 y=8 o=8 -> BN=16\nkernel nosuch shape x=1 -> BN=16\n' > "$OUT/other.txt"
+expect_rc "--tuning another device" 0 "$TILEC" --arch=sm_80 --color=never --tuning "$OUT/other.txt" -o "$OUT/t.cu" "$TK"
+has "--tuning another version" "$OUT/err" "other.txt:1:7: warning: tuning file written by tilec 0.0.9; this is tilec 0.1.0 [-Wtuning-device]"
+has "--tuning another device" "$OUT/err" "other.txt:3:4: warning: tuning file measured on a device of compute capability 90; compiling for sm_80 [-Wtuning-device]"
+has "--tuning unknown kernel" "$OUT/err" "other.txt:5:8: warning: no kernel 'nosuch' with TILE_TUNABLE constants; line ignored [-Wtuning-kernel]"
+expect_rc "--tuning -Werror=tuning-device" 1 "$TILEC" --arch=sm_80 -Werror=tuning-device --tuning "$OUT/other.txt" -o "$OUT/t.cu" "$TK"
+expect_rc "--tuning same device" 0 "$TILEC" --arch=sm_90 -Wno-tuning-kernel --color=never --tuning "$OUT/other.txt" -o "$OUT/t.cu" "$TK"
+lacks "--tuning same device: no cc warning" "$OUT/err" "compute capability"
+expect_rc "--python for a tuned kernel" 0 "$TILEC" --target=host --python --tuning "$TF" -o "$OUT/tunedpy.c" "$TK"
+has "--python: no grid= for a tuned kernel" "$OUT/tunedpy.py" "def tuned(x, y, o, BM, *, stream=None):"
+
 echo "cli: $p passed, $f failed"
 [ "$f" -eq 0 ]
