@@ -81,6 +81,8 @@ typedef struct Options {
     const char *rename_old[64], *rename_new[64]; /* --rename=OLD=NEW */
     int nrename;
     const char *tuning[64]; /* --tuning FILE */
+    bool tune;              /* tilec tune */
+    const char *shapes;     /* --shapes FILE (tilec tune) */
     int ntuning;
     bool verbose;                    /* -v */
 } Options;
@@ -465,6 +467,29 @@ static int compile_one(const Options *o, const char *input)
             return 1;
         }
     }
+    if (o->tune) {
+        /* tilec tune: the tuning program, one file (FILE.tune.cu or .c) */
+        char *tout = o->output ? strdup(o->output) : default_output(input, o->target == TARGET_CUDA ? ".tune.cu" : ".tune.c");
+        char *src_name = map_prefix(o, input);
+        CodegenOptions co = {.source_name = src_name, .header_name = "", .arch = o->arch, .opt_level = o->opt_level,
+                             .line_directives = o->line_directives, .max_threads = o->max_threads,
+                             .min_blocks = o->min_blocks, .symbol_prefix = o->symbol_prefix,
+                             .rename_old = o->rename_old, .rename_new = o->rename_new, .nrename = o->nrename};
+        Mem m;
+        mem_open(&m);
+        bool ok = codegen_tune(p, &co, o->target == TARGET_CUDA, o->shapes, m.f);
+        mem_close(&m);
+        int trc = 0;
+        if (!ok) trc = 1;
+        else if (!strcmp(tout, "-")) fwrite(m.data, 1, m.len, stdout);
+        else if (!output_commit(tout, m.data, m.len)) trc = 2;
+        free(m.data);
+        free(tout);
+        free(src_name);
+        free(tune);
+        program_free(p);
+        return trc;
+    }
     const char *ext = o->target == TARGET_CUDA ? ".cu" : ".c";
     /* -o -: the generated source goes to standard output, as with gcc; the
      * header is written only where --header names it. */
@@ -605,7 +630,7 @@ typedef enum ArgKind {
 
 enum {
     O_OUTPUT, O_HEADER, O_TARGET, O_ARCH, O_I, O_ISYSTEM, O_D, O_U, O_O0, O_O2, O_MAX_THREADS, O_MIN_BLOCKS,
-    O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PYTHON, O_PYTHON_EQ, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_TUNING, O_M, O_MM, O_MD, O_MMD, O_MF,
+    O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PYTHON, O_PYTHON_EQ, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_TUNING, O_SHAPES, O_M, O_MM, O_MD, O_MMD, O_MF,
     O_MT, O_MQ, O_MP, O_WALL, O_WEXTRA, O_WERROR, O_WNO_ERROR, O_WERROR_EQ, O_WNO_ERROR_EQ, O_WNO, O_W,
     O_PEDANTIC, O_NO_WARN, O_COLOR, O_VERBOSE, O_AT, O_VERSION, O_HELP,
 };
@@ -643,6 +668,7 @@ static const OptSpec opt_table[] = {
     {"-ffile-prefix-map=", A_EQ, O_PREFIX_MAP, "OLD=NEW", "rewrite path prefixes in generated code"},
     {"--symbol-prefix=", A_EQ, O_SYMBOL_PREFIX, "PFX", "prepend PFX to every launch function's name"},
     {"--rename=", A_EQ, O_RENAME, "OLD=NEW", "name kernel OLD's launch function NEW"},
+    {"--shapes", A_SEP, O_SHAPES, "FILE", "tilec tune: the problems to tune for, one a line (a=4096x4096 b=... eps=1e-5)"},
     {"--tuning", A_SEP, O_TUNING, "FILE", "compile the dispatch tables of TILE_TUNABLE constants from tuning FILE (repeatable)"},
     {"-M", A_NONE, O_M, NULL, "write the dependency rule instead of compiling (-MM: without system headers)"},
     {"-MM", A_NONE, O_MM, NULL, NULL},
@@ -677,6 +703,7 @@ static void usage(FILE *o)
 {
     fputs("usage: tilec [options] FILE.tile.c\n"
           "       tilec --check [options] FILE.tile.c...\n"
+          "       tilec tune FILE.tile.c --shapes FILE [-o FILE] [options]\n"
           "       tilec layout OP ARG...      (tilec layout --help)\n"
           "       tilec promote TYPE TYPE [OP]\n"
           "       tilec broadcast SHAPE SHAPE\n"
@@ -909,6 +936,7 @@ static int parse_args(Options *o, int argc, char **argv)
             if (!is_identifier(v, false)) return usage_error("--symbol-prefix wants a C identifier, not '%s'", v);
             o->symbol_prefix = v;
             break;
+        case O_SHAPES: o->shapes = v; break;
         case O_TUNING:
             if (o->ntuning == 64) return usage_error("too many --tuning options");
             o->tuning[o->ntuning++] = v;
@@ -1096,9 +1124,11 @@ int driver_main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "promote")) return types_cli_promote(argc - 1, argv + 1, stdout, stderr);
     if (argc >= 2 && !strcmp(argv[1], "broadcast")) return types_cli_broadcast(argc - 1, argv + 1, stdout, stderr);
 
+    /* tilec tune FILE --shapes SHAPES [options]: the tuning program */
+    bool tune = argc >= 2 && !strcmp(argv[1], "tune");
     Args args = {0};
     args_push(&args, argv[0], false);
-    for (int i = 1; i < argc; i++) {
+    for (int i = tune ? 2 : 1; i < argc; i++) {
         if (argv[i][0] == '@' && argv[i][1]) {
             if (!expand_response(&args, argv[i] + 1, 0)) {
                 args_free(&args);
@@ -1122,7 +1152,11 @@ int driver_main(int argc, char **argv)
         o->fe.verbose = o->verbose;
         o->diag.wflags = o->wflags;
         o->diag.nwflags = o->nwflags;
+        o->tune = tune;
         if (o->ninputs == 0) rc = usage_error("no input file");
+        else if (tune && (!o->shapes || o->ninputs != 1 || o->check_only || o->emit != EMIT_CODE))
+            rc = usage_error("tilec tune takes one FILE.tile.c and --shapes FILE");
+        else if (!tune && o->shapes) rc = usage_error("--shapes belongs to tilec tune");
         else if (o->ninputs > 1 && !o->check_only)
             rc = usage_error("several input files need --check (compile one file per call)");
         else if (o->ninputs > 1 && (o->output || o->dep_file))

@@ -111,12 +111,12 @@ static bool parse_shape(const char *file, int ln, const char *line, const char *
     while (*p && strncmp(p, "->", 2)) {
         size_t n = word(p);
         const Param *pa = find_param(f, p, n);
-        if (!pa || pa->kind == PARAM_CONST || p[n] != '=') {
-            diag_error(at(file, ln, line, p), "'%.*s' is not an array or scalar parameter of kernel '%s'", (int)n, p, f->name);
+        if (!pa || pa->tunable || p[n] != '=') {
+            diag_error(at(file, ln, line, p), "'%.*s' is not an array, scalar or TILE_CONST parameter of kernel '%s'", (int)n, p, f->name);
             return false;
         }
         const char *v = p + n + 1;
-        if (pa->kind == PARAM_SCALAR) {
+        if (pa->kind != PARAM_ARRAY) { /* scalars and TILE_CONST values: not in the key */
             p = skip(v + strcspn(v, " \t"));
             continue;
         }

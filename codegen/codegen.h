@@ -37,12 +37,15 @@ typedef struct CodegenOptions {
     const char *const *rename_old, *const *rename_new; /* --rename=OLD=NEW: launcher of kernel OLD is NEW */
     int nrename;
     const TuneEntry *tuning;  /* --tuning: the entries of every file given */
+    bool tune_explicit;       /* tilec tune: launchers take the tunables as arguments */
     int ntuning;
 } CodegenOptions;
 
 /* Every kernel with TILE_TUNABLE constants has a grid the launcher can work
  * out from its arrays (grid.c); errors at the first tunable otherwise. */
 bool codegen_check_tunable(Program *p);
+/* tilec tune: the tuning program (tune.c) for the shapes file `shapes`. */
+bool codegen_tune(Program *p, const CodegenOptions *o, bool cuda, const char *shapes, FILE *out);
 bool codegen_cuda(Program *p, const CodegenOptions *o, FILE *out);
 bool codegen_host(Program *p, const CodegenOptions *o, FILE *out);
 bool codegen_header(Program *p, const CodegenOptions *o, FILE *out);

@@ -3103,7 +3103,7 @@ void emit_launch_prototype(FILE *o, const CodegenOptions *co, const Func *f)
     fputs(emit_has_tunable(f) ? "(tilec_stream stream" : "(tilec_stream stream, tilec_grid grid", o);
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
-        if (p->tunable) continue;
+        if (p->tunable && !co->tune_explicit) continue;
         if (p->kind == PARAM_ARRAY) fprintf(o, ", const tilec_array *%s", p->name);
         else fprintf(o, ", %s %s", emit_scalar_api_type(p->type.dtype), p->name);
     }
@@ -3266,7 +3266,7 @@ void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, int64_
         }
     }
     bool tuned = emit_has_tunable(f);
-    if (tuned) emit_dispatch(o, co, f);
+    if (tuned && !co->tune_explicit) emit_dispatch(o, co, f);
     if (sema_nconst(f)) {
         /* "    if (BM == 64 && BN == 128) spec_ = 0;", ... and the error
          * listing the requested and the compiled values */

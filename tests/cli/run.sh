@@ -580,5 +580,56 @@ lacks "--tuning same device: no cc warning" "$OUT/err" "compute capability"
 expect_rc "--python for a tuned kernel" 0 "$TILEC" --target=host --python --tuning "$TF" -o "$OUT/tunedpy.c" "$TK"
 has "--python: no grid= for a tuned kernel" "$OUT/tunedpy.py" "def tuned(x, y, o, BM, *, stream=None):"
 
+# --- tilec tune: the whole flow on the host -------------------------------------
+# The tuning program is C for the host target: cc builds it with the runtime
+# (no libclang), it times every variant on a tiny shapes file and writes a
+# tuning file of the documented format, which --tuning compiles.
+mkdir -p "$OUT/tune"
+cat > "$OUT/tune/saxpy.tile.c" <<'SRC'
+#include <tilec.h>
+TILE_KERNEL void saxpy(TILE_ARRAY(const float, 2) x, TILE_ARRAY(float, 2) y, float a, TILE_TUNABLE(int, 8, 16) BN,
+                       TILE_TUNABLE(int, 4, 2) BM)
+{
+    float t = tile_load(x, .index = {tile_bid(1), tile_bid(0)}, .shape = {BM, BN});
+    tile_store(y, t * a + 1, .index = {tile_bid(1), tile_bid(0)});
+}
+SRC
+printf '# two tiny problems\nx=64x64 y=64x64 a=2.5\nx=3x1000 y=3x1000   # a comment\n' > "$OUT/tune/shapes.txt"
+expect_rc "tune: no --shapes" 2 "$TILEC" tune --target=host "$OUT/tune/saxpy.tile.c"
+has "tune: no --shapes says so" "$OUT/err" "tilec tune takes one FILE.tile.c and --shapes FILE"
+expect_rc "--shapes without tune" 2 "$TILEC" --target=host --shapes "$OUT/tune/shapes.txt" "$OUT/tune/saxpy.tile.c"
+expect_rc "tune --target=host" 0 sh -c 'cd "$1" && "$2" tune --target=host saxpy.tile.c --shapes shapes.txt' sh "$OUT/tune" "$TILEC"
+exists "tune: FILE.tune.c by default" "$OUT/tune/saxpy.tune.c"
+rm -f "$OUT/tune/saxpy.tune.c"
+expect_rc "tune -o" 0 "$TILEC" tune --target=host "$OUT/tune/saxpy.tile.c" --shapes "$OUT/tune/shapes.txt" -o "$OUT/tune/tune.c"
+absent "tune -o: no default file" "$OUT/tune/saxpy.tune.c"
+lacks "tune: no libclang in the program" "$OUT/tune/tune.c" "clang"
+expect_rc "tune: cc builds the program" 0 ${CC:-cc} -std=c17 -O1 -Wall -Wextra -Werror -I"$TOP/runtime" -o "$OUT/tune/tune" \
+    "$OUT/tune/tune.c" "$TOP/runtime/tilec_rt.c" -lm
+expect_rc "tune: the program runs" 0 env TILEC_TUNE_REPS=3 "$OUT/tune/tune" "$OUT/tune/tuning.txt"
+# the format: the header lines in order, then kernel lines
+if awk 'NR==1 && $0!="# tilec tuning file" {exit 1}
+        NR==2 && $0!="tilec 0.1.0" {exit 1}
+        NR==3 && $0!="device host" {exit 1}
+        NR==4 && $0!="cc 0" {exit 1}
+        NR==5 && $0!="driver 0" {exit 1}
+        NR>5 && !/^#/ && !/^kernel saxpy shape x=[0-9x]+ y=[0-9x]+( a=[-0-9.e]+)? -> BN=(8|16) BM=(4|2)  # [0-9.]+ us \(.*\)$/ {exit 1}
+        NR>5 && /^kernel/ {n++}
+        END {exit n == 2 ? 0 : 1}' "$OUT/tune/tuning.txt"; then pass; else
+    fail "tune: tuning file format"; sed 's/^/    /' "$OUT/tune/tuning.txt"; fi
+mkdir -p "$OUT/tune/a" "$OUT/tune/b"
+expect_rc "tune: --tuning the result" 0 "$TILEC" --target=host --tuning "$OUT/tune/tuning.txt" -o "$OUT/tune/a/saxpy.c" "$OUT/tune/saxpy.tile.c"
+expect_rc "tune: --tuning again" 0 "$TILEC" --target=host --tuning "$OUT/tune/tuning.txt" -o "$OUT/tune/b/saxpy.c" "$OUT/tune/saxpy.tile.c"
+if cmp -s "$OUT/tune/a/saxpy.c" "$OUT/tune/b/saxpy.c" && cmp -s "$OUT/tune/a/saxpy.h" "$OUT/tune/b/saxpy.h"; then pass; else
+    fail "tune: --tuning outputs differ between runs"; fi
+has "tune: the table has both shapes" "$OUT/tune/a/saxpy.c" "static const long long tab_[2][7]"
+expect_rc "tune: the tuned code builds" 0 ${CC:-cc} -std=c17 -O1 -Wall -Wextra -Werror -I"$TOP/runtime" -I"$OUT/tune/a" -c \
+    -o "$OUT/tune/a/saxpy.o" "$OUT/tune/a/saxpy.c"
+printf 'x=64 y=64x64\n' > "$OUT/tune/badshapes.txt"
+expect_rc "tune: malformed shapes" 1 "$TILEC" tune --target=host --color=never "$OUT/tune/saxpy.tile.c" --shapes "$OUT/tune/badshapes.txt" -o "$OUT/tune/t.c"
+has "tune: malformed shapes says where" "$OUT/err" "badshapes.txt:1:5: error: x: expected 2 extents like 64x128 (array of rank 2)"
+expect_rc "tune --target=cuda" 0 "$TILEC" tune "$OUT/tune/saxpy.tile.c" --shapes "$OUT/tune/shapes.txt" -o "$OUT/tune/tune.cu"
+has "tune cuda: the opt-in limit" "$OUT/tune/tune.cu" "cudaDevAttrMaxSharedMemoryPerBlockOptin"
+
 echo "cli: $p passed, $f failed"
 [ "$f" -eq 0 ]
