@@ -261,6 +261,8 @@ static void write_deps(FILE *o, const Options *op, const Program *p, const char 
         if (op->dep_user_only && p->dep_system[i] && !is_tilec_h) continue;
         files[nfiles++] = p->deps[i];
     }
+    /* the tuning files are inputs too: a new measurement rebuilds */
+    for (int i = 0; i < op->ntuning && nfiles < 1024; i++) files[nfiles++] = op->tuning[i];
     for (int i = 0; i < nfiles; i++) {
         if (col + (int)strlen(files[i]) > 76) {
             fputs(" \\\n ", o);

@@ -553,6 +553,8 @@ has "--tuning: the table" "$OUT/tuned1.c" "static const long long tab_[3][5]"
 has "--tuning: no grid, no BN in the launcher" "$OUT/tuned1.h" "tilec_status tuned(tilec_stream stream, const tilec_array *x, const tilec_array *y, const tilec_array *o, int32_t BM);"
 expect_rc "--tuning B" 0 "$TILEC" --target=host --tuning "$TF" -o "$OUT/tuneB/tuned.c" "$TK"
 if cmp -s "$OUT/tuneA/tuned.c" "$OUT/tuneB/tuned.c"; then pass; else fail "--tuning: two runs differ"; fi
+expect_rc "--tuning -MD" 0 "$TILEC" --target=host --tuning "$TF" -MD -MF "$OUT/tuned.d" -o "$OUT/tuned3.c" "$TK"
+has "--tuning -MD: the rule lists the tuning file" "$OUT/tuned.d" "tests/kernels/tuned/tuning.txt"
 expect_rc "--tuning cuda" 0 "$TILEC" --tuning "$TF" -o "$OUT/tuned1.cu" "$TK"
 has "--tuning cuda: the cc query" "$OUT/tuned1.cu" "cudaDevAttrComputeCapabilityMajor"
 expect_rc "--tuning missing file" 2 "$TILEC" --target=host --tuning "$OUT/nope.txt" -o "$OUT/t.c" "$TK"
