@@ -198,9 +198,17 @@ bool tuning_load(const char *file, const Program *p, int arch, TuneEntry **entri
                 continue;
             }
             cc = (int)v;
-            if (arch && cc && cc != arch)
-                diag_warning("tuning-device", at(file, ln, line, rest),
-                             "tuning file measured on a device of compute capability %d; compiling for sm_%d", cc, arch);
+            if (cc != arch) {
+                if (!arch)
+                    diag_warning("tuning-device", at(file, ln, line, rest),
+                                 "tuning file measured on a device of compute capability %d; compiling for the host", cc);
+                else if (!cc)
+                    diag_warning("tuning-device", at(file, ln, line, rest),
+                                 "tuning file measured on the host (cc 0); compiling for sm_%d", arch);
+                else
+                    diag_warning("tuning-device", at(file, ln, line, rest),
+                                 "tuning file measured on a device of compute capability %d; compiling for sm_%d", cc, arch);
+            }
             continue;
         }
         bool is_kernel = w == 6 && !strncmp(s, "kernel", 6), is_default = w == 7 && !strncmp(s, "default", 7);

@@ -547,6 +547,7 @@ expect_rc "layout" 0 "$TILEC" layout coalesce "(2,1):(3,1)"; is "layout result" 
 TK=$TOP/tests/kernels/tuned/tuned.tile.c
 TF=$TOP/tests/kernels/tuned/tuning.txt
 mkdir -p "$OUT/tuneA" "$OUT/tuneB"
+printf 'tilec 0.0.9\ndevice NVIDIA H100\ncc 90\nkernel tuned shape x=8 y=8 o=8 -> BN=16\nkernel nosuch shape x=1 -> BN=16\n' > "$OUT/other.txt"
 expect_rc "--tuning" 0 "$TILEC" --target=host --tuning "$TF" -o "$OUT/tuned1.c" "$TK"
 expect_rc "--tuning A" 0 "$TILEC" --target=host --tuning "$TF" -o "$OUT/tuneA/tuned.c" "$TK"
 has "--tuning: the table" "$OUT/tuned1.c" "static const long long tab_[3][5]"
@@ -555,7 +556,10 @@ expect_rc "--tuning B" 0 "$TILEC" --target=host --tuning "$TF" -o "$OUT/tuneB/tu
 if cmp -s "$OUT/tuneA/tuned.c" "$OUT/tuneB/tuned.c"; then pass; else fail "--tuning: two runs differ"; fi
 expect_rc "--tuning -MD" 0 "$TILEC" --target=host --tuning "$TF" -MD -MF "$OUT/tuned.d" -o "$OUT/tuned3.c" "$TK"
 has "--tuning -MD: the rule lists the tuning file" "$OUT/tuned.d" "tests/kernels/tuned/tuning.txt"
-expect_rc "--tuning cuda" 0 "$TILEC" --tuning "$TF" -o "$OUT/tuned1.cu" "$TK"
+expect_rc "--tuning cuda" 0 "$TILEC" --arch=sm_90 --color=never --tuning "$TF" -o "$OUT/tuned1.cu" "$TK"
+has "--tuning cuda: a host file warns" "$OUT/err" "warning: tuning file measured on the host (cc 0); compiling for sm_90 [-Wtuning-device]"
+expect_rc "--tuning host, a cc 90 file" 0 "$TILEC" --target=host --color=never -Wno-tuning-kernel --tuning "$OUT/other.txt" -o "$OUT/t.c" "$TK"
+has "--tuning host: a GPU file warns" "$OUT/err" "warning: tuning file measured on a device of compute capability 90; compiling for the host [-Wtuning-device]"
 has "--tuning cuda: the cc query" "$OUT/tuned1.cu" "cudaDevAttrComputeCapabilityMajor"
 expect_rc "--tuning missing file" 2 "$TILEC" --target=host --tuning "$OUT/nope.txt" -o "$OUT/t.c" "$TK"
 has "--tuning missing file says so" "$OUT/err" "tilec: error: --tuning: cannot read"
@@ -571,7 +575,6 @@ has "--tuning unknown line" "$OUT/err" "bad3.txt:1:1: error: unknown line 'frobn
 printf 'tilec 0.1.0\ncc 0\nkernel tuned shape x=8 y=8 -> BN=16\n' > "$OUT/bad4.txt"
 expect_rc "--tuning missing array" 1 "$TILEC" --target=host --color=never --tuning "$OUT/bad4.txt" -o "$OUT/t.c" "$TK"
 has "--tuning missing array" "$OUT/err" "error: the shape names no extents for array 'o'"
-printf 'tilec 0.0.9\ndevice NVIDIA H100\ncc 90\nkernel tuned shape x=8 y=8 o=8 -> BN=16\nkernel nosuch shape x=1 -> BN=16\n' > "$OUT/other.txt"
 expect_rc "--tuning another device" 0 "$TILEC" --arch=sm_80 --color=never --tuning "$OUT/other.txt" -o "$OUT/t.cu" "$TK"
 has "--tuning another version" "$OUT/err" "other.txt:1:7: warning: tuning file written by tilec 0.0.9; this is tilec 0.1.0 [-Wtuning-device]"
 has "--tuning another device" "$OUT/err" "other.txt:3:4: warning: tuning file measured on a device of compute capability 90; compiling for sm_80 [-Wtuning-device]"
