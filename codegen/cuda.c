@@ -80,7 +80,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
     emit_banner(o, co, "CUDA C++");
     fprintf(o, "#include <cuda_runtime.h>\n#include \"tilec_rt.h\"\n#include \"tilec_ops.h\"\n#include \"%s\"\n\n",
             co->header_name);
-    if (!co->tune_explicit) emit_tune_helpers(o, p, true);
+    if (!co->tune_explicit) emit_tune_helpers(o, co, p, true);
     bool ok = true;
     for (int fi = 0; fi < p->nfuncs; fi++) {
         Func *f = p->funcs[fi];

@@ -57,7 +57,7 @@ bool emit_has_tunable(const Func *f);
 /* The helpers the dispatch of tunable kernels calls (once per file when a
  * kernel of p has tunables): the device's compute capability, the bucket of
  * an extent. */
-void emit_tune_helpers(FILE *o, const Program *p, bool cuda);
+void emit_tune_helpers(FILE *o, const CodegenOptions *co, const Program *p, bool cuda);
 /* Whether output `out` may be given the very view of array `other` (in
  * place) without a block reading what another block writes (inplace.c). */
 bool inplace_same_view_ok(const Func *f, const Param *out, const Param *other);

@@ -61,7 +61,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
     fputs("#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
           "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-label\"\n#endif\n\n",
           o);
-    if (!co->tune_explicit) emit_tune_helpers(o, p, false);
+    if (!co->tune_explicit) emit_tune_helpers(o, co, p, false);
     bool ok = true;
     for (int fi = 0; fi < p->nfuncs; fi++) {
         Func *f = p->funcs[fi];

@@ -3139,11 +3139,15 @@ bool emit_has_tunable(const Func *f)
     return false;
 }
 
-void emit_tune_helpers(FILE *o, const Program *p, bool cuda)
+void emit_tune_helpers(FILE *o, const CodegenOptions *co, const Program *p, bool cuda)
 {
+    /* only where a launcher has a table to search (unused static functions
+     * are warnings) */
     bool any = false;
     for (int i = 0; i < p->nfuncs; i++)
-        if (p->funcs[i]->is_kernel && emit_has_tunable(p->funcs[i])) any = true;
+        if (p->funcs[i]->is_kernel && emit_has_tunable(p->funcs[i]))
+            for (int e = 0; e < co->ntuning; e++)
+                if (!co->tuning[e].is_default && !strcmp(co->tuning[e].kernel, p->funcs[i]->name)) any = true;
     if (!any) return;
     fputs("/* Tuned dispatch: the bucket of an extent (ceil(log2), 0 for 0 and 1) and the\n"
           " * compute capability of the current device (cached per device; 0 on the host). */\n"
