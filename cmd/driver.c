@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cmd/output.h"
+#include "cmd/tuning.h"
 #include "codegen/codegen.h"
 #include "frontend/ast_dump.h"
 #include "frontend/diag.h"
@@ -79,6 +80,10 @@ typedef struct Options {
     const char *symbol_prefix;       /* --symbol-prefix */
     const char *rename_old[64], *rename_new[64]; /* --rename=OLD=NEW */
     int nrename;
+    const char *tuning[64]; /* --tuning FILE */
+    bool tune;              /* tilec tune */
+    const char *shapes;     /* --shapes FILE (tilec tune) */
+    int ntuning;
     bool verbose;                    /* -v */
 } Options;
 
@@ -256,6 +261,8 @@ static void write_deps(FILE *o, const Options *op, const Program *p, const char 
         if (op->dep_user_only && p->dep_system[i] && !is_tilec_h) continue;
         files[nfiles++] = p->deps[i];
     }
+    /* the tuning files are inputs too: a new measurement rebuilds */
+    for (int i = 0; i < op->ntuning && nfiles < 1024; i++) files[nfiles++] = op->tuning[i];
     for (int i = 0; i < nfiles; i++) {
         if (col + (int)strlen(files[i]) > 76) {
             fputs(" \\\n ", o);
@@ -423,7 +430,7 @@ static int compile_one(const Options *o, const char *input)
         return rc;
     }
     int errors_before = diag_error_count();
-    if (!sema_program(p) || diag_error_count() > errors_before) { /* -Werror warnings count */
+    if (!sema_program(p) || !codegen_check_tunable(p) || diag_error_count() > errors_before) { /* -Werror warnings count */
         program_free(p);
         return 1;
     }
@@ -443,6 +450,48 @@ static int compile_one(const Options *o, const char *input)
             return 2;
         }
     }
+    TuneEntry *tune = NULL;
+    int ntune = 0;
+    for (int t = 0; t < o->ntuning; t++) {
+        int errs = diag_error_count();
+        FILE *tf = fopen(o->tuning[t], "r");
+        if (!tf) {
+            fprintf(stderr, "tilec: error: --tuning: cannot read '%s': %s\n", o->tuning[t], strerror(errno));
+            free(tune);
+            program_free(p);
+            return 2;
+        }
+        fclose(tf);
+        if (!tuning_load(o->tuning[t], p, o->target == TARGET_CUDA ? o->arch : 0, &tune, &ntune) ||
+            diag_error_count() > errs) {
+            free(tune);
+            program_free(p);
+            return 1;
+        }
+    }
+    if (o->tune) {
+        /* tilec tune: the tuning program, one file (FILE.tune.cu or .c) */
+        char *tout = o->output ? strdup(o->output) : default_output(input, o->target == TARGET_CUDA ? ".tune.cu" : ".tune.c");
+        char *src_name = map_prefix(o, input);
+        CodegenOptions co = {.source_name = src_name, .header_name = "", .arch = o->arch, .opt_level = o->opt_level,
+                             .line_directives = o->line_directives, .max_threads = o->max_threads,
+                             .min_blocks = o->min_blocks, .symbol_prefix = o->symbol_prefix,
+                             .rename_old = o->rename_old, .rename_new = o->rename_new, .nrename = o->nrename};
+        Mem m;
+        mem_open(&m);
+        bool ok = codegen_tune(p, &co, o->target == TARGET_CUDA, o->shapes, m.f);
+        mem_close(&m);
+        int trc = 0;
+        if (!ok) trc = 1;
+        else if (!strcmp(tout, "-")) fwrite(m.data, 1, m.len, stdout);
+        else if (!output_commit(tout, m.data, m.len)) trc = 2;
+        free(m.data);
+        free(tout);
+        free(src_name);
+        free(tune);
+        program_free(p);
+        return trc;
+    }
     const char *ext = o->target == TARGET_CUDA ? ".cu" : ".c";
     /* -o -: the generated source goes to standard output, as with gcc; the
      * header is written only where --header names it. */
@@ -456,6 +505,7 @@ static int compile_one(const Options *o, const char *input)
         fprintf(stderr, "tilec: error: -o - with --python needs --python=FILE\n");
         free(out);
         free(hdr);
+        free(tune);
         program_free(p);
         return 2;
     }
@@ -464,6 +514,7 @@ static int compile_one(const Options *o, const char *input)
         free(py);
         free(out);
         free(hdr);
+        free(tune);
         program_free(p);
         return 2;
     }
@@ -471,6 +522,7 @@ static int compile_one(const Options *o, const char *input)
         fprintf(stderr, "tilec: error: -o - with -MD/-MMD needs -MF to name the dependency file\n");
         free(out);
         free(hdr);
+        free(tune);
         program_free(p);
         return 2;
     }
@@ -478,6 +530,7 @@ static int compile_one(const Options *o, const char *input)
         fprintf(stderr, "tilec: error: output '%s' would overwrite the input; use -o\n", out);
         free(out);
         free(hdr);
+        free(tune);
         program_free(p);
         return 2;
     }
@@ -487,7 +540,7 @@ static int compile_one(const Options *o, const char *input)
                          .opt_level = o->opt_level, .line_directives = o->line_directives,
                          .max_threads = o->max_threads, .min_blocks = o->min_blocks,
                          .symbol_prefix = o->symbol_prefix, .rename_old = o->rename_old, .rename_new = o->rename_new,
-                         .nrename = o->nrename};
+                         .nrename = o->nrename, .tuning = tune, .ntuning = ntune};
     /* The rule's targets: the files written (with -o -, the header and the
      * module, if any). */
     const char *targets[3];
@@ -558,6 +611,7 @@ static int compile_one(const Options *o, const char *input)
     free(out);
     free(hdr);
     free(hdr_for_include);
+    free(tune);
     program_free(p);
     return rc;
 }
@@ -578,7 +632,7 @@ typedef enum ArgKind {
 
 enum {
     O_OUTPUT, O_HEADER, O_TARGET, O_ARCH, O_I, O_ISYSTEM, O_D, O_U, O_O0, O_O2, O_MAX_THREADS, O_MIN_BLOCKS,
-    O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PYTHON, O_PYTHON_EQ, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_M, O_MM, O_MD, O_MMD, O_MF,
+    O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PYTHON, O_PYTHON_EQ, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_TUNING, O_SHAPES, O_M, O_MM, O_MD, O_MMD, O_MF,
     O_MT, O_MQ, O_MP, O_WALL, O_WEXTRA, O_WERROR, O_WNO_ERROR, O_WERROR_EQ, O_WNO_ERROR_EQ, O_WNO, O_W,
     O_PEDANTIC, O_NO_WARN, O_COLOR, O_VERBOSE, O_AT, O_VERSION, O_HELP,
 };
@@ -616,6 +670,8 @@ static const OptSpec opt_table[] = {
     {"-ffile-prefix-map=", A_EQ, O_PREFIX_MAP, "OLD=NEW", "rewrite path prefixes in generated code"},
     {"--symbol-prefix=", A_EQ, O_SYMBOL_PREFIX, "PFX", "prepend PFX to every launch function's name"},
     {"--rename=", A_EQ, O_RENAME, "OLD=NEW", "name kernel OLD's launch function NEW"},
+    {"--shapes", A_SEP, O_SHAPES, "FILE", "tilec tune: the problems to tune for, one a line (a=4096x4096 b=... eps=1e-5)"},
+    {"--tuning", A_SEP, O_TUNING, "FILE", "compile the dispatch tables of TILE_TUNABLE constants from tuning FILE (repeatable)"},
     {"-M", A_NONE, O_M, NULL, "write the dependency rule instead of compiling (-MM: without system headers)"},
     {"-MM", A_NONE, O_MM, NULL, NULL},
     {"-MD", A_NONE, O_MD, NULL, "compile and write the dependency rule to a .d file (-MMD: without system headers)"},
@@ -649,6 +705,7 @@ static void usage(FILE *o)
 {
     fputs("usage: tilec [options] FILE.tile.c\n"
           "       tilec --check [options] FILE.tile.c...\n"
+          "       tilec tune FILE.tile.c --shapes FILE [-o FILE] [options]\n"
           "       tilec layout OP ARG...      (tilec layout --help)\n"
           "       tilec promote TYPE TYPE [OP]\n"
           "       tilec broadcast SHAPE SHAPE\n"
@@ -881,6 +938,11 @@ static int parse_args(Options *o, int argc, char **argv)
             if (!is_identifier(v, false)) return usage_error("--symbol-prefix wants a C identifier, not '%s'", v);
             o->symbol_prefix = v;
             break;
+        case O_SHAPES: o->shapes = v; break;
+        case O_TUNING:
+            if (o->ntuning == 64) return usage_error("too many --tuning options");
+            o->tuning[o->ntuning++] = v;
+            break;
         case O_RENAME: {
             const char *eq = strchr(v, '=');
             if (!eq || eq == v) return usage_error("--rename wants KERNEL=NAME");
@@ -1064,9 +1126,11 @@ int driver_main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "promote")) return types_cli_promote(argc - 1, argv + 1, stdout, stderr);
     if (argc >= 2 && !strcmp(argv[1], "broadcast")) return types_cli_broadcast(argc - 1, argv + 1, stdout, stderr);
 
+    /* tilec tune FILE --shapes SHAPES [options]: the tuning program */
+    bool tune = argc >= 2 && !strcmp(argv[1], "tune");
     Args args = {0};
     args_push(&args, argv[0], false);
-    for (int i = 1; i < argc; i++) {
+    for (int i = tune ? 2 : 1; i < argc; i++) {
         if (argv[i][0] == '@' && argv[i][1]) {
             if (!expand_response(&args, argv[i] + 1, 0)) {
                 args_free(&args);
@@ -1090,7 +1154,11 @@ int driver_main(int argc, char **argv)
         o->fe.verbose = o->verbose;
         o->diag.wflags = o->wflags;
         o->diag.nwflags = o->nwflags;
+        o->tune = tune;
         if (o->ninputs == 0) rc = usage_error("no input file");
+        else if (tune && (!o->shapes || o->ninputs != 1 || o->check_only || o->emit != EMIT_CODE))
+            rc = usage_error("tilec tune takes one FILE.tile.c and --shapes FILE");
+        else if (!tune && o->shapes) rc = usage_error("--shapes belongs to tilec tune");
         else if (o->ninputs > 1 && !o->check_only)
             rc = usage_error("several input files need --check (compile one file per call)");
         else if (o->ninputs > 1 && (o->output || o->dep_file))

@@ -8,6 +8,23 @@
 
 #include "frontend/ast.h"
 
+/* One entry of a tuning table (--tuning FILE, cmd/tuning.c): for kernel
+ * `kernel` on devices of compute capability cc (0: the host target), the
+ * problem whose array extents (every array parameter in order, every
+ * dimension) fall in buckets key (ceil(log2(extent)), 0 for 0 and 1) runs
+ * with its TILE_TUNABLE constants (in order) set to val.  A default entry
+ * (is_default) has no cc and no key: the values when no entry matches. */
+#define TUNE_MAX_KEY 64
+typedef struct TuneEntry {
+    const char *kernel;
+    bool is_default;
+    int cc;
+    int nkey;
+    int key[TUNE_MAX_KEY];
+    int nval;
+    int64_t val[16];
+} TuneEntry;
+
 typedef struct CodegenOptions {
     const char *source_name;  /* the input path as #line and comments show it */
     const char *header_name;  /* how the .cu/.c includes the header ("foo.h") */
@@ -19,8 +36,16 @@ typedef struct CodegenOptions {
     const char *symbol_prefix; /* --symbol-prefix: before every launcher's name (NULL: none) */
     const char *const *rename_old, *const *rename_new; /* --rename=OLD=NEW: launcher of kernel OLD is NEW */
     int nrename;
+    const TuneEntry *tuning;  /* --tuning: the entries of every file given */
+    bool tune_explicit;       /* tilec tune: launchers take the tunables as arguments */
+    int ntuning;
 } CodegenOptions;
 
+/* Every kernel with TILE_TUNABLE constants has a grid the launcher can work
+ * out from its arrays (grid.c); errors at the first tunable otherwise. */
+bool codegen_check_tunable(Program *p);
+/* tilec tune: the tuning program (tune.c) for the shapes file `shapes`. */
+bool codegen_tune(Program *p, const CodegenOptions *o, bool cuda, const char *shapes, FILE *out);
 bool codegen_cuda(Program *p, const CodegenOptions *o, FILE *out);
 bool codegen_host(Program *p, const CodegenOptions *o, FILE *out);
 bool codegen_header(Program *p, const CodegenOptions *o, FILE *out);

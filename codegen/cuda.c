@@ -8,11 +8,28 @@
  * seen (tilec_ops.h), so it works on any device and stream, from any
  * thread. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/emit.h"
 #include "frontend/diag.h"
 #include "sema/sema.h"
+
+/* The grid of a kernel with TILE_TUNABLE constants in this specialization,
+ * as a C initializer (grid.c; codegen_check_tunable reported kernels whose
+ * grid cannot be worked out). */
+static bool tuned_grid(const Func *f, char **out)
+{
+    size_t len;
+    FILE *m = open_memstream(out, &len);
+    bool ok = m && grid_emit(m, f, false);
+    if (m) fclose(m);
+    if (!ok) {
+        free(*out);
+        *out = NULL;
+    }
+    return ok;
+}
 
 static void kernel_name(FILE *o, const Func *f, int spec)
 {
@@ -63,6 +80,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
     emit_banner(o, co, "CUDA C++");
     fprintf(o, "#include <cuda_runtime.h>\n#include \"tilec_rt.h\"\n#include \"tilec_ops.h\"\n#include \"%s\"\n\n",
             co->header_name);
+    if (!co->tune_explicit) emit_tune_helpers(o, co, p, true);
     bool ok = true;
     for (int fi = 0; fi < p->nfuncs; fi++) {
         Func *f = p->funcs[fi];
@@ -73,6 +91,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
         int nspec = 0;
         int threads[256], dyn[256], stat[256];
         int64_t specvals[256][16];
+        char *grids[256];
         for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
             if (nspec == 256) {
                 diag_error(f->loc, "kernel '%s' has more than 256 specializations", f->name);
@@ -82,6 +101,8 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             bool typed = sema_kernel(p, f, nconst ? vals : NULL);
             diag_mute(false);
             if (!typed) return false;
+            grids[nspec] = NULL;
+            if (emit_has_tunable(f) && !tuned_grid(f, &grids[nspec])) return false;
             fputs("template <bool ALIGNED>\n", o);
             KernelPlan plan = emit_plan(f, true, co->max_threads);
             /* --min-blocks: the register cap that lets N blocks share a
@@ -108,7 +129,8 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
         fputs("extern \"C\" ", o);
         emit_launch_prototype(o, co, f);
         fputs("\n{\n", o);
-        emit_launch_checks(o, f, specvals, nspec);
+        emit_launch_checks(o, co, f, specvals, nspec, grids);
+        for (int s = 0; s < nspec; s++) free(grids[s]);
         /* Memory the current device cannot reach (a host pointer) is a
          * status naming the argument, not a fault at the next sync; after
          * the empty-grid return: nothing is accessed without a launch. */

@@ -10,6 +10,15 @@
 
 #ifndef TILEC_VERSION
 #define TILEC_VERSION "0.0.0"
+/* The grid kernel f (typed) implies, from its tile_store/tile_load .index
+ * entries that are block coordinates (grid.c): written as a Python tuple
+ * over descriptors d_NAME ("None" when unknown) or a C initializer of three
+ * int64 values over the launcher's tilec_array pointers; false when the
+ * grid cannot be worked out. */
+bool grid_emit(FILE *o, const Func *f, bool python);
+/* The first grid axis that cannot be worked out (3: the kernel asks
+ * tile_num_blocks), or -1 when the grid is known. */
+int grid_unknown_axis(const Func *f);
 #endif
 
 typedef struct KernelPlan {
@@ -38,7 +47,17 @@ const char *emit_dtype_enum(Dtype d);
 /* The launcher's argument validation (shared by both targets). */
 /* With TILE_CONST parameters it also sets `int spec_`, the index in
  * specvals of the specialization to launch. */
-void emit_launch_checks(FILE *o, const Func *f, int64_t (*specvals)[16], int nspec);
+/* With TILE_TUNABLE parameters it first picks their values from the tuning
+ * table (co->tuning) and, after the specialization, sets the grid from
+ * grids[spec_] (grid_emit's C initializers). */
+void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, int64_t (*specvals)[16], int nspec,
+                        char **grids);
+/* f has TILE_TUNABLE parameters (its launcher takes neither them nor a grid). */
+bool emit_has_tunable(const Func *f);
+/* The helpers the dispatch of tunable kernels calls (once per file when a
+ * kernel of p has tunables): the device's compute capability, the bucket of
+ * an extent. */
+void emit_tune_helpers(FILE *o, const CodegenOptions *co, const Program *p, bool cuda);
 /* Whether output `out` may be given the very view of array `other` (in
  * place) without a block reading what another block writes (inplace.c). */
 bool inplace_same_view_ok(const Func *f, const Param *out, const Param *other);
@@ -68,4 +87,13 @@ void emit_line(FILE *o, const CodegenOptions *co, SrcLoc loc);
 const char *emit_base_name(const char *path);
 /* The comment that heads every generated file. */
 void emit_banner(FILE *o, const CodegenOptions *co, const char *what);
+/* The grid kernel f (typed) implies, from its tile_store/tile_load .index
+ * entries that are block coordinates (grid.c): written as a Python tuple
+ * over descriptors d_NAME ("None" when unknown) or a C initializer of three
+ * int64 values over the launcher's tilec_array pointers; false when the
+ * grid cannot be worked out. */
+bool grid_emit(FILE *o, const Func *f, bool python);
+/* The first grid axis that cannot be worked out (3: the kernel asks
+ * tile_num_blocks), or -1 when the grid is known. */
+int grid_unknown_axis(const Func *f);
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "codegen/emit.h"
+#include "frontend/ast.h"
 
 static void guard_name(FILE *o, const char *header)
 {
@@ -40,9 +41,15 @@ bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
             }
             fputs(" *\n", o);
         }
-        fprintf(o, " * Launches tile kernel '%s' (%s:%d) with one program instance per block of\n"
-                   " * `grid`, on `stream` (a cudaStream_t; ignored by the host target).\n",
-                f->name, emit_base_name(co->source_name), f->loc.line);
+        if (emit_has_tunable(f))
+            fprintf(o, " * Launches tile kernel '%s' (%s:%d) on `stream` (a cudaStream_t; ignored by\n"
+                       " * the host target), with its tuned constants and the grid chosen for the\n"
+                       " * arrays' extents and the device (the tuning table compiled in with --tuning).\n",
+                    f->name, emit_base_name(co->source_name), f->loc.line);
+        else
+            fprintf(o, " * Launches tile kernel '%s' (%s:%d) with one program instance per block of\n"
+                       " * `grid`, on `stream` (a cudaStream_t; ignored by the host target).\n",
+                    f->name, emit_base_name(co->source_name), f->loc.line);
         for (int j = 0; j < f->nparams; j++) {
             const Param *pa = &f->params[j];
             switch (pa->kind) {
@@ -56,7 +63,12 @@ bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
                             ? " (passed as float, rounded to nearest even)" : "");
                 break;
             case PARAM_CONST:
-                fprintf(o, " *   %s: compile-time constant, one of", pa->name);
+                fprintf(o, pa->tunable ? " *   (%s: tuned constant, chosen by the launcher among" : " *   %s: compile-time constant, one of", pa->name);
+                for (int k = 0; k < pa->nspecs && pa->tunable; k++) fprintf(o, "%s %lld", k ? "," : "", (long long)pa->specs[k]);
+                if (pa->tunable) {
+                    fputs(")\n", o);
+                    break;
+                }
                 for (int k = 0; k < pa->nspecs; k++) fprintf(o, "%s %lld", k ? "," : "", (long long)pa->specs[k]);
                 fputc('\n', o);
                 break;

@@ -3,11 +3,28 @@
  * holds whole tiles in local arrays; the launcher runs the grid block by
  * block, in parallel with OpenMP when the C compiler enables it. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/emit.h"
 #include "frontend/diag.h"
 #include "sema/sema.h"
+
+/* The grid of a kernel with TILE_TUNABLE constants in this specialization,
+ * as a C initializer (grid.c; codegen_check_tunable reported kernels whose
+ * grid cannot be worked out). */
+static bool tuned_grid(const Func *f, char **out)
+{
+    size_t len;
+    FILE *m = open_memstream(out, &len);
+    bool ok = m && grid_emit(m, f, false);
+    if (m) fclose(m);
+    if (!ok) {
+        free(*out);
+        *out = NULL;
+    }
+    return ok;
+}
 
 static void host_params(FILE *o, const Func *f)
 {
@@ -44,6 +61,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
     fputs("#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
           "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-label\"\n#endif\n\n",
           o);
+    if (!co->tune_explicit) emit_tune_helpers(o, co, p, false);
     bool ok = true;
     for (int fi = 0; fi < p->nfuncs; fi++) {
         Func *f = p->funcs[fi];
@@ -53,6 +71,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
         int64_t vals[16];
         int nspec = 0;
         int64_t specvals[256][16];
+        char *grids[256];
         for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
             if (nspec == 256) {
                 diag_error(f->loc, "kernel '%s' has more than 256 specializations", f->name);
@@ -62,6 +81,8 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
             bool typed = sema_kernel(p, f, nconst ? vals : NULL);
             diag_mute(false);
             if (!typed) return false;
+            grids[nspec] = NULL;
+            if (emit_has_tunable(f) && !tuned_grid(f, &grids[nspec])) return false;
             fprintf(o, "static void tilec_k_%s_%d(", f->name, nspec);
             host_params(o, f);
             fputs(")\n{\n", o);
@@ -73,7 +94,8 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
         }
         emit_launch_prototype(o, co, f);
         fputs("\n{\n", o);
-        emit_launch_checks(o, f, specvals, nspec);
+        emit_launch_checks(o, co, f, specvals, nspec, grids);
+        for (int s = 0; s < nspec; s++) free(grids[s]);
         fputs("    (void)stream;\n", o);
         fputs("    void (*k_)(", o);
         host_params(o, f);

@@ -6,154 +6,13 @@
  * the launch on the caller's stream.  The module needs nothing but the
  * standard library at import time; it loads the shared library built from
  * the generated code on first use.  User documentation: docs/python.md.
- *
- * The default grid.  A kernel's grid is the caller's choice in C; Python
- * users expect a call without one.  For each grid axis the kernel reads with
- * tile_bid(axis), tilec looks for a tile_store (first) or tile_load whose
- * .index entry d is that block coordinate itself (tile_bid(axis), or a
- * variable initialised to it and never assigned): one block per tile along
- * dimension d of that array, so the axis has cdiv(array.shape[d], tile
- * extent d) blocks.  An axis with no such access, or any axis of a kernel
- * that asks tile_num_blocks (a persistent loop, whose grid is a free
- * choice), needs grid=. */
+ * The default grid: codegen/grid.c. */
 #include <inttypes.h>
 #include <string.h>
 
 #include "codegen/emit.h"
 #include "frontend/diag.h"
 #include "sema/sema.h"
-
-/* ---- the default grid ---------------------------------------------------- */
-
-#define MAX_BIDVARS 64
-
-typedef struct GridAxis {
-    int param;     /* index in f->params of the array, -1 when unknown */
-    int dim;       /* its dimension */
-    int64_t extent; /* the tile's extent along it */
-} GridAxis;
-
-typedef struct GridScan {
-    const Symbol *var[MAX_BIDVARS]; /* variables holding tile_bid(axis[i]) */
-    int var_axis[MAX_BIDVARS];
-    int nvars;
-    bool used[3];      /* tile_bid(axis) appears */
-    bool persistent;   /* tile_num_blocks appears */
-    GridAxis from_store[3], from_load[3];
-} GridScan;
-
-static bool const_axis(const Expr *e, int *axis)
-{
-    if (!e || e->kind != EX_BUILTIN || strcmp(e->name, "bid") != 0 || e->nargs < 1 || !e->args[0]->is_const) return false;
-    int64_t a = e->args[0]->cval.i;
-    if (a < 0 || a > 2) return false;
-    *axis = (int)a;
-    return true;
-}
-
-/* The grid axis an .index entry is exactly the block coordinate of, or -1. */
-static int entry_axis(const GridScan *g, const Expr *e)
-{
-    int axis;
-    if (const_axis(e, &axis)) return axis;
-    if (e && e->kind == EX_NAME && e->sym)
-        for (int i = 0; i < g->nvars; i++)
-            if (g->var[i] == e->sym) return g->var_axis[i];
-    return -1;
-}
-
-static const Option *find_option(const Expr *e, const char *name)
-{
-    for (int i = 0; i < e->nopts; i++)
-        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
-    return NULL;
-}
-
-static void scan_access(GridScan *g, const Func *f, const Expr *e, bool store)
-{
-    if (e->nargs < (store ? 2 : 1)) return;
-    const Expr *arr = e->args[0];
-    if (arr->kind != EX_NAME || !arr->sym || arr->sym->kind != SYM_PARAM || !arr->sym->param ||
-        arr->sym->param->kind != PARAM_ARRAY)
-        return;
-    const Param *pa = arr->sym->param;
-    const Option *idx = find_option(e, "index");
-    if (!idx || !idx->value || idx->value->kind != EX_LIST || idx->value->nargs != pa->rank) return;
-    const Shape *tile = store ? &e->args[1]->shape : &e->shape;
-    if (tile->rank != pa->rank) return;
-    GridAxis *slot = store ? g->from_store : g->from_load;
-    for (int d = 0; d < pa->rank; d++) {
-        int axis = entry_axis(g, idx->value->args[d]);
-        if (axis < 0 || slot[axis].param >= 0 || tile->dim[d] <= 0) continue;
-        slot[axis] = (GridAxis){(int)(pa - f->params), d, tile->dim[d]};
-    }
-}
-
-static void scan_stmt(GridScan *g, const Func *f, const Stmt *s);
-
-static void scan_expr(GridScan *g, const Func *f, const Expr *e)
-{
-    if (!e) return;
-    if (e->kind == EX_BUILTIN) {
-        int axis;
-        if (const_axis(e, &axis)) g->used[axis] = true;
-        else if (!strcmp(e->name, "bid")) g->used[0] = g->used[1] = g->used[2] = true; /* an axis not known */
-        if (!strcmp(e->name, "num_blocks")) g->persistent = true;
-        if (!strcmp(e->name, "store")) scan_access(g, f, e, true);
-        if (!strcmp(e->name, "load")) scan_access(g, f, e, false);
-        for (int i = 0; i < e->nopts; i++) scan_expr(g, f, e->opts[i].value);
-    }
-    if (e->kind == EX_CALL && e->inl) g->used[0] = g->used[1] = g->used[2] = true; /* helpers may read any axis */
-    scan_expr(g, f, e->a);
-    scan_expr(g, f, e->b);
-    scan_expr(g, f, e->c);
-    for (int i = 0; i < e->nargs; i++) scan_expr(g, f, e->args[i]);
-}
-
-static void scan_stmt(GridScan *g, const Func *f, const Stmt *s)
-{
-    if (!s) return;
-    int axis;
-    if (s->kind == ST_DECL && s->sym && !s->assigned && !s->sym->assigned && const_axis(s->init, &axis) &&
-        g->nvars < MAX_BIDVARS) {
-        g->var[g->nvars] = s->sym;
-        g->var_axis[g->nvars++] = axis;
-    }
-    scan_expr(g, f, s->init);
-    scan_expr(g, f, s->target);
-    scan_expr(g, f, s->value);
-    scan_expr(g, f, s->cond);
-    scan_stmt(g, f, s->then_s);
-    scan_stmt(g, f, s->else_s);
-    scan_stmt(g, f, s->init_s);
-    scan_stmt(g, f, s->step_s);
-    scan_stmt(g, f, s->body);
-    for (int i = 0; i < s->nitems; i++) scan_stmt(g, f, s->items[i]);
-}
-
-/* Writes the grid of one specialization as a Python expression over the
- * descriptors d_NAME, or None when the caller must give grid=. */
-static void grid_expr(FILE *o, const Func *f)
-{
-    GridScan g = {0};
-    for (int a = 0; a < 3; a++) g.from_store[a].param = g.from_load[a].param = -1;
-    scan_stmt(&g, f, f->body);
-    GridAxis ax[3];
-    for (int a = 0; a < 3; a++) {
-        ax[a] = g.from_store[a].param >= 0 ? g.from_store[a] : g.from_load[a];
-        if (g.used[a] && (ax[a].param < 0 || g.persistent)) {
-            fputs("None", o);
-            return;
-        }
-    }
-    fputc('(', o);
-    for (int a = 0; a < 3; a++) {
-        if (a) fputs(", ", o);
-        if (!g.used[a]) fputc('1', o);
-        else fprintf(o, "_cdiv(d_%s.shape[%d], %" PRId64 ")", f->params[ax[a].param].name, ax[a].dim, ax[a].extent);
-    }
-    fputc(')', o);
-}
 
 /* ---- the module ---------------------------------------------------------- */
 
@@ -374,9 +233,13 @@ static void py_docline(FILE *o, const char *indent, const char *s)
 static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *co, bool cuda)
 {
     /* signature: the kernel's parameters in order, then grid= and stream= */
+    /* A kernel with TILE_TUNABLE constants takes neither them nor a grid:
+     * its launcher picks both. */
+    bool tuned = emit_has_tunable(f);
     fprintf(o, "def %s(", f->name);
-    for (int i = 0; i < f->nparams; i++) fprintf(o, "%s, ", f->params[i].name);
-    fputs("*, grid=None, stream=None):\n    \"\"\"", o);
+    for (int i = 0; i < f->nparams; i++)
+        if (!f->params[i].tunable) fprintf(o, "%s, ", f->params[i].name);
+    fputs(tuned ? "*, stream=None):\n    \"\"\"" : "*, grid=None, stream=None):\n    \"\"\"", o);
     if (f->doc) {
         fputc('\n', o);
         py_docline(o, "    ", f->doc);
@@ -395,14 +258,20 @@ static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *
             break;
         case PARAM_SCALAR: fprintf(o, "    %s: %s scalar\n", pa->name, dtype_name(pa->type.dtype)); break;
         case PARAM_CONST:
+            if (pa->tunable) {
+                fprintf(o, "    (%s: tuned constant, chosen by the launcher among", pa->name);
+                for (int k = 0; k < pa->nspecs; k++) fprintf(o, "%s %" PRId64, k ? "," : "", pa->specs[k]);
+                fputs(")\n", o);
+                break;
+            }
             fprintf(o, "    %s: compile-time constant, one of", pa->name);
             for (int k = 0; k < pa->nspecs; k++) fprintf(o, "%s %" PRId64, k ? "," : "", pa->specs[k]);
             fputc('\n', o);
             break;
         }
     }
-    fputs("    grid: blocks per axis (an int or a tuple of up to 3); default: ", o);
-    fputs("worked out from the arrays\n    stream: where to launch (default: the arrays' current stream)\n", o);
+    if (!tuned) fputs("    grid: blocks per axis (an int or a tuple of up to 3); default: worked out from the arrays\n", o);
+    fputs("    stream: where to launch (default: the arrays' current stream)\n", o);
     fputs("    Raises TilecError when the runtime refuses the launch or it fails.\n    \"\"\"\n", o);
 
     /* descriptors */
@@ -439,6 +308,19 @@ static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *
                 dtype_name(pa->type.dtype), pa->name);
     }
 
+    if (tuned) {
+        fputs("    st = _lib.", o);
+        emit_launcher_name(o, co, f);
+        fputs("(s_", o);
+        for (int i = 0; i < f->nparams; i++) {
+            const Param *pa = &f->params[i];
+            if (pa->kind == PARAM_ARRAY) fprintf(o, ", _C.byref(d_%s)", pa->name);
+            else if (!pa->tunable) fprintf(o, ", %s", pa->name);
+        }
+        fputs(")\n    if st:\n        _fail(st, _lib.tilec_last_error().decode())\n\n\n", o);
+        return;
+    }
+
     /* the default grid, per specialization */
     int nconst = sema_nconst(f);
     int idx[16] = {0};
@@ -462,7 +344,7 @@ static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *
             fputs("):\n", o);
         }
         fputs("        auto = ", o);
-        grid_expr(o, f);
+        grid_emit(o, f, true);
         fputc('\n', o);
         firstspec = false;
     }
@@ -538,9 +420,11 @@ bool codegen_python(Program *p, const CodegenOptions *co, bool cuda, const char 
         if (!f->is_kernel) continue;
         fputs("    fn = lib.", o);
         emit_launcher_name(o, co, f);
-        fputs("\n    fn.restype = _C.c_int\n    fn.argtypes = [_C.c_void_p, _Grid", o);
+        fputs(emit_has_tunable(f) ? "\n    fn.restype = _C.c_int\n    fn.argtypes = [_C.c_void_p"
+                                   : "\n    fn.restype = _C.c_int\n    fn.argtypes = [_C.c_void_p, _Grid", o);
         for (int j = 0; j < f->nparams; j++) {
             const Param *pa = &f->params[j];
+            if (pa->tunable) continue;
             if (pa->kind == PARAM_ARRAY) fputs(", _C.POINTER(_Array)", o);
             else fprintf(o, ", %s", py_scalar_ctype(pa->type.dtype));
         }

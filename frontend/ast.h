@@ -131,6 +131,7 @@ typedef struct Param {
     bool readonly;    /* PARAM_ARRAY with const elements */
     int64_t *specs;   /* PARAM_CONST: the listed values */
     int nspecs;
+    bool tunable;     /* PARAM_CONST declared TILE_TUNABLE: the launcher picks the value */
     Symbol *sym;
 } Param;
 

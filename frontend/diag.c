@@ -37,6 +37,8 @@ const DiagWarningInfo diag_warnings[] = {
      "tile_sum or tile_prod of a 16-bit float tile is rounded to 16 bits before it becomes a float or double"},
     {"missing-kernels", 0, "the source defines no TILE_KERNEL or TILE_FUNC"},
     {"unknown-warning-option", 0, "a -W option that neither tilec nor libclang knows"},
+    {"tuning-device", 0, "a --tuning file measured on another device (cc) or written by another tilec version"},
+    {"tuning-kernel", 0, "a --tuning file line for a kernel that the source lacks or that has no TILE_TUNABLE constant"},
 };
 const int diag_nwarnings = (int)(sizeof diag_warnings / sizeof diag_warnings[0]);
 

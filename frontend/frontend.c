@@ -1248,8 +1248,10 @@ static bool lower_param(Ctx *cx, CXCursor c, Param *p)
         }
         return true;
     }
-    if (annotation(c, "tilec.const:", &val, cx)) {
+    bool tunable = annotation(c, "tilec.tunable:", &val, cx);
+    if (tunable || annotation(c, "tilec.const:", &val, cx)) {
         p->kind = PARAM_CONST;
+        p->tunable = tunable;
         p->type = type_ref(cx, t);
         if (!dtype_is_int(p->type.dtype) && p->type.dtype != DT_BOOL) {
             diag_error(p->loc, "constant parameter '%s' must have an integer type, not '%s'",

@@ -35,6 +35,10 @@ typedef unsigned char tilec_fp8_e5m2;
 /* A compile-time constant parameter, compiled once for each listed value;
  * the launcher dispatches on the run-time value. */
 #define TILE_CONST(T, ...) __attribute__((annotate("tilec.const:" TILE_XSTR_(__VA_ARGS__)))) const T
+/* A TILE_CONST the launcher chooses itself (ahead-of-time autotuning): the
+ * launch function takes neither it nor a grid, and picks the value from the
+ * tuning table compiled in with --tuning (docs/cli.md). */
+#define TILE_TUNABLE(T, ...) __attribute__((annotate("tilec.tunable:" TILE_XSTR_(__VA_ARGS__)))) const T
 
 /* Option values. */
 enum tilec_padding {

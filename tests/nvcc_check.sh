@@ -34,6 +34,13 @@ for src in examples/*/*.tile.c tests/kernels/*/*.tile.c tests/bench/kernels/*.ti
     fi
     echo "$name $src" >> "$OUT/list"
 done
+# The tuning program `tilec tune` writes (tests/kernels/tuned) compiles too.
+printf 'x=1000 y=1000 o=1000\no=100\n' > "$OUT/tune_shapes.txt"
+if "$TILEC" tune tests/kernels/tuned/tuned.tile.c --shapes "$OUT/tune_shapes.txt" -o "$OUT/tune_tuned.cu" 2> "$OUT/tune_tuned.err"; then
+    echo "tune_tuned tests/kernels/tuned/tuned.tile.c" >> "$OUT/list"
+else
+    echo "nvcc: tilec tune failed"; head -10 "$OUT/tune_tuned.err"; f=$((f + 1))
+fi
 # Register spills fail the check.  Local memory as such does not: CUDA's own
 # sinf/cos argument reduction keeps a small stack frame.
 compile_one() {

@@ -25,12 +25,15 @@ for dir in examples/*/ tests/kernels/*/; do
     name=$(basename "$src" .tile.c)
     b=$OUT/$name
     mkdir -p "$b"
+    # a kernel with TILE_TUNABLE constants brings its tuning file
+    tuning=
+    [ -f "$dir/tuning.txt" ] && tuning="--tuning $dir/tuning.txt"
     if [ "$target" = host ]; then
         san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
         [ "${SAN:-1}" = 0 ] && san=
         omp=
         [ "${OMP:-0}" = 1 ] && omp=-fopenmp
-        if ! "$TILEC" --target=host -o "$b/$name.c" "$src" 2> "$b/tilec.err"; then
+        if ! "$TILEC" --target=host $tuning -o "$b/$name.c" "$src" 2> "$b/tilec.err"; then
             echo "$name: tilec failed:"; head -20 "$b/tilec.err"; f=$((f + 1)); continue
         fi
         if ! $CC -std=c17 -O1 -g -Wall -Wextra -Werror $san $omp -I"$b" -Iruntime -o "$b/app" \
@@ -39,7 +42,7 @@ for dir in examples/*/ tests/kernels/*/; do
         fi
         run="$b/app"
     else
-        if ! "$TILEC" --arch="$ARCH" -o "$b/$name.cu" "$src" 2> "$b/tilec.err"; then
+        if ! "$TILEC" --arch="$ARCH" $tuning -o "$b/$name.cu" "$src" 2> "$b/tilec.err"; then
             echo "$name: tilec failed:"; head -20 "$b/tilec.err"; f=$((f + 1)); continue
         fi
         cudainc=$(dirname "$(command -v "$NVCC")")/../include

@@ -543,5 +543,98 @@ expect_rc "broadcast" 0 "$TILEC" broadcast "(16,8)" "(8,)"; is "broadcast result
 expect_rc "broadcast error" 1 "$TILEC" broadcast "(16,8)" "(4,)"; has "broadcast error prints both shapes" "$OUT/err" "(16,8) and (4,)"
 expect_rc "layout" 0 "$TILEC" layout coalesce "(2,1):(3,1)"; is "layout result" "$OUT/out" "2:3"
 
+# --- tuning (TILE_TUNABLE, --tuning) --------------------------------------------
+TK=$TOP/tests/kernels/tuned/tuned.tile.c
+TF=$TOP/tests/kernels/tuned/tuning.txt
+mkdir -p "$OUT/tuneA" "$OUT/tuneB"
+printf 'tilec 0.0.9\ndevice NVIDIA H100\ncc 90\nkernel tuned shape x=8 y=8 o=8 -> BN=16\nkernel nosuch shape x=1 -> BN=16\n' > "$OUT/other.txt"
+expect_rc "--tuning" 0 "$TILEC" --target=host --tuning "$TF" -o "$OUT/tuned1.c" "$TK"
+expect_rc "--tuning A" 0 "$TILEC" --target=host --tuning "$TF" -o "$OUT/tuneA/tuned.c" "$TK"
+has "--tuning: the table" "$OUT/tuned1.c" "static const long long tab_[3][5]"
+has "--tuning: no grid, no BN in the launcher" "$OUT/tuned1.h" "tilec_status tuned(tilec_stream stream, const tilec_array *x, const tilec_array *y, const tilec_array *o, int32_t BM);"
+expect_rc "--tuning B" 0 "$TILEC" --target=host --tuning "$TF" -o "$OUT/tuneB/tuned.c" "$TK"
+if cmp -s "$OUT/tuneA/tuned.c" "$OUT/tuneB/tuned.c"; then pass; else fail "--tuning: two runs differ"; fi
+expect_rc "--tuning -MD" 0 "$TILEC" --target=host --tuning "$TF" -MD -MF "$OUT/tuned.d" -o "$OUT/tuned3.c" "$TK"
+has "--tuning -MD: the rule lists the tuning file" "$OUT/tuned.d" "tests/kernels/tuned/tuning.txt"
+expect_rc "--tuning cuda" 0 "$TILEC" --arch=sm_90 --color=never --tuning "$TF" -o "$OUT/tuned1.cu" "$TK"
+has "--tuning cuda: a host file warns" "$OUT/err" "warning: tuning file measured on the host (cc 0); compiling for sm_90 [-Wtuning-device]"
+expect_rc "--tuning host, a cc 90 file" 0 "$TILEC" --target=host --color=never -Wno-tuning-kernel --tuning "$OUT/other.txt" -o "$OUT/t.c" "$TK"
+has "--tuning host: a GPU file warns" "$OUT/err" "warning: tuning file measured on a device of compute capability 90; compiling for the host [-Wtuning-device]"
+has "--tuning cuda: the cc query" "$OUT/tuned1.cu" "cudaDevAttrComputeCapabilityMajor"
+expect_rc "--tuning missing file" 2 "$TILEC" --target=host --tuning "$OUT/nope.txt" -o "$OUT/t.c" "$TK"
+has "--tuning missing file says so" "$OUT/err" "tilec: error: --tuning: cannot read"
+printf 'tilec 0.1.0\ncc 0\nkernel tuned shape x=8 y=8 o=8 -> BN=48\n' > "$OUT/bad1.txt"
+expect_rc "--tuning unlisted value" 1 "$TILEC" --target=host --color=never --tuning "$OUT/bad1.txt" -o "$OUT/t.c" "$TK"
+has "--tuning unlisted value" "$OUT/err" "bad1.txt:3:38: error: BN=48: not one of the values BN lists"
+printf 'tilec 0.1.0\ncc 0\nkernel tuned shape x=8 y=8x8 o=8 -> BN=16\n' > "$OUT/bad2.txt"
+expect_rc "--tuning wrong rank" 1 "$TILEC" --target=host --color=never --tuning "$OUT/bad2.txt" -o "$OUT/t.c" "$TK"
+has "--tuning wrong rank" "$OUT/err" "bad2.txt:3:28: error: y: expected 1 extents like 64x128 (array of rank 1)"
+printf 'frobnicate\n' > "$OUT/bad3.txt"
+expect_rc "--tuning unknown line" 1 "$TILEC" --target=host --color=never --tuning "$OUT/bad3.txt" -o "$OUT/t.c" "$TK"
+has "--tuning unknown line" "$OUT/err" "bad3.txt:1:1: error: unknown line 'frobnicate' (expected tilec, device, cc, driver, kernel or default)"
+printf 'tilec 0.1.0\ncc 0\nkernel tuned shape x=8 y=8 -> BN=16\n' > "$OUT/bad4.txt"
+expect_rc "--tuning missing array" 1 "$TILEC" --target=host --color=never --tuning "$OUT/bad4.txt" -o "$OUT/t.c" "$TK"
+has "--tuning missing array" "$OUT/err" "error: the shape names no extents for array 'o'"
+expect_rc "--tuning another device" 0 "$TILEC" --arch=sm_80 --color=never --tuning "$OUT/other.txt" -o "$OUT/t.cu" "$TK"
+has "--tuning another version" "$OUT/err" "other.txt:1:7: warning: tuning file written by tilec 0.0.9; this is tilec 0.1.0 [-Wtuning-device]"
+has "--tuning another device" "$OUT/err" "other.txt:3:4: warning: tuning file measured on a device of compute capability 90; compiling for sm_80 [-Wtuning-device]"
+has "--tuning unknown kernel" "$OUT/err" "other.txt:5:8: warning: no kernel 'nosuch' with TILE_TUNABLE constants; line ignored [-Wtuning-kernel]"
+expect_rc "--tuning -Werror=tuning-device" 1 "$TILEC" --arch=sm_80 -Werror=tuning-device --tuning "$OUT/other.txt" -o "$OUT/t.cu" "$TK"
+expect_rc "--tuning same device" 0 "$TILEC" --arch=sm_90 -Wno-tuning-kernel --color=never --tuning "$OUT/other.txt" -o "$OUT/t.cu" "$TK"
+lacks "--tuning same device: no cc warning" "$OUT/err" "compute capability"
+expect_rc "--python for a tuned kernel" 0 "$TILEC" --target=host --python --tuning "$TF" -o "$OUT/tunedpy.c" "$TK"
+has "--python: no grid= for a tuned kernel" "$OUT/tunedpy.py" "def tuned(x, y, o, BM, *, stream=None):"
+
+# --- tilec tune: the whole flow on the host -------------------------------------
+# The tuning program is C for the host target: cc builds it with the runtime
+# (no libclang), it times every variant on a tiny shapes file and writes a
+# tuning file of the documented format, which --tuning compiles.
+mkdir -p "$OUT/tune"
+cat > "$OUT/tune/saxpy.tile.c" <<'SRC'
+#include <tilec.h>
+TILE_KERNEL void saxpy(TILE_ARRAY(const float, 2) x, TILE_ARRAY(float, 2) y, float a, TILE_TUNABLE(int, 8, 16) BN,
+                       TILE_TUNABLE(int, 4, 2) BM)
+{
+    float t = tile_load(x, .index = {tile_bid(1), tile_bid(0)}, .shape = {BM, BN});
+    tile_store(y, t * a + 1, .index = {tile_bid(1), tile_bid(0)});
+}
+SRC
+printf '# two tiny problems\nx=64x64 y=64x64 a=2.5\nx=3x1000 y=3x1000   # a comment\n' > "$OUT/tune/shapes.txt"
+expect_rc "tune: no --shapes" 2 "$TILEC" tune --target=host "$OUT/tune/saxpy.tile.c"
+has "tune: no --shapes says so" "$OUT/err" "tilec tune takes one FILE.tile.c and --shapes FILE"
+expect_rc "--shapes without tune" 2 "$TILEC" --target=host --shapes "$OUT/tune/shapes.txt" "$OUT/tune/saxpy.tile.c"
+expect_rc "tune --target=host" 0 sh -c 'cd "$1" && "$2" tune --target=host saxpy.tile.c --shapes shapes.txt' sh "$OUT/tune" "$TILEC"
+exists "tune: FILE.tune.c by default" "$OUT/tune/saxpy.tune.c"
+rm -f "$OUT/tune/saxpy.tune.c"
+expect_rc "tune -o" 0 "$TILEC" tune --target=host "$OUT/tune/saxpy.tile.c" --shapes "$OUT/tune/shapes.txt" -o "$OUT/tune/tune.c"
+absent "tune -o: no default file" "$OUT/tune/saxpy.tune.c"
+lacks "tune: no libclang in the program" "$OUT/tune/tune.c" "clang"
+expect_rc "tune: cc builds the program" 0 ${CC:-cc} -std=c17 -O1 -Wall -Wextra -Werror -I"$TOP/runtime" -o "$OUT/tune/tune" \
+    "$OUT/tune/tune.c" "$TOP/runtime/tilec_rt.c" -lm
+expect_rc "tune: the program runs" 0 env TILEC_TUNE_REPS=3 "$OUT/tune/tune" "$OUT/tune/tuning.txt"
+# the format: the header lines in order, then kernel lines
+if awk 'NR==1 && $0!="# tilec tuning file" {exit 1}
+        NR==2 && $0!="tilec 0.1.0" {exit 1}
+        NR==3 && $0!="device host" {exit 1}
+        NR==4 && $0!="cc 0" {exit 1}
+        NR==5 && $0!="driver 0" {exit 1}
+        NR>5 && !/^#/ && !/^kernel saxpy shape x=[0-9x]+ y=[0-9x]+( a=[-0-9.e]+)? -> BN=(8|16) BM=(4|2)  # [0-9.]+ us \(.*\)$/ {exit 1}
+        NR>5 && /^kernel/ {n++}
+        END {exit n == 2 ? 0 : 1}' "$OUT/tune/tuning.txt"; then pass; else
+    fail "tune: tuning file format"; sed 's/^/    /' "$OUT/tune/tuning.txt"; fi
+mkdir -p "$OUT/tune/a" "$OUT/tune/b"
+expect_rc "tune: --tuning the result" 0 "$TILEC" --target=host --tuning "$OUT/tune/tuning.txt" -o "$OUT/tune/a/saxpy.c" "$OUT/tune/saxpy.tile.c"
+expect_rc "tune: --tuning again" 0 "$TILEC" --target=host --tuning "$OUT/tune/tuning.txt" -o "$OUT/tune/b/saxpy.c" "$OUT/tune/saxpy.tile.c"
+if cmp -s "$OUT/tune/a/saxpy.c" "$OUT/tune/b/saxpy.c" && cmp -s "$OUT/tune/a/saxpy.h" "$OUT/tune/b/saxpy.h"; then pass; else
+    fail "tune: --tuning outputs differ between runs"; fi
+has "tune: the table has both shapes" "$OUT/tune/a/saxpy.c" "static const long long tab_[2][7]"
+expect_rc "tune: the tuned code builds" 0 ${CC:-cc} -std=c17 -O1 -Wall -Wextra -Werror -I"$TOP/runtime" -I"$OUT/tune/a" -c \
+    -o "$OUT/tune/a/saxpy.o" "$OUT/tune/a/saxpy.c"
+printf 'x=64 y=64x64\n' > "$OUT/tune/badshapes.txt"
+expect_rc "tune: malformed shapes" 1 "$TILEC" tune --target=host --color=never "$OUT/tune/saxpy.tile.c" --shapes "$OUT/tune/badshapes.txt" -o "$OUT/tune/t.c"
+has "tune: malformed shapes says where" "$OUT/err" "badshapes.txt:1:5: error: x: expected 2 extents like 64x128 (array of rank 2)"
+expect_rc "tune --target=cuda" 0 "$TILEC" tune "$OUT/tune/saxpy.tile.c" --shapes "$OUT/tune/shapes.txt" -o "$OUT/tune/tune.cu"
+has "tune cuda: the opt-in limit" "$OUT/tune/tune.cu" "cudaDevAttrMaxSharedMemoryPerBlockOptin"
+
 echo "cli: $p passed, $f failed"
 [ "$f" -eq 0 ]

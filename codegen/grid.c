@@ -1,0 +1,202 @@
+/* grid.c: the grid a kernel implies, worked out from its arrays (used by the
+ * Python module's default grid and by the launchers of kernels with
+ * TILE_TUNABLE constants, which take no grid).
+ *
+ * A kernel's grid is the caller's choice in C; Python
+ * users expect a call without one.  For each grid axis the kernel reads with
+ * tile_bid(axis), tilec looks for a tile_store (first) or tile_load whose
+ * .index entry d is that block coordinate itself (tile_bid(axis), or a
+ * variable initialised to it and never assigned): one block per tile along
+ * dimension d of that array, so the axis has cdiv(array.shape[d], tile
+ * extent d) blocks.  An axis with no such access, or any axis of a kernel
+ * that asks tile_num_blocks (a persistent loop, whose grid is a free
+ * choice), needs grid=. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "codegen/emit.h"
+#include "frontend/diag.h"
+#include "sema/sema.h"
+
+#define MAX_BIDVARS 64
+
+typedef struct GridAxis {
+    int param;     /* index in f->params of the array, -1 when unknown */
+    int dim;       /* its dimension */
+    int64_t extent; /* the tile's extent along it */
+} GridAxis;
+
+typedef struct GridScan {
+    const Symbol *var[MAX_BIDVARS]; /* variables holding tile_bid(axis[i]) */
+    int var_axis[MAX_BIDVARS];
+    int nvars;
+    bool used[3];      /* tile_bid(axis) appears */
+    bool persistent;   /* tile_num_blocks appears */
+    GridAxis from_store[3], from_load[3];
+} GridScan;
+
+static bool const_axis(const Expr *e, int *axis)
+{
+    if (!e || e->kind != EX_BUILTIN || strcmp(e->name, "bid") != 0 || e->nargs < 1 || !e->args[0]->is_const) return false;
+    int64_t a = e->args[0]->cval.i;
+    if (a < 0 || a > 2) return false;
+    *axis = (int)a;
+    return true;
+}
+
+/* The grid axis an .index entry is exactly the block coordinate of, or -1. */
+static int entry_axis(const GridScan *g, const Expr *e)
+{
+    int axis;
+    if (const_axis(e, &axis)) return axis;
+    if (e && e->kind == EX_NAME && e->sym)
+        for (int i = 0; i < g->nvars; i++)
+            if (g->var[i] == e->sym) return g->var_axis[i];
+    return -1;
+}
+
+static const Option *find_option(const Expr *e, const char *name)
+{
+    for (int i = 0; i < e->nopts; i++)
+        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
+    return NULL;
+}
+
+static void scan_access(GridScan *g, const Func *f, const Expr *e, bool store)
+{
+    if (e->nargs < (store ? 2 : 1)) return;
+    const Expr *arr = e->args[0];
+    if (arr->kind != EX_NAME || !arr->sym || arr->sym->kind != SYM_PARAM || !arr->sym->param ||
+        arr->sym->param->kind != PARAM_ARRAY)
+        return;
+    const Param *pa = arr->sym->param;
+    const Option *idx = find_option(e, "index");
+    if (!idx || !idx->value || idx->value->kind != EX_LIST || idx->value->nargs != pa->rank) return;
+    const Shape *tile = store ? &e->args[1]->shape : &e->shape;
+    if (tile->rank != pa->rank) return;
+    GridAxis *slot = store ? g->from_store : g->from_load;
+    for (int d = 0; d < pa->rank; d++) {
+        int axis = entry_axis(g, idx->value->args[d]);
+        if (axis < 0 || slot[axis].param >= 0 || tile->dim[d] <= 0) continue;
+        slot[axis] = (GridAxis){(int)(pa - f->params), d, tile->dim[d]};
+    }
+}
+
+static void scan_stmt(GridScan *g, const Func *f, const Stmt *s);
+
+static void scan_expr(GridScan *g, const Func *f, const Expr *e)
+{
+    if (!e) return;
+    if (e->kind == EX_BUILTIN) {
+        int axis;
+        if (const_axis(e, &axis)) g->used[axis] = true;
+        else if (!strcmp(e->name, "bid")) g->used[0] = g->used[1] = g->used[2] = true; /* an axis not known */
+        if (!strcmp(e->name, "num_blocks")) g->persistent = true;
+        if (!strcmp(e->name, "store")) scan_access(g, f, e, true);
+        if (!strcmp(e->name, "load")) scan_access(g, f, e, false);
+        for (int i = 0; i < e->nopts; i++) scan_expr(g, f, e->opts[i].value);
+    }
+    if (e->kind == EX_CALL && e->inl) g->used[0] = g->used[1] = g->used[2] = true; /* helpers may read any axis */
+    scan_expr(g, f, e->a);
+    scan_expr(g, f, e->b);
+    scan_expr(g, f, e->c);
+    for (int i = 0; i < e->nargs; i++) scan_expr(g, f, e->args[i]);
+}
+
+static void scan_stmt(GridScan *g, const Func *f, const Stmt *s)
+{
+    if (!s) return;
+    int axis;
+    if (s->kind == ST_DECL && s->sym && !s->assigned && !s->sym->assigned && const_axis(s->init, &axis) &&
+        g->nvars < MAX_BIDVARS) {
+        g->var[g->nvars] = s->sym;
+        g->var_axis[g->nvars++] = axis;
+    }
+    scan_expr(g, f, s->init);
+    scan_expr(g, f, s->target);
+    scan_expr(g, f, s->value);
+    scan_expr(g, f, s->cond);
+    scan_stmt(g, f, s->then_s);
+    scan_stmt(g, f, s->else_s);
+    scan_stmt(g, f, s->init_s);
+    scan_stmt(g, f, s->step_s);
+    scan_stmt(g, f, s->body);
+    for (int i = 0; i < s->nitems; i++) scan_stmt(g, f, s->items[i]);
+}
+
+static void infer(const Func *f, GridAxis ax[3], bool used[3], bool *ok)
+{
+    GridScan g = {0};
+    for (int a = 0; a < 3; a++) g.from_store[a].param = g.from_load[a].param = -1;
+    scan_stmt(&g, f, f->body);
+    *ok = true;
+    for (int a = 0; a < 3; a++) {
+        ax[a] = g.from_store[a].param >= 0 ? g.from_store[a] : g.from_load[a];
+        used[a] = g.used[a];
+        if (g.used[a] && (ax[a].param < 0 || g.persistent)) *ok = false;
+    }
+}
+
+int grid_unknown_axis(const Func *f)
+{
+    GridAxis ax[3];
+    bool used[3], ok;
+    infer(f, ax, used, &ok);
+    if (ok) return -1;
+    for (int a = 0; a < 3; a++)
+        if (used[a] && ax[a].param < 0) return a;
+    return 3; /* tile_num_blocks: a persistent grid */
+}
+
+bool grid_emit(FILE *o, const Func *f, bool python)
+{
+    GridAxis ax[3];
+    bool used[3], ok;
+    infer(f, ax, used, &ok);
+    if (!ok) {
+        if (python) fputs("None", o);
+        return false;
+    }
+    fputs(python ? "(" : "{", o);
+    for (int a = 0; a < 3; a++) {
+        if (a) fputs(", ", o);
+        if (!used[a]) fputc('1', o);
+        else if (python)
+            fprintf(o, "_cdiv(d_%s.shape[%d], %" PRId64 ")", f->params[ax[a].param].name, ax[a].dim, ax[a].extent);
+        else
+            fprintf(o, "(%s->shape[%d] + %" PRId64 ") / %" PRId64, f->params[ax[a].param].name, ax[a].dim,
+                    ax[a].extent - 1, ax[a].extent);
+    }
+    fputs(python ? ")" : "}", o);
+    return true;
+}
+
+bool codegen_check_tunable(Program *p)
+{
+    bool ok = true;
+    for (int fi = 0; fi < p->nfuncs; fi++) {
+        Func *f = p->funcs[fi];
+        if (!f->is_kernel || !emit_has_tunable(f)) continue;
+        int nconst = sema_nconst(f), idx[16] = {0}, axis = -1;
+        int64_t vals[16];
+        for (bool first = true; axis < 0 && sema_next_spec(f, idx, vals, first); first = false) {
+            diag_mute(true); /* sema_program reported everything once already */
+            bool typed = sema_kernel(p, f, nconst ? vals : NULL);
+            diag_mute(false);
+            if (typed) axis = grid_unknown_axis(f);
+        }
+        if (axis < 0) continue;
+        const Param *t = NULL;
+        for (int i = 0; i < f->nparams && !t; i++)
+            if (f->params[i].tunable) t = &f->params[i];
+        char msg[200];
+        if (axis == 3) snprintf(msg, sizeof msg, "kernel '%s' asks tile_num_blocks (a persistent grid)", f->name);
+        else snprintf(msg, sizeof msg, "no tile_store or tile_load of '%s' has tile_bid(%d) as an .index entry", f->name, axis);
+        diag_error_fix(t->loc,
+                       "index a tile_store (or tile_load) with the block coordinate, e.g. .index = {tile_bid(0)}, "
+                       "or declare it TILE_CONST and pass the grid",
+                       "tunable constant '%s': the launcher cannot work out the grid from the arrays: %s", t->name, msg);
+        ok = false;
+    }
+    return ok;
+}

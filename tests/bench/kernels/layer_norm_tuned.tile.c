@@ -1,0 +1,22 @@
+/* layer_norm_tuned.tile.c: layer_norm_rows.tile.c's layer norm (rows of
+ * exactly BN elements, float16 in and out, float32 statistics) with the rows
+ * per block, BM, TILE_TUNABLE: the launcher picks it from the tuning table
+ * compiled in with --tuning and works out the grid (one block per BM rows).
+ * bench.py does not call it; it exists for the tuning walk-through
+ * (docs/cli.md, tests/gpu/tune.sh).
+ * tilec-flags: --max-threads=256 */
+#include <tilec.h>
+
+TILE_KERNEL void layer_norm_f16_tuned(TILE_ARRAY(const _Float16, 2) x, TILE_ARRAY(const _Float16, 1) w,
+                                      TILE_ARRAY(const _Float16, 1) b, TILE_ARRAY(_Float16, 2) y, float eps,
+                                      TILE_CONST(int, 4096) BN, TILE_TUNABLE(int, 1, 2) BM)
+{
+    int i = tile_bid(0);
+    _Float16 wt = tile_load(w, .index = {0}, .shape = {BN});
+    _Float16 bt = tile_load(b, .index = {0}, .shape = {BN});
+    float t = tile_load(x, .index = {i, 0}, .shape = {BM, BN});
+    float mean = tile_sum(t, .axis = 1, .keepdims = true) * (1.0f / BN);
+    float d = t - mean;
+    float var = tile_sum(d * d, .axis = 1, .keepdims = true) * (1.0f / BN);
+    tile_store(y, tile_cast(d * tile_rsqrt(var + eps) * wt + bt, _Float16), .index = {i, 0});
+}
