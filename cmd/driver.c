@@ -746,28 +746,6 @@ static int usage_error(const char *fmt, ...)
     return 2;
 }
 
-/* Levenshtein distance, for "did you mean". */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 200 || lb > 200) return 1000;
-    int row[201];
-    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* A close match counts: at most a third of the characters differ. */
 static bool close_enough(int d, const char *a, const char *b)
 {
@@ -791,7 +769,7 @@ static bool nearest_option(const char *a, char *buf, size_t size)
         } else {
             snprintf(key, sizeof key, "%s", a);
         }
-        int d = edit_distance(key, s->name);
+        int d = diag_edit_distance(key, s->name);
         if (close_enough(d, key, s->name) && d < best) {
             best = d;
             snprintf(buf, size, "%s%s", s->name, value);
@@ -1066,15 +1044,15 @@ static void check_warning_options(Options *o)
                 char best[256] = "";
                 int bd = 1000;
                 for (int k = 0; k < diag_nwarnings; k++) {
-                    int dd = edit_distance(nm, diag_warnings[k].name);
+                    int dd = diag_edit_distance(nm, diag_warnings[k].name);
                     if (close_enough(dd, nm, diag_warnings[k].name) && dd < bd)
                         bd = dd, snprintf(best, sizeof best, "%s", diag_warnings[k].name);
                 }
-                if (clang_sug[0] && edit_distance(nm, clang_sug) < bd)
-                    bd = edit_distance(nm, clang_sug), snprintf(best, sizeof best, "%s", clang_sug);
+                if (clang_sug[0] && diag_edit_distance(nm, clang_sug) < bd)
+                    bd = diag_edit_distance(nm, clang_sug), snprintf(best, sizeof best, "%s", clang_sug);
                 static const char *const words[] = {"all", "extra", "error", "pedantic"};
                 for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
-                    int dd = edit_distance(a + 2, words[k]);
+                    int dd = diag_edit_distance(a + 2, words[k]);
                     if (close_enough(dd, a + 2, words[k]) && dd < bd)
                         bd = dd, snprintf(best, sizeof best, "%s", words[k]);
                 }

@@ -15,22 +15,6 @@
 #include "frontend/diag.h"
 #include "sema/sema.h"
 
-/* The grid of a kernel with TILE_TUNABLE constants in this specialization,
- * as a C initializer (grid.c; codegen_check_tunable reported kernels whose
- * grid cannot be worked out). */
-static bool tuned_grid(const Func *f, char **out)
-{
-    size_t len;
-    FILE *m = open_memstream(out, &len);
-    bool ok = m && grid_emit(m, f, false);
-    if (m) fclose(m);
-    if (!ok) {
-        free(*out);
-        *out = NULL;
-    }
-    return ok;
-}
-
 static void kernel_name(FILE *o, const Func *f, int spec)
 {
     fprintf(o, "tilec_k_%s_%d", f->name, spec);
@@ -102,7 +86,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             diag_mute(false);
             if (!typed) return false;
             grids[nspec] = NULL;
-            if (emit_has_tunable(f) && !tuned_grid(f, &grids[nspec])) return false;
+            if (emit_has_tunable(f) && !grid_c_initializer(f, &grids[nspec])) return false;
             fputs("template <bool ALIGNED>\n", o);
             KernelPlan plan = emit_plan(f, true, co->max_threads);
             /* --min-blocks: the register cap that lets N blocks share a

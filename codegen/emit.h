@@ -10,15 +10,6 @@
 
 #ifndef TILEC_VERSION
 #define TILEC_VERSION "0.0.0"
-/* The grid kernel f (typed) implies, from its tile_store/tile_load .index
- * entries that are block coordinates (grid.c): written as a Python tuple
- * over descriptors d_NAME ("None" when unknown) or a C initializer of three
- * int64 values over the launcher's tilec_array pointers; false when the
- * grid cannot be worked out. */
-bool grid_emit(FILE *o, const Func *f, bool python);
-/* The first grid axis that cannot be worked out (3: the kernel asks
- * tile_num_blocks), or -1 when the grid is known. */
-int grid_unknown_axis(const Func *f);
 #endif
 
 typedef struct KernelPlan {
@@ -96,4 +87,8 @@ bool grid_emit(FILE *o, const Func *f, bool python);
 /* The first grid axis that cannot be worked out (3: the kernel asks
  * tile_num_blocks), or -1 when the grid is known. */
 int grid_unknown_axis(const Func *f);
+/* grid_emit's C initializer as a malloc'd string in *out (the launcher of a
+ * kernel with TILE_TUNABLE constants); false, *out NULL, when the grid
+ * cannot be worked out (codegen_check_tunable reported it). */
+bool grid_c_initializer(const Func *f, char **out);
 #endif

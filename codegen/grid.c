@@ -12,6 +12,7 @@
  * that asks tile_num_blocks (a persistent loop, whose grid is a free
  * choice), needs grid=. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/emit.h"
@@ -169,6 +170,19 @@ bool grid_emit(FILE *o, const Func *f, bool python)
     }
     fputs(python ? ")" : "}", o);
     return true;
+}
+
+bool grid_c_initializer(const Func *f, char **out)
+{
+    size_t len;
+    FILE *m = open_memstream(out, &len);
+    bool ok = m && grid_emit(m, f, false);
+    if (m) fclose(m);
+    if (!ok) {
+        free(*out);
+        *out = NULL;
+    }
+    return ok;
 }
 
 bool codegen_check_tunable(Program *p)

@@ -10,22 +10,6 @@
 #include "frontend/diag.h"
 #include "sema/sema.h"
 
-/* The grid of a kernel with TILE_TUNABLE constants in this specialization,
- * as a C initializer (grid.c; codegen_check_tunable reported kernels whose
- * grid cannot be worked out). */
-static bool tuned_grid(const Func *f, char **out)
-{
-    size_t len;
-    FILE *m = open_memstream(out, &len);
-    bool ok = m && grid_emit(m, f, false);
-    if (m) fclose(m);
-    if (!ok) {
-        free(*out);
-        *out = NULL;
-    }
-    return ok;
-}
-
 static void host_params(FILE *o, const Func *f)
 {
     fputs("int bx_, int by_, int bz_, int gx_, int gy_, int gz_", o);
@@ -82,7 +66,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
             diag_mute(false);
             if (!typed) return false;
             grids[nspec] = NULL;
-            if (emit_has_tunable(f) && !tuned_grid(f, &grids[nspec])) return false;
+            if (emit_has_tunable(f) && !grid_c_initializer(f, &grids[nspec])) return false;
             fprintf(o, "static void tilec_k_%s_%d(", f->name, nspec);
             host_params(o, f);
             fputs(")\n{\n", o);

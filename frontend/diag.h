@@ -61,6 +61,10 @@ void diag_note(SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 2
 void diag_error_fix(SrcLoc loc, const char *fixit, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Edit distance with transpositions (tile_laod is one edit from tile_load;
+ * 1000 for strings over 127 bytes): the "did you mean" of names and options. */
+int diag_edit_distance(const char *a, const char *b);
+
 /* The source text of a file, read once and cached (used for the quoted line). */
 void diag_forget_files(void);
 #endif

@@ -15,31 +15,10 @@
 #include <string.h>
 
 #include "frontend/diag.h"
+#include "frontend/frontend_ctx.h"
 #include "sema/sema.h"
 
 
-typedef struct Ctx {
-    Arena *arena;
-    CXTranslationUnit tu;
-    Program *prog;
-    const char *main_file;
-    int errors_at_start;
-    bool goto_reported; /* a label after a rejected goto is not a second error */
-    struct MacroUse *macros; /* every macro invocation in the user's files */
-    int nmacros;
-} Ctx;
-
-/* A macro invocation in the user's text, from libclang's preprocessing
- * record.  Used to place code that comes from a macro used inside another
- * macro's arguments (tile_store(c, SQ(x)), .shape = {TILE}) at the inner
- * invocation, which libclang's expansion location (the outer one) misses. */
-typedef struct MacroUse {
-    const char *name;
-    CXFile file;
-    unsigned start, end; /* offsets of the invocation's extent */
-    unsigned line, col;
-    unsigned owner;      /* hash of the cursor placed here, 0 when free */
-} MacroUse;
 
 /* ---- small libclang helpers ------------------------------------------ */
 
@@ -77,7 +56,7 @@ static void kids_free(Kids *k)
     free(k);
 }
 
-static char *str_take(Ctx *cx, CXString s)
+char *fe_str_take(Ctx *cx, CXString s)
 {
     const char *p = clang_getCString(s);
     char *r = arena_strdup(cx->arena, p ? p : "");
@@ -85,10 +64,10 @@ static char *str_take(Ctx *cx, CXString s)
     return r;
 }
 
-static const char *file_name(Ctx *cx, CXFile f)
+const char *fe_file_name(Ctx *cx, CXFile f)
 {
     if (!f) return NULL;
-    return str_take(cx, clang_getFileName(f));
+    return fe_str_take(cx, clang_getFileName(f));
 }
 
 /* The name of the macro whose #define holds offset off of file f (the
@@ -148,7 +127,7 @@ static bool place_in_inner_macro(Ctx *cx, CXCursor c, CXFile sf, unsigned soff, 
         pick = m;
     }
     if (!pick) return false;
-    l->file = file_name(cx, ef);
+    l->file = fe_file_name(cx, ef);
     l->line = (int)pick->line;
     l->col = (int)pick->col;
     l->len = (int)strlen(pick->name);
@@ -174,7 +153,7 @@ static enum CXChildVisitResult collect_macro(CXCursor c, CXCursor parent, CXClie
         cx->macros = n;
     }
     MacroUse *m = &cx->macros[cx->nmacros++];
-    m->name = str_take(cx, clang_getCursorSpelling(c));
+    m->name = fe_str_take(cx, clang_getCursorSpelling(c));
     m->file = f;
     m->start = start;
     m->end = end;
@@ -196,7 +175,7 @@ static SrcLoc loc_of(Ctx *cx, CXCursor c)
     clang_getSpellingLocation(sl, &sf, &sline, &scol, &soff);
     bool use_spelling = sf && ef && clang_File_isEqual(sf, ef) && soff >= eoff;
     CXFile f = use_spelling ? sf : ef;
-    l.file = file_name(cx, f);
+    l.file = fe_file_name(cx, f);
     l.line = (int)(use_spelling ? sline : eline);
     l.col = (int)(use_spelling ? scol : ecol);
     if (!use_spelling && sf && ef && !(clang_File_isEqual(sf, ef) && soff == eoff) &&
@@ -211,7 +190,7 @@ static SrcLoc loc_of(Ctx *cx, CXCursor c)
         unsigned n;
         clang_tokenize(cx->tu, clang_getRange(at, at), &toks, &n);
         if (n > 0 && clang_getTokenKind(toks[0]) == CXToken_Identifier) {
-            char *name = str_take(cx, clang_getTokenSpelling(cx->tu, toks[0]));
+            char *name = fe_str_take(cx, clang_getTokenSpelling(cx->tu, toks[0]));
             if (strncmp(name, "tile_", 5) && strncmp(name, "TILE_", 5)) l.macro = name;
             l.len = (int)strlen(name);
         }
@@ -266,7 +245,7 @@ static bool annotation(CXCursor c, const char *prefix, const char **value, Ctx *
     bool found = false;
     for (int i = 0; i < ks->n && !found; i++) {
         if (clang_getCursorKind(ks->c[i]) != CXCursor_AnnotateAttr) continue;
-        char *s = str_take(cx, clang_getCursorSpelling(ks->c[i]));
+        char *s = fe_str_take(cx, clang_getCursorSpelling(ks->c[i]));
         size_t n = strlen(prefix);
         if (strncmp(s, prefix, n) == 0) {
             if (value) *value = s + n;
@@ -287,7 +266,7 @@ static TypeRef type_ref(Ctx *cx, CXType t)
     r.is_const = clang_isConstQualifiedType(t);
     for (int depth = 0; depth < 16; depth++) {
         CXType u = clang_getUnqualifiedType(t);
-        char *sp = str_take(cx, clang_getTypeSpelling(u));
+        char *sp = fe_str_take(cx, clang_getTypeSpelling(u));
         if (!r.spelling) r.spelling = sp;
         Dtype d = dtype_from_c_spelling(sp);
         if (d != DT_INVALID) {
@@ -422,7 +401,7 @@ static bool lower_options(Ctx *cx, Expr *call, CXCursor lit)
             continue;
         }
         Option *o = &call->opts[call->nopts++];
-        o->name = str_take(cx, clang_getCursorSpelling(d->c[0]));
+        o->name = fe_str_take(cx, clang_getCursorSpelling(d->c[0]));
         o->loc = loc_of(cx, d->c[0]);
         o->value = lower_expr(cx, d->c[1]);
         if (!o->value) ok = false;
@@ -481,7 +460,7 @@ static void type_arg_loc(Ctx *cx, CXCursor cast, const char *spelling, SrcLoc *l
 static Expr *lower_call(Ctx *cx, CXCursor c)
 {
     SrcLoc loc = loc_of(cx, c);
-    char *name = str_take(cx, clang_getCursorSpelling(c));
+    char *name = fe_str_take(cx, clang_getCursorSpelling(c));
     int nargs = clang_Cursor_getNumArguments(c);
     if (strncmp(name, "__tilec_", 8) == 0) {
         Expr *e = new_expr(cx, EX_BUILTIN, loc);
@@ -589,7 +568,7 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
     case CXCursor_DeclRefExpr: {
         CXCursor ref = clang_getCursorReferenced(c);
         enum CXCursorKind rk = clang_getCursorKind(ref);
-        char *name = str_take(cx, clang_getCursorSpelling(c));
+        char *name = fe_str_take(cx, clang_getCursorSpelling(c));
         if (rk == CXCursor_EnumConstantDecl) {
             Expr *e = new_expr(cx, EX_INT, loc);
             e->ival = clang_getEnumConstantDeclValue(ref);
@@ -785,7 +764,7 @@ static Expr *lower_expr(Ctx *cx, CXCursor c)
         diag_error(loc, "statement expressions are not allowed in tile code");
         return NULL;
     default: {
-        char *kind = str_take(cx, clang_getCursorKindSpelling(k));
+        char *kind = fe_str_take(cx, clang_getCursorKindSpelling(k));
         diag_error(loc, "unsupported expression in tile code (%s)", kind);
         return NULL;
     }
@@ -857,7 +836,7 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
 {
     SrcLoc loc = loc_of(cx, v);
     enum CX_StorageClass sc = clang_Cursor_getStorageClass(v);
-    char *name = str_take(cx, clang_getCursorSpelling(v));
+    char *name = fe_str_take(cx, clang_getCursorSpelling(v));
     if (sc == CX_SC_Static || sc == CX_SC_Extern) {
         diag_error(loc, "'%s': static and extern variables are not allowed in tile code", name);
         return false;
@@ -992,7 +971,7 @@ static bool lower_assign(Ctx *cx, CXCursor c, StmtList *out, enum CXBinaryOperat
         return false;
     }
     CXCursor ref = clang_getCursorReferenced(lhs);
-    char *name = str_take(cx, clang_getCursorSpelling(lhs));
+    char *name = fe_str_take(cx, clang_getCursorSpelling(lhs));
     if (clang_getCursorKind(ref) == CXCursor_ParmDecl) {
         diag_error_fix(loc_of(cx, lhs), "copy it into a local variable first",
                        "parameter '%s' cannot be assigned in tile code", name);
@@ -1144,7 +1123,7 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
         list_push(cx, out, s);
         return true;
     }
-    char *kind = str_take(cx, clang_getCursorKindSpelling(k));
+    char *kind = fe_str_take(cx, clang_getCursorKindSpelling(k));
     diag_error(loc, "unsupported statement in tile code (%s)", kind);
     return false;
 }
@@ -1226,7 +1205,7 @@ static bool parse_specs(Ctx *cx, Param *p, const char *list)
 
 static bool lower_param(Ctx *cx, CXCursor c, Param *p)
 {
-    p->name = str_take(cx, clang_getCursorSpelling(c));
+    p->name = fe_str_take(cx, clang_getCursorSpelling(c));
     p->loc = loc_of(cx, c);
     CXType t = clang_getCursorType(c);
     const char *val;
@@ -1268,7 +1247,7 @@ static bool lower_param(Ctx *cx, CXCursor c, Param *p)
             CXType pt = clang_getPointeeType(t);
             if (pt.kind != CXType_Pointer && pt.kind != CXType_Void)
                 snprintf(fix, sizeof fix, "declare it as an array parameter of element type and rank, e.g. 'TILE_ARRAY(%s, 1) %s'",
-                         str_take(cx, clang_getTypeSpelling(pt)), p->name);
+                         fe_str_take(cx, clang_getTypeSpelling(pt)), p->name);
         }
         diag_error_fix(p->loc, fix, "pointer parameter '%s' is not allowed in tile code", p->name);
         return false;
@@ -1285,7 +1264,7 @@ static bool lower_param(Ctx *cx, CXCursor c, Param *p)
 static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
 {
     Func *f = arena_alloc(cx->arena, sizeof *f);
-    f->name = str_take(cx, clang_getCursorSpelling(c));
+    f->name = fe_str_take(cx, clang_getCursorSpelling(c));
     f->loc = loc_of(cx, c);
     f->is_kernel = kernel;
     CXType rt = clang_getResultType(clang_getCursorType(c));
@@ -1354,7 +1333,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
         int np = clang_Cursor_getNumArguments(c);
         for (int i = 0; i < np; i++)
             if (annotation(clang_Cursor_getArgument(c, (unsigned)i), "tilec.array:", NULL, cx)) {
-                char *name = str_take(cx, clang_getCursorSpelling(c));
+                char *name = fe_str_take(cx, clang_getCursorSpelling(c));
                 char fix[256];
                 snprintf(fix, sizeof fix, "mark it a kernel: 'TILE_KERNEL void %s(...)'", name);
                 diag_error_fix(loc_of(cx, c), fix, "function '%s' has TILE_ARRAY parameters but is not marked TILE_KERNEL",
@@ -1374,7 +1353,7 @@ static void visit_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, C
     Ctx *cx = d;
     if (depth == 0) return; /* the main file itself */
     (void)stack;
-    const char *name = file_name(cx, f);
+    const char *name = fe_file_name(cx, f);
     Program *p = cx->prog;
     for (int i = 0; i < p->ndeps; i++)
         if (!strcmp(p->deps[i], name)) return;
@@ -1392,417 +1371,6 @@ static void visit_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, C
 
 /* ---- driver ----------------------------------------------------------- */
 
-/* libclang's errors, translated where Tile C has a better thing to say.
- * The first-day mistakes: a file without #include <tilec.h> (one error at
- * the first Tile C name instead of a cascade), a misspelt builtin or
- * annotation (did you mean ...), an unknown option (clang names tilec.h's
- * internal option struct), and a subscripted tile. */
-
-typedef struct ClangDiag {
-    enum CXDiagnosticSeverity sev;
-    CXFile file;     /* the file of loc */
-    unsigned off;    /* the offset of loc in file */
-    SrcLoc loc;
-    char *msg;
-    CXSourceRange range; /* clang's first range; null when it gives none */
-    const char *wname; /* clang's warning option without "-W" ("unused-variable"), or NULL */
-    bool drop;
-} ClangDiag;
-
-static bool is_tilec_h(Ctx *cx, CXFile f)
-{
-    const char *n = file_name(cx, f);
-    size_t len = n ? strlen(n) : 0;
-    return len >= 7 && !strcmp(n + len - 7, "tilec.h") && (len == 7 || n[len - 8] == '/' || n[len - 8] == '\\');
-}
-
-typedef struct { Ctx *cx; bool found; } TilecHSearch;
-
-static void find_tilec_h(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData d)
-{
-    (void)stack;
-    TilecHSearch *t = d;
-    if (depth > 0 && is_tilec_h(t->cx, f)) t->found = true;
-}
-
-/* The names that tilec.h defines for users: macros (tile_load,
- * TILE_KERNEL ...; not its helpers, which end in '_') and enum constants
- * (TILE_PAD_ZERO ...). */
-typedef struct { Ctx *cx; const char **names; int n; } TilecNames;
-
-static enum CXChildVisitResult collect_tilec_name(CXCursor c, CXCursor parent, CXClientData d)
-{
-    (void)parent;
-    TilecNames *t = d;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k != CXCursor_MacroDefinition && k != CXCursor_EnumDecl && k != CXCursor_EnumConstantDecl)
-        return CXChildVisit_Continue;
-    CXFile f;
-    clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
-    if (!f || !is_tilec_h(t->cx, f)) return CXChildVisit_Continue;
-    if (k == CXCursor_EnumDecl) return CXChildVisit_Recurse;
-    char *name = str_take(t->cx, clang_getCursorSpelling(c));
-    size_t n = strlen(name);
-    if (n == 0 || name[n - 1] == '_' || (strncmp(name, "tile_", 5) && strncmp(name, "TILE_", 5)))
-        return CXChildVisit_Continue;
-    if (t->n % 64 == 0) {
-        const char **nn = arena_alloc(t->cx->arena, sizeof(char *) * (size_t)(t->n + 64));
-        if (t->n) memcpy(nn, t->names, sizeof(char *) * (size_t)t->n);
-        t->names = nn;
-    }
-    t->names[t->n++] = name;
-    return CXChildVisit_Continue;
-}
-
-/* Edit distance with transpositions (tile_laod is one edit from tile_load). */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 63 || m > 63) return 1000;
-    int d[64][64];
-    for (size_t i = 0; i <= n; i++) d[i][0] = (int)i;
-    for (size_t j = 0; j <= m; j++) d[0][j] = (int)j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
-                v = d[i - 2][j - 2] + 1;
-            d[i][j] = v;
-        }
-    return d[n][m];
-}
-
-/* The candidate closest to name, or NULL when none is close: one edit
- * for a name of up to 5 characters after "tile_" or "TILE_" (tile_mean is
- * not tile_max), two for longer ones. */
-static const char *closest_name(const char *name, const char *const *cands, int n)
-{
-    const char *best = NULL;
-    int len = (int)strlen(name);
-    int own = len > 5 && (name[4] == '_' && (name[0] == 't' || name[0] == 'T')) ? len - 5 : len;
-    int bd = own > 5 ? 3 : 2;
-    for (int i = 0; i < n; i++) {
-        int d = edit_distance(name, cands[i]);
-        if (d < bd) {
-            bd = d;
-            best = cands[i];
-        }
-    }
-    return best;
-}
-
-/* The name quoted in msg when msg is exactly prefix + "'" + name + "'". */
-static bool quoted_name(const char *msg, const char *prefix, char *out, size_t outsz)
-{
-    size_t pl = strlen(prefix);
-    if (strncmp(msg, prefix, pl) != 0 || msg[pl] != '\'') return false;
-    const char *p = msg + pl + 1;
-    const char *q = strchr(p, '\'');
-    if (!q || q[1] != '\0' || q == p || (size_t)(q - p) >= outsz) return false;
-    memcpy(out, p, (size_t)(q - p));
-    out[q - p] = '\0';
-    return true;
-}
-
-static bool looks_like_tile_name(const char *n)
-{
-    return !strncmp(n, "tile_", 5) || !strncmp(n, "TILE_", 5) || !strncmp(n, "__tilec_", 8);
-}
-
-/* The offset just past the ')' that closes the call whose name starts at
- * off (a name, then '(' after blanks), or 0 when no call starts there. */
-static unsigned call_end(const char *text, size_t size, unsigned off)
-{
-    size_t i = off;
-    while (i < size && (text[i] == '_' || (text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z') ||
-                        (text[i] >= '0' && text[i] <= '9')))
-        i++;
-    while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) i++;
-    if (i >= size || text[i] != '(') return 0;
-    int depth = 0;
-    for (; i < size; i++) {
-        char ch = text[i];
-        if (ch == '"' || ch == '\'') {
-            for (i++; i < size && text[i] != ch; i++)
-                if (text[i] == '\\') i++;
-        } else if (ch == '/' && i + 1 < size && text[i + 1] == '/') {
-            while (i < size && text[i] != '\n') i++;
-        } else if (ch == '/' && i + 1 < size && text[i + 1] == '*') {
-            for (i += 2; i + 1 < size && !(text[i] == '*' && text[i + 1] == '/'); i++) {}
-            i++;
-        } else if (ch == '(') {
-            depth++;
-        } else if (ch == ')' && --depth == 0) {
-            return (unsigned)(i + 1);
-        }
-    }
-    return 0;
-}
-
-/* Drops the errors after diagnostic i that lie inside the call starting at
- * its location: arguments like .index = {i} are no C expressions once the
- * callee is not tilec.h's macro, and say nothing new. */
-static void drop_call_cascade(Ctx *cx, ClangDiag *ds, int n, int i)
-{
-    size_t size;
-    const char *text = ds[i].file ? clang_getFileContents(cx->tu, ds[i].file, &size) : NULL;
-    if (!text) return;
-    unsigned end = call_end(text, size, ds[i].off);
-    for (int j = i + 1; j < n && end; j++)
-        if (ds[j].file && clang_File_isEqual(ds[j].file, ds[i].file) && ds[j].off > ds[i].off && ds[j].off < end)
-            ds[j].drop = true;
-}
-
-/* The innermost tile_* macro invocation around offset off of file f. */
-static const MacroUse *tile_macro_at(Ctx *cx, CXFile f, unsigned off)
-{
-    const MacroUse *best = NULL;
-    for (int i = 0; i < cx->nmacros; i++) {
-        const MacroUse *m = &cx->macros[i];
-        if (strncmp(m->name, "tile_", 5) || !clang_File_isEqual(m->file, f) || m->start > off || m->end < off)
-            continue;
-        if (!best || m->start > best->start) best = m;
-    }
-    return best;
-}
-
-/* "field designator 'shapes' does not refer to any field in type 'struct
- * tilec_mem_opts'": the option struct is tilec.h's business; say which
- * builtin has no such option and which it has. */
-static bool report_unknown_option(Ctx *cx, const ClangDiag *d)
-{
-    char field[64];
-    const char *pre = "field designator '";
-    if (strncmp(d->msg, pre, strlen(pre)) || !strstr(d->msg, "' does not refer to any field in type 'struct tilec_"))
-        return false;
-    const char *p = d->msg + strlen(pre);
-    size_t n = strcspn(p, "'");
-    if (n == 0 || n >= sizeof field) return false;
-    memcpy(field, p, n);
-    field[n] = '\0';
-    const MacroUse *m = d->file ? tile_macro_at(cx, d->file, d->off) : NULL;
-    const char *const *opts = m ? sema_builtin_options(m->name) : NULL;
-    if (!opts || !opts[0]) return false;
-    int nopts = 0;
-    char list[256] = "";
-    for (const char *const *o = opts; *o; o++, nopts++) {
-        strncat(list, o == opts ? "." : ", .", sizeof list - strlen(list) - 1);
-        strncat(list, *o, sizeof list - strlen(list) - 1);
-    }
-    const char *near = closest_name(field, opts, nopts);
-    char fix[320];
-    snprintf(fix, sizeof fix, "use one of %s's options: %s", m->name, list);
-    SrcLoc loc = d->loc;
-    loc.len = (int)n;
-    if (near)
-        diag_error_fix(loc, fix, "unknown option '.%s' for %s; did you mean '.%s'?", field, m->name, near);
-    else
-        diag_error_fix(loc, fix, "unknown option '.%s' for %s", field, m->name);
-    return true;
-}
-
-/* Where the user wrote location l: its spelling when that is in the file
- * of its expansion, at or after it (a macro argument), else its expansion. */
-static void user_offset(CXSourceLocation l, CXFile *f, unsigned *line, unsigned *col, unsigned *off)
-{
-    CXFile sf;
-    unsigned sline, scol, soff;
-    clang_getExpansionLocation(l, f, line, col, off);
-    clang_getSpellingLocation(l, &sf, &sline, &scol, &soff);
-    if (*f && sf && clang_File_isEqual(*f, sf) && soff >= *off) *line = sline, *col = scol, *off = soff;
-}
-
-/* The text of a subscripted expression `x[i][j]` from clang's range of x:
- * base "x", idx "i, j", shp "1, 1", and where x starts.  False when the
- * text is not there to read (a macro's body) or too long to quote. */
-static bool subscript_text(Ctx *cx, CXSourceRange r, char *base, size_t nbase, char *idx, size_t nidx, char *shp,
-                           size_t nshp, SrcLoc *loc)
-{
-    CXFile f1, f2;
-    unsigned l1, c1, o1, l2, c2, o2;
-    if (clang_Range_isNull(r)) return false;
-    user_offset(clang_getRangeStart(r), &f1, &l1, &c1, &o1);
-    user_offset(clang_getRangeEnd(r), &f2, &l2, &c2, &o2);
-    size_t size;
-    const char *text = f1 ? clang_getFileContents(cx->tu, f1, &size) : NULL;
-    if (!text || !f2 || !clang_File_isEqual(f1, f2) || o2 < o1 || o2 > size) return false;
-    /* The range ends at the start of the base's last token: the '[' is the
-     * first one after it on the line. */
-    size_t b = o1, e = o2;
-    while (e < size && text[e] != '[' && text[e] != ';' && text[e] != '\n') e++;
-    if (e >= size || text[e] != '[') return false;
-    size_t be = e;
-    while (be > b && (text[be - 1] == ' ' || text[be - 1] == '\t')) be--;
-    if (be == b || be - b >= nbase) return false;
-    memcpy(base, text + b, be - b);
-    base[be - b] = '\0';
-    idx[0] = shp[0] = '\0';
-    for (int k = 0; e < size && text[e] == '[' && k < 8; k++) {
-        size_t s0 = e + 1, s1 = s0;
-        int depth = 1;
-        while (s1 < size && depth > 0) {
-            if (text[s1] == '[') depth++;
-            else if (text[s1] == ']') depth--;
-            if (depth > 0) s1++;
-        }
-        if (s1 >= size || s1 - s0 > 32 || memchr(text + s0, '\n', s1 - s0)) return false;
-        size_t t0 = s0, t1 = s1;
-        while (t0 < t1 && (text[t0] == ' ' || text[t0] == '\t')) t0++;
-        while (t1 > t0 && (text[t1 - 1] == ' ' || text[t1 - 1] == '\t')) t1--;
-        size_t l = strlen(idx);
-        snprintf(idx + l, nidx - l, "%s%.*s", k ? ", " : "", (int)(t1 - t0), text + t0);
-        l = strlen(shp);
-        snprintf(shp + l, nshp - l, "%s1", k ? ", " : "");
-        e = s1 + 1;
-        while (e < size && (text[e] == ' ' || text[e] == '\t')) e++;
-    }
-    loc->file = file_name(cx, f1);
-    loc->line = (int)l1;
-    loc->col = (int)c1;
-    loc->len = (int)(be - b);
-    return true;
-}
-
-/* "subscripted value is not an array, pointer, or vector": in tile code the
- * value is a tile (or a scalar), and tiles have no element access. */
-static bool report_tile_subscript(Ctx *cx, const ClangDiag *d)
-{
-    if (strcmp(d->msg, "subscripted value is not an array, pointer, or vector") != 0) return false;
-    char base[48], idx[128], shp[64], fix[640];
-    SrcLoc loc = d->loc;
-    if (subscript_text(cx, d->range, base, sizeof base, idx, sizeof idx, shp, sizeof shp, &loc)) {
-        snprintf(fix, sizeof fix,
-                 "tiles have no element access: take a sub-tile at a constant index with tile_extract(%s, .index = {%s}, "
-                 ".shape = {%s}), "
-                 "or reduce the tile with tile_sum or tile_max",
-                 base, idx, shp);
-        diag_error_fix(loc, fix, "'%s' is a tile, not an array: tiles cannot be subscripted", base);
-    } else {
-        diag_error_fix(loc,
-                       "tiles have no element access: take a sub-tile at a constant index with tile_extract(x, .index = {...}, "
-                       ".shape = {...}), or reduce the tile with tile_sum or tile_max",
-                       "a tile is not an array: tiles cannot be subscripted");
-    }
-    return true;
-}
-
-static void report_clang_diags(Ctx *cx)
-{
-    unsigned n = clang_getNumDiagnostics(cx->tu);
-    if (n == 0) return;
-    ClangDiag *ds = arena_alloc(cx->arena, sizeof(ClangDiag) * n);
-    for (unsigned i = 0; i < n; i++) {
-        CXDiagnostic d = clang_getDiagnostic(cx->tu, i);
-        ClangDiag *cd = &ds[i];
-        cd->sev = clang_getDiagnosticSeverity(d);
-        CXSourceLocation l = clang_getDiagnosticLocation(d);
-        CXFile f, sf;
-        unsigned line, col, off, sline, scol, soff;
-        clang_getExpansionLocation(l, &f, &line, &col, &off);
-        clang_getSpellingLocation(l, &sf, &sline, &scol, &soff);
-        if (f && sf && clang_File_isEqual(f, sf) && soff >= off) line = sline, col = scol, off = soff; /* a macro argument */
-        cd->file = f;
-        cd->off = off;
-        cd->loc = (SrcLoc){.file = f ? file_name(cx, f) : cx->main_file, .line = (int)line, .col = (int)col};
-        cd->msg = str_take(cx, clang_getDiagnosticSpelling(d));
-        cd->range = clang_getDiagnosticNumRanges(d) > 0 ? clang_getDiagnosticRange(d, 0) : clang_getNullRange();
-        /* clang's option, "-Wfoo", printed as gcc's [-Wfoo] tag. */
-        const char *opt = str_take(cx, clang_getDiagnosticOption(d, NULL));
-        cd->wname = !strncmp(opt, "-W", 2) ? opt + 2 : NULL;
-        clang_disposeDiagnostic(d);
-    }
-
-    /* No tilec.h: every Tile C name is unknown and each one cascades.  One
-     * error, at the first of them, says why. */
-    TilecHSearch th = {cx, false};
-    clang_getInclusions(cx->tu, find_tilec_h, &th);
-    bool not_found = false; /* an #include that failed: maybe <tilec.h> itself */
-    for (unsigned i = 0; i < n; i++) {
-        size_t ml = strlen(ds[i].msg);
-        if (ds[i].sev >= CXDiagnostic_Error && ml > 16 && !strcmp(ds[i].msg + ml - 16, "' file not found")) not_found = true;
-    }
-    if (!th.found && !not_found) {
-        char name[128];
-        for (unsigned i = 0; i < n; i++) {
-            if (ds[i].sev < CXDiagnostic_Error) continue;
-            if (!(quoted_name(ds[i].msg, "unknown type name ", name, sizeof name) ||
-                  quoted_name(ds[i].msg, "use of undeclared identifier ", name, sizeof name) ||
-                  quoted_name(ds[i].msg, "call to undeclared function ", name, sizeof name)) ||
-                !looks_like_tile_name(name))
-                continue;
-            SrcLoc loc = ds[i].loc;
-            loc.len = (int)strlen(name);
-            diag_error_fix(loc, "add '#include <tilec.h>' at the top of the file",
-                           "'%s' is not defined: this file does not include <tilec.h>", name);
-            int more = 0;
-            for (unsigned j = 0; j < n; j++) more += j != i && ds[j].sev >= CXDiagnostic_Error;
-            if (more)
-                diag_note((SrcLoc){.file = cx->main_file}, "%d more error%s not shown: they may all come from the missing #include",
-                          more, more == 1 ? "" : "s");
-            return;
-        }
-    }
-
-    TilecNames names = {cx, NULL, 0};
-    bool names_read = false;
-    for (unsigned i = 0; i < n; i++) {
-        ClangDiag *d = &ds[i];
-        if (d->drop) continue;
-        if (d->sev == CXDiagnostic_Warning) {
-            diag_warning(d->wname, d->loc, "%s", d->msg);
-            continue;
-        }
-        if (d->sev < CXDiagnostic_Error) continue;
-        if (report_unknown_option(cx, d) || report_tile_subscript(cx, d)) continue;
-        char name[128];
-        bool undeclared = quoted_name(d->msg, "use of undeclared identifier ", name, sizeof name) ||
-                          quoted_name(d->msg, "call to undeclared function ", name, sizeof name);
-        if (undeclared || quoted_name(d->msg, "unknown type name ", name, sizeof name)) {
-            if (!names_read) {
-                clang_visitChildren(clang_getTranslationUnitCursor(cx->tu), collect_tilec_name, &names);
-                names_read = true;
-            }
-            const char *near = closest_name(name, names.names, names.n);
-            if (undeclared && (near || looks_like_tile_name(name))) drop_call_cascade(cx, ds, (int)n, (int)i);
-            if (near) {
-                SrcLoc loc = d->loc;
-                loc.len = (int)strlen(name);
-                diag_error(loc, "%s; did you mean '%s'?", d->msg, near);
-                size_t size;
-                const char *text = d->file ? clang_getFileContents(cx->tu, d->file, &size) : NULL;
-                if (!undeclared && text && call_end(text, size, d->off)) {
-                    /* TILE_ARRY(float, 1) a: the parameter list is lost,
-                     * and with it every name the body uses. */
-                    int more = 0;
-                    for (unsigned j = i + 1; j < n; j++) more += ds[j].sev >= CXDiagnostic_Error;
-                    if (more)
-                        diag_note((SrcLoc){.file = cx->main_file}, "%d more error%s not shown: fix this one first",
-                                  more, more == 1 ? "" : "s");
-                    return;
-                }
-                continue;
-            }
-            if (undeclared && looks_like_tile_name(name) && names.n > 0) {
-                diag_error(d->loc, "%s (tilec.h declares no such name)", d->msg);
-                continue;
-            }
-        }
-        diag_error_named(d->wname, d->loc, "%s", d->msg);
-        size_t ml = strlen(d->msg);
-        if (d->sev == CXDiagnostic_Fatal || (ml > 16 && !strcmp(d->msg + ml - 16, "' file not found"))) {
-            /* A missing #include (fatal, which KeepGoing turns into an
-             * error): what follows is its cascade, and gcc stops here. */
-            int more = 0;
-            for (unsigned j = i + 1; j < n; j++) more += ds[j].sev >= CXDiagnostic_Error;
-            if (more)
-                diag_note((SrcLoc){.file = cx->main_file}, "%d more error%s not shown: fix this one first", more,
-                          more == 1 ? "" : "s");
-            return;
-        }
-    }
-}
 
 Program *frontend_parse(const char *path, const FrontendOptions *o)
 {
@@ -1855,7 +1423,7 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
         return NULL;
     }
     clang_visitChildren(clang_getTranslationUnitCursor(cx.tu), collect_macro, &cx);
-    report_clang_diags(&cx);
+    fe_report_clang_diags(&cx);
     if (diag_error_count() == cx.errors_at_start) {
         clang_getInclusions(cx.tu, visit_inclusion, &cx);
         clang_visitChildren(clang_getTranslationUnitCursor(cx.tu), visit_top, &cx);

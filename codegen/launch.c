@@ -1,0 +1,272 @@
+/* launch.c: the pieces of a launch function that cuda.c, host.c, header.c
+ * and python.c share: its name (--symbol-prefix, --rename) and prototype,
+ * how scalars cross the C API, the argument checks every launcher runs
+ * before anything else, and the dispatch tables of TILE_TUNABLE constants
+ * (--tuning). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codegen/emit.h"
+#include "frontend/diag.h"
+#include "sema/layout.h"
+#include "sema/sema.h"
+#include "tilec_fp.h"
+
+const char *emit_scalar_api_type(Dtype d)
+{
+    switch (d) {
+    case DT_FLOAT16: case DT_BFLOAT16: case DT_TFLOAT32: case DT_FLOAT8_E4M3FN: case DT_FLOAT8_E5M2: return "float";
+    default: return dtype_host_type(d);
+    }
+}
+
+static const char *const dtype_enums[] = {
+    [DT_BOOL] = "TILEC_BOOL", [DT_INT8] = "TILEC_INT8", [DT_INT16] = "TILEC_INT16",
+    [DT_INT32] = "TILEC_INT32", [DT_INT64] = "TILEC_INT64", [DT_UINT8] = "TILEC_UINT8",
+    [DT_UINT16] = "TILEC_UINT16", [DT_UINT32] = "TILEC_UINT32", [DT_UINT64] = "TILEC_UINT64",
+    [DT_FLOAT16] = "TILEC_FLOAT16", [DT_BFLOAT16] = "TILEC_BFLOAT16", [DT_FLOAT32] = "TILEC_FLOAT32",
+    [DT_FLOAT64] = "TILEC_FLOAT64", [DT_TFLOAT32] = "TILEC_TFLOAT32",
+    [DT_FLOAT8_E4M3FN] = "TILEC_FLOAT8_E4M3FN", [DT_FLOAT8_E5M2] = "TILEC_FLOAT8_E5M2",
+};
+
+const char *emit_dtype_enum(Dtype d)
+{
+    return d > DT_INVALID && d <= DT_FLOAT8_E5M2 ? dtype_enums[d] : "TILEC_DTYPE_INVALID";
+}
+
+/* A scalar parameter as the kernel receives it: narrow float types passed
+ * as float are rounded to the parameter's type here, once per launch. */
+void emit_scalar_arg(FILE *o, const Param *p)
+{
+    switch (p->type.dtype) {
+    case DT_FLOAT16: fprintf(o, "tilec_rnd_f16(%s)", p->name); break;
+    case DT_BFLOAT16: fprintf(o, "tilec_rnd_bf16(%s)", p->name); break;
+    case DT_TFLOAT32: fprintf(o, "tilec_st_tf32(%s)", p->name); break;
+    case DT_FLOAT8_E4M3FN: fprintf(o, "tilec_ld_e4m3(tilec_e4m3_from_float(%s, TILEC_RN, 1))", p->name); break;
+    case DT_FLOAT8_E5M2: fprintf(o, "tilec_ld_e5m2(tilec_e5m2_from_float(%s, TILEC_RN, 1))", p->name); break;
+    default: fprintf(o, "%s", p->name); break;
+    }
+}
+
+void emit_launcher_name(FILE *o, const CodegenOptions *co, const Func *f)
+{
+    for (int i = co->nrename - 1; i >= 0; i--)
+        if (!strcmp(co->rename_old[i], f->name)) {
+            fputs(co->rename_new[i], o);
+            return;
+        }
+    fprintf(o, "%s%s", co->symbol_prefix ? co->symbol_prefix : "", f->name);
+}
+
+void emit_launch_prototype(FILE *o, const CodegenOptions *co, const Func *f)
+{
+    fputs("tilec_status ", o);
+    emit_launcher_name(o, co, f);
+    fputs(emit_has_tunable(f) ? "(tilec_stream stream" : "(tilec_stream stream, tilec_grid grid", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->tunable && !co->tune_explicit) continue;
+        if (p->kind == PARAM_ARRAY) fprintf(o, ", const tilec_array *%s", p->name);
+        else fprintf(o, ", %s %s", emit_scalar_api_type(p->type.dtype), p->name);
+    }
+    fputc(')', o);
+}
+
+/* The TILE_CONST parameters joined by sep: "BM == 64 && BN == 128" (named,
+ * with values), "BM = %lld, BN = %lld" (named, vals NULL: a format for the
+ * values requested) or "64,128" (values only). */
+static void const_values(FILE *o, const Func *f, const int64_t *vals, const char *sep, bool named)
+{
+    int c = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        if (f->params[i].kind != PARAM_CONST) continue;
+        if (c) fputs(sep, o);
+        if (named) fprintf(o, "%s %s ", f->params[i].name, vals ? "==" : "=");
+        if (vals) fprintf(o, "%" PRId64, vals[c]);
+        else fputs("%lld", o);
+        c++;
+    }
+}
+
+/* Every argument is checked before anything else happens, an empty grid
+ * included (as BLAS libraries check arguments before returning early on a
+ * zero size): a wrong dtype or an unlisted constant is reported whatever the
+ * problem's size, so it cannot hide until the data grows.  With TILE_CONST
+ * parameters, the check also picks the specialization: spec_ is the index
+ * (in specvals) of the one the launch runs. */
+bool emit_has_tunable(const Func *f)
+{
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].tunable) return true;
+    return false;
+}
+
+void emit_tune_helpers(FILE *o, const CodegenOptions *co, const Program *p, bool cuda)
+{
+    /* only where a launcher has a table to search (unused static functions
+     * are warnings) */
+    bool any = false;
+    for (int i = 0; i < p->nfuncs; i++)
+        if (p->funcs[i]->is_kernel && emit_has_tunable(p->funcs[i]))
+            for (int e = 0; e < co->ntuning; e++)
+                if (!co->tuning[e].is_default && !strcmp(co->tuning[e].kernel, p->funcs[i]->name)) any = true;
+    if (!any) return;
+    fputs("/* Tuned dispatch: the bucket of an extent (ceil(log2), 0 for 0 and 1) and the\n"
+          " * compute capability of the current device (cached per device; 0 on the host). */\n"
+          "static long long tilec_bucket_(int64_t n)\n{\n    long long b = 0;\n"
+          "    while (b < 62 && ((int64_t)1 << b) < n) b++;\n    return b;\n}\n\n", o);
+    if (cuda)
+        fputs("static int tilec_cc_(void)\n{\n    static int cache_[64]; /* a race stores the same value */\n"
+              "    int d = 0, ma = 0, mi = 0;\n    if (cudaGetDevice(&d) != cudaSuccess || d < 0) return 0;\n"
+              "    if (d < 64 && cache_[d]) return cache_[d];\n"
+              "    if (cudaDeviceGetAttribute(&ma, cudaDevAttrComputeCapabilityMajor, d) != cudaSuccess ||\n"
+              "        cudaDeviceGetAttribute(&mi, cudaDevAttrComputeCapabilityMinor, d) != cudaSuccess) return 0;\n"
+              "    if (d < 64) cache_[d] = ma * 10 + mi;\n    return ma * 10 + mi;\n}\n\n", o);
+    else
+        fputs("static int tilec_cc_(void)\n{\n    return 0;\n}\n\n", o);
+}
+
+/* The tuned values of f's TILE_TUNABLE parameters, as locals named like
+ * them: the entry of co->tuning for this device (same cc) nearest to the
+ * problem (smallest sum of bucket differences; the first of the sorted table
+ * on ties, so an exact match wins), else the default (a `default` line, else
+ * each tunable's first listed value). */
+static int cmp_entry(const void *a, const void *b)
+{
+    const TuneEntry *x = *(const TuneEntry *const *)a, *y = *(const TuneEntry *const *)b;
+    if (x->cc != y->cc) return x->cc < y->cc ? -1 : 1;
+    for (int k = 0; k < x->nkey && k < y->nkey; k++)
+        if (x->key[k] != y->key[k]) return x->key[k] < y->key[k] ? -1 : 1;
+    for (int k = 0; k < x->nval && k < y->nval; k++)
+        if (x->val[k] != y->val[k]) return x->val[k] < y->val[k] ? -1 : 1;
+    return 0;
+}
+
+static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
+{
+    int nkey = 0, nt = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        if (f->params[i].kind == PARAM_ARRAY) nkey += f->params[i].rank;
+        if (f->params[i].tunable) nt++;
+    }
+    const TuneEntry *dflt = NULL;
+    int n = 0;
+    const TuneEntry **tab = calloc((size_t)co->ntuning + 1, sizeof *tab);
+    for (int i = 0; i < co->ntuning; i++) {
+        const TuneEntry *e = &co->tuning[i];
+        if (strcmp(e->kernel, f->name) || e->nval != nt) continue;
+        if (e->is_default) dflt = e; /* the last default given wins */
+        else if (e->nkey == nkey) tab[n++] = e;
+    }
+    qsort(tab, (size_t)n, sizeof *tab, cmp_entry);
+    /* equal keys: the first (smallest values) of the sorted order */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m && tab[m - 1]->cc == tab[i]->cc && !memcmp(tab[m - 1]->key, tab[i]->key, sizeof(int) * (size_t)nkey)) continue;
+        tab[m++] = tab[i];
+    }
+    n = m;
+    fputs("    /* tuned constants: the tuning table's entry for this device nearest to the\n"
+          "     * problem's extents (bucketed by ceil(log2)), else the default */\n", o);
+    for (int i = 0, t = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (!p->tunable) continue;
+        fprintf(o, "    long long %s = %" PRId64 ";\n", p->name, dflt ? dflt->val[t] : p->specs[0]);
+        t++;
+    }
+    if (n) {
+        fprintf(o, "    static const long long tab_[%d][%d] = {\n", n, 1 + nkey + nt);
+        for (int e = 0; e < n; e++) {
+            fprintf(o, "        {%d", tab[e]->cc);
+            for (int k = 0; k < nkey; k++) fprintf(o, ", %d", tab[e]->key[k]);
+            for (int k = 0; k < nt; k++) fprintf(o, ", %" PRId64, tab[e]->val[k]);
+            fputs(e + 1 < n ? "},\n" : "}\n", o);
+        }
+        fputs("    };\n    {\n        const long long cc_ = tilec_cc_();\n", o);
+        fprintf(o, "        const long long key_[%d] = {", nkey);
+        int k = 0;
+        for (int i = 0; i < f->nparams; i++) {
+            const Param *p = &f->params[i];
+            if (p->kind != PARAM_ARRAY) continue;
+            for (int d = 0; d < p->rank; d++) fprintf(o, "%stilec_bucket_(%s->shape[%d])", k++ ? ", " : "", p->name, d);
+        }
+        fputs("};\n        int best_ = -1;\n        long long bestd_ = 0;\n", o);
+        fprintf(o, "        for (int e_ = 0; e_ < %d; e_++) {\n            if (tab_[e_][0] != cc_) continue;\n"
+                   "            long long d_ = 0;\n            for (int k_ = 0; k_ < %d; k_++) {\n"
+                   "                const long long x_ = tab_[e_][1 + k_] - key_[k_];\n"
+                   "                d_ += x_ < 0 ? -x_ : x_;\n            }\n"
+                   "            if (best_ < 0 || d_ < bestd_) {\n                best_ = e_;\n                bestd_ = d_;\n"
+                   "            }\n        }\n        if (best_ >= 0) {\n",
+                n, nkey);
+        for (int i = 0, t = 0; i < f->nparams; i++)
+            if (f->params[i].tunable) fprintf(o, "            %s = tab_[best_][%d];\n", f->params[i].name, 1 + nkey + t++);
+        fputs("        }\n    }\n", o);
+    }
+    free(tab);
+}
+
+void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, int64_t (*specvals)[16], int nspec,
+                        char **grids)
+{
+    fputs("    tilec_status st_;\n    tilec_clear_error();\n", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind != PARAM_ARRAY) continue;
+        fprintf(o, "    if ((st_ = tilec_check_array(%s, \"%s\", %d, %s)) != TILEC_OK) return st_;\n", p->name, p->name,
+                p->rank, emit_dtype_enum(p->type.dtype));
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind != PARAM_ARRAY || p->readonly) continue;
+        fprintf(o, "    if ((st_ = tilec_check_output(%s, \"%s\")) != TILEC_OK) return st_;\n", p->name, p->name);
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *q = &f->params[j];
+            if (j == i || q->kind != PARAM_ARRAY) continue;
+            if (!q->readonly && j < i) continue; /* each writable pair once */
+            /* An output may be the very view of an input (in place) when
+             * no block reads what another block writes (inplace.c); two
+             * outputs, or an input that other blocks read, may not share
+             * memory with it at all. */
+            fprintf(o, "    if ((st_ = tilec_check_%s(%s, \"%s\", %s, \"%s\")) != TILEC_OK) return st_;\n",
+                    q->readonly && inplace_same_view_ok(f, p, q) ? "alias" : "disjoint", p->name, p->name, q->name, q->name);
+        }
+    }
+    bool tuned = emit_has_tunable(f);
+    if (tuned && !co->tune_explicit) emit_dispatch(o, co, f);
+    if (sema_nconst(f)) {
+        /* "    if (BM == 64 && BN == 128) spec_ = 0;", ... and the error
+         * listing the requested and the compiled values */
+        fputs("    int spec_ = -1;\n", o);
+        for (int s = 0; s < nspec; s++) {
+            fputs(s ? "    else if (" : "    if (", o);
+            const_values(o, f, specvals[s], " && ", true);
+            fprintf(o, ") spec_ = %d;\n", s);
+        }
+        fputs("    if (spec_ < 0)\n        return tilec_fail(TILEC_ERR_CONSTANT, \"", o);
+        const_values(o, f, NULL, ", ", true);
+        fprintf(o, ": no compiled specialization of %s (compiled: ", f->name);
+        for (int s = 0; s < nspec; s++) {
+            fputs(s ? "; " : "", o);
+            const_values(o, f, specvals[s], ",", false);
+        }
+        fputs(")\"", o);
+        for (int i = 0; i < f->nparams; i++)
+            if (f->params[i].kind == PARAM_CONST) fprintf(o, ", (long long)%s", f->params[i].name);
+        fputs(");\n", o);
+    }
+    if (tuned) {
+        /* the grid the specialization implies (grid.c) */
+        fputs("    int64_t g3_[3] = {1, 1, 1};\n", o);
+        for (int s = 0; s < nspec; s++) {
+            fprintf(o, "    %sif (spec_ == %d) {\n        const int64_t t_[3] = %s;\n", s ? "else " : "", s, grids[s]);
+            fputs("        g3_[0] = t_[0];\n        g3_[1] = t_[1];\n        g3_[2] = t_[2];\n    }\n", o);
+        }
+        fputs("    if (g3_[0] > 0x7fffffff || g3_[1] > 0xffff || g3_[2] > 0xffff)\n"
+              "        return tilec_fail(TILEC_ERR_GRID, \"grid (%lld, %lld, %lld) is over the limits\", (long long)g3_[0],\n"
+              "                          (long long)g3_[1], (long long)g3_[2]);\n"
+              "    const tilec_grid grid = {(uint32_t)g3_[0], (uint32_t)g3_[1], (uint32_t)g3_[2]};\n", o);
+    }
+    fputs("    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return TILEC_OK; /* an empty problem */\n", o);
+    fputs("    if ((st_ = tilec_check_grid(grid)) != TILEC_OK) return st_;\n", o);
+}
