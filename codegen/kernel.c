@@ -2809,6 +2809,10 @@ KernelPlan emit_plan(const Func *f, bool cuda, int max_threads)
     if (t > tmax) t = tmax;
     if (t < 128 && tmax >= 128) t = 128;
     if (t < 32) t = 32;
+    /* TILE_THREADS: the specialization's value, exactly (the layouts
+     * replicate a tile smaller than the block, as for any small tile). */
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].threads && f->params[i].sym && f->params[i].sym->is_const) t = f->params[i].sym->cval.i;
     pl.threads = (int)t;
     return pl;
 }

@@ -92,6 +92,15 @@ static bool parse_shape_line(const char *file, int ln, const char *line, const F
                            pa->name);
                 return false;
             }
+            /* A value f is not compiled for: the line is for another kernel
+             * with parameters of the same names (softmax_f32's BN=4096 and
+             * softmax_f16's BN=8192 in one shapes file). */
+            bool listed = false;
+            for (int k = 0; k < pa->nspecs; k++) listed |= pa->specs[k] == sl->cons[i];
+            if (!listed) {
+                *applies = false;
+                return true;
+            }
         }
         p = v0 + vn;
     }
@@ -214,6 +223,11 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
         /* every shape line that names all of f's arrays */
         ShapeLine *sl = calloc(1, sizeof *sl);
         int mine = 0;
+        /* The non-tunable constants of f's first line: the variants' plans
+         * (threads, shared memory, kernel) are taken at those values. */
+        long long cons0[64];
+        for (int i = 0; i < f->nparams && i < 64; i++)
+            cons0[i] = f->params[i].kind == PARAM_CONST ? f->params[i].specs[0] : 0;
         for (int l = 0; l < nlines && ok; l++) {
             bool applies;
             if (!parse_shape_line(shapes, lnos[l], lines[l], f, sl, &applies)) {
@@ -221,6 +235,7 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
                 break;
             }
             if (!applies) continue;
+            if (!mine) memcpy(cons0, sl->cons, sizeof cons0);
             fprintf(o, "static const long long tune_ext_%s_%d_[] = {", n, mine);
             for (int i = 0, a = 0; i < f->nparams; i++)
                 if (f->params[i].kind == PARAM_ARRAY)
@@ -240,15 +255,19 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
          * constants at the first shape's values (their plan) */
         int idx[16] = {0}, nvar = 0;
         int64_t vals[16];
-        char *vt = NULL, *th = NULL, *sm = NULL;
-        size_t vtl = 0, thl = 0, sml = 0;
+        char *vt = NULL, *th = NULL, *sm = NULL, *fp = NULL;
+        size_t vtl = 0, thl = 0, sml = 0, fpl = 0;
         FILE *fv = open_memstream(&vt, &vtl), *ft = open_memstream(&th, &thl), *fs = open_memstream(&sm, &sml);
+        FILE *ff = open_memstream(&fp, &fpl);
         int nconst = sema_nconst(f);
-        for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
+        /* spec: the specialization's number, as codegen_cuda names its
+         * kernel (tilec_k_NAME_spec), for the program's register query. */
+        int spec = 0;
+        for (bool first = true; sema_next_spec(f, idx, vals, first); first = false, spec++) {
             bool base = true; /* the non-tunable constants at their first value */
             for (int i = 0, c = 0; i < f->nparams; i++) {
                 if (f->params[i].kind != PARAM_CONST) continue;
-                if (!f->params[i].tunable && vals[c] != (mine ? sl->cons[i] : f->params[i].specs[0])) base = false;
+                if (!f->params[i].tunable && vals[c] != cons0[i]) base = false;
                 c++;
             }
             if (!base) continue;
@@ -262,17 +281,20 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
                 c++;
             }
             fprintf(ft, "%d, ", plan.threads);
+            if (cuda) fprintf(ff, "(const void *)tilec_k_%s_%d<true>, ", n, spec);
+            else fputs("NULL, ", ff);
             fprintf(fs, "%d, ", cuda ? plan.smem_bytes + plan.dyn_smem_bytes : 0);
             nvar++;
         }
-        fclose(fv), fclose(ft), fclose(fs);
+        fclose(fv), fclose(ft), fclose(fs), fclose(ff);
         fprintf(o, "static const long long tune_var_%s_[] = {%s};\nstatic const int tune_threads_%s_[] = {%s};\n"
-                   "static const int tune_smem_%s_[] = {%s};\n",
-                n, vt, n, th, n, sm);
-        free(vt), free(th), free(sm);
+                   "static const int tune_smem_%s_[] = {%s};\nstatic const void *const tune_fn_%s_[] = {%s};\n",
+                n, vt, n, th, n, sm, n, fp);
+        free(vt), free(th), free(sm), free(fp);
         fprintf(o, "static const tune_kernel_ tune_k_%s_ = {\"%s\", %d, %d, tune_dtype_%s_, tune_rank_%s_, tune_written_%s_,\n"
-                   "    tune_arr_%s_, tune_tun_%s_, %d, tune_var_%s_, tune_threads_%s_, tune_smem_%s_, tune_call_%s_};\n",
-                n, n, narr, ntun, n, n, n, n, n, nvar, n, n, n, n);
+                   "    tune_arr_%s_, tune_tun_%s_, %d, tune_var_%s_, tune_threads_%s_, tune_smem_%s_, tune_fn_%s_, "
+                   "tune_call_%s_};\n",
+                n, n, narr, ntun, n, n, n, n, n, nvar, n, n, n, n, n);
         free(sl);
     }
     fclose(st);

@@ -132,6 +132,7 @@ typedef struct Param {
     int64_t *specs;   /* PARAM_CONST: the listed values */
     int nspecs;
     bool tunable;     /* PARAM_CONST declared TILE_TUNABLE: the launcher picks the value */
+    bool threads;     /* TILE_THREADS: a tunable whose value is also the CUDA block size */
     Symbol *sym;
 } Param;
 

@@ -1231,13 +1231,23 @@ static bool lower_param(Ctx *cx, CXCursor c, Param *p)
     if (tunable || annotation(c, "tilec.const:", &val, cx)) {
         p->kind = PARAM_CONST;
         p->tunable = tunable;
+        p->threads = tunable && annotation(c, "tilec.threads", NULL, cx);
         p->type = type_ref(cx, t);
         if (!dtype_is_int(p->type.dtype) && p->type.dtype != DT_BOOL) {
             diag_error(p->loc, "constant parameter '%s' must have an integer type, not '%s'",
                        p->name, p->type.spelling);
             return false;
         }
-        return parse_specs(cx, p, val);
+        if (!parse_specs(cx, p, val)) return false;
+        /* A block of CUDA threads is whole warps, at most 1024 of them. */
+        for (int k = 0; p->threads && k < p->nspecs; k++)
+            if (p->specs[k] < 32 || p->specs[k] > 1024 || p->specs[k] % 32) {
+                diag_error_fix(p->loc, "list multiples of 32 from 32 to 1024, e.g. TILE_THREADS(256, 128)",
+                               "TILE_THREADS parameter '%s': %lld threads is not a CUDA block size", p->name,
+                               (long long)p->specs[k]);
+                return false;
+            }
+        return true;
     }
     p->kind = PARAM_SCALAR;
     if (t.kind == CXType_Pointer || t.kind == CXType_ConstantArray ||
@@ -1295,6 +1305,13 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
         else if (!kernel && p->kind == PARAM_CONST) {
             diag_error(p->loc, "TILE_CONST parameters belong to kernels, not tile functions");
             ok = false;
+        } else if (p->threads) {
+            for (int j = 0; j < f->nparams - 1; j++)
+                if (f->params[j].threads) {
+                    diag_error(p->loc, "kernel '%s' has a second TILE_THREADS parameter ('%s' is the first)", f->name,
+                               f->params[j].name);
+                    ok = false;
+                }
         }
     }
     CXString raw = clang_Cursor_getRawCommentText(c);

@@ -39,6 +39,10 @@ typedef unsigned char tilec_fp8_e5m2;
  * launch function takes neither it nor a grid, and picks the value from the
  * tuning table compiled in with --tuning (docs/cli.md). */
 #define TILE_TUNABLE(T, ...) __attribute__((annotate("tilec.tunable:" TILE_XSTR_(__VA_ARGS__)))) const T
+/* A tunable int that is also the kernel's number of CUDA threads per block
+ * (multiples of 32 up to 1024; it overrides --max-threads for this kernel,
+ * and the host target, one thread per block, ignores it). */
+#define TILE_THREADS(...) __attribute__((annotate("tilec.threads"))) TILE_TUNABLE(int, __VA_ARGS__)
 
 /* Option values. */
 enum tilec_padding {

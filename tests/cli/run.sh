@@ -636,5 +636,37 @@ has "tune: malformed shapes says where" "$OUT/err" "badshapes.txt:1:5: error: x:
 expect_rc "tune --target=cuda" 0 "$TILEC" tune "$OUT/tune/saxpy.tile.c" --shapes "$OUT/tune/shapes.txt" -o "$OUT/tune/tune.cu"
 has "tune cuda: the opt-in limit" "$OUT/tune/tune.cu" "cudaDevAttrMaxSharedMemoryPerBlockOptin"
 
+# Two kernels with parameters of the same names: a shapes line is for the
+# kernel whose constants it lists (BN=4 for k4, BN=8 for k8), and each
+# kernel's variants are planned at its own constants.  TILE_THREADS is a
+# tunable that sets the block size of each variant.
+cat > "$OUT/tune/two.tile.c" <<'SRC'
+#include <tilec.h>
+TILE_KERNEL void k4(TILE_ARRAY(const float, 1) x, TILE_ARRAY(float, 1) y, TILE_CONST(int, 4) BN, TILE_TUNABLE(int, 1, 2) R)
+{
+    tile_store(y, tile_load(x, .index = {tile_bid(0)}, .shape = {BN * R}) + 1, .index = {tile_bid(0)});
+}
+TILE_KERNEL void k8(TILE_ARRAY(const float, 1) x, TILE_ARRAY(float, 1) y, TILE_CONST(int, 8) BN,
+                    TILE_THREADS(64, 128) threads)
+{
+    tile_store(y, tile_load(x, .index = {tile_bid(0)}, .shape = {BN}) * 2, .index = {tile_bid(0)});
+}
+SRC
+printf 'x=100 y=100 BN=4\nx=300 y=300 BN=8\n' > "$OUT/tune/two.shapes"
+expect_rc "tune: two kernels, one shapes file" 0 "$TILEC" tune --target=host "$OUT/tune/two.tile.c" --shapes "$OUT/tune/two.shapes" -o "$OUT/tune/two.c"
+expect_rc "tune: two kernels build" 0 ${CC:-cc} -std=c17 -O1 -Wall -Wextra -Werror -I"$TOP/runtime" -o "$OUT/tune/two" \
+    "$OUT/tune/two.c" "$TOP/runtime/tilec_rt.c" -lm
+expect_rc "tune: two kernels run" 0 env TILEC_TUNE_REPS=1 "$OUT/tune/two" "$OUT/tune/two.txt"
+has "tune: the BN=4 line is k4's" "$OUT/tune/two.txt" "kernel k4 shape x=100 y=100 BN=4 -> R="
+has "tune: the BN=8 line is k8's" "$OUT/tune/two.txt" "kernel k8 shape x=300 y=300 BN=8 -> threads="
+lacks "tune: no line for the other kernel" "$OUT/tune/two.txt" "kernel k4 shape x=300"
+lacks "tune: every variant ran" "$OUT/tune/two.txt" "no variant ran"
+expect_rc "TILE_THREADS: cuda" 0 "$TILEC" --arch=sm_90 -o "$OUT/tune/two.cu" "$OUT/tune/two.tile.c"
+has "TILE_THREADS: 64 threads" "$OUT/tune/two.cu" "__launch_bounds__(64) tilec_k_k8_0"
+has "TILE_THREADS: 128 threads" "$OUT/tune/two.cu" "__launch_bounds__(128) tilec_k_k8_1"
+has "TILE_THREADS: the launch uses it" "$OUT/tune/two.cu" "tilec_k_k8_1<true><<<g_, 128"
+expect_rc "tune cuda: the register query" 0 "$TILEC" tune "$OUT/tune/two.tile.c" --shapes "$OUT/tune/two.shapes" -o "$OUT/tune/two.cu"
+has "tune cuda: each variant's kernel" "$OUT/tune/two.cu" "(const void *)tilec_k_k8_1<true>"
+
 echo "cli: $p passed, $f failed"
 [ "$f" -eq 0 ]

@@ -1,15 +1,16 @@
 /* layer_norm_tuned.tile.c: layer_norm_rows.tile.c's layer norm (rows of
  * exactly BN elements, float16 in and out, float32 statistics) with the rows
- * per block, BM, TILE_TUNABLE: the launcher picks it from the tuning table
- * compiled in with --tuning and works out the grid (one block per BM rows).
- * bench.py does not call it; it exists for the tuning walk-through
- * (docs/cli.md, tests/gpu/tune.sh).
- * tilec-flags: --max-threads=256 */
+ * per block, BM, and the threads per block tunable (layer_norm_t128 and
+ * _t512's choice): the launcher picks them from the tuning table compiled
+ * in with --tuning and works out the grid (one block per BM rows).  The
+ * weight and bias are loaded first, as in layer_norm_early.  bench.py
+ * times it beside the fastest variant picked by hand. */
 #include <tilec.h>
 
 TILE_KERNEL void layer_norm_f16_tuned(TILE_ARRAY(const _Float16, 2) x, TILE_ARRAY(const _Float16, 1) w,
                                       TILE_ARRAY(const _Float16, 1) b, TILE_ARRAY(_Float16, 2) y, float eps,
-                                      TILE_CONST(int, 4096) BN, TILE_TUNABLE(int, 1, 2) BM)
+                                      TILE_CONST(int, 4096) BN, TILE_TUNABLE(int, 1, 2) BM,
+                                      TILE_THREADS(256, 128, 512) threads)
 {
     int i = tile_bid(0);
     _Float16 wt = tile_load(w, .index = {0}, .shape = {BN});

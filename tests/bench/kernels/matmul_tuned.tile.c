@@ -1,16 +1,18 @@
 /* matmul_tuned.tile.c: matmul.tile.c's C = A @ B (bfloat16 in and out,
  * float32 accumulator, tensor cores, pipelined K loop) with its block sizes
- * TILE_TUNABLE: the launcher picks BM, BN and BK from the tuning table
+ * and its warps (TILE_THREADS: 8 or 4, matmul.tile.c's and matmul_w4's)
+ * tunable: the launcher picks BM, BN, BK and the threads from the tuning table
  * compiled in with --tuning (tests/gpu/tune.sh measures one), and works out
  * the grid itself, so the grid is plain 2-D (block row on axis 0, block
  * column on axis 1) rather than matmul.tile.c's grouped order, which the
- * launcher could not infer.  bench.py does not call it; it exists for the
- * tuning walk-through (docs/cli.md). */
+ * launcher could not infer.  bench.py times it beside the hand-picked
+ * fastest variant of matmul.tile.c (tests/bench/tuning/ holds its table). */
 #include <tilec.h>
 
 TILE_KERNEL void matmul_bf16_tuned(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b,
                                    TILE_ARRAY(__bf16, 2) c, TILE_TUNABLE(int, 128, 64) BM,
-                                   TILE_TUNABLE(int, 128, 256) BN, TILE_TUNABLE(int, 32, 64) BK)
+                                   TILE_TUNABLE(int, 128, 256) BN, TILE_TUNABLE(int, 32, 64) BK,
+                                   TILE_THREADS(256, 128) threads)
 {
     int64_t i = tile_bid(0), j = tile_bid(1);
     float acc = tile_zeros(float, .shape = {BM, BN});
