@@ -232,8 +232,8 @@ bool tuning_load(const char *file, const Program *p, int arch, TuneEntry **entri
                          f ? "kernel has no" : "no kernel", (int)kn, rest);
             continue;
         }
-        TuneEntry e = {.kernel = f->name, .is_default = is_default, .cc = cc < 0 ? 0 : cc};
-        const char *q = skip(rest + kn);
+        TuneEntry e = {.kernel = f->name, .is_default = is_default, .cc = cc < 0 ? 0 : cc, .file = file, .line = ln};
+        const char *q = skip(rest + kn), *shape_at = q;
         if (is_kernel) {
             if (strncmp(q, "shape", 5) || (q[5] != ' ' && q[5] != '\t')) {
                 diag_error(at(file, ln, line, q), "expected 'shape NAME=EXTENTS ... -> NAME=VALUE ...'");
@@ -248,6 +248,25 @@ bool tuning_load(const char *file, const Program *p, int arch, TuneEntry **entri
         }
         if (!parse_values(file, ln, line, q, f, &e)) {
             ok = false;
+            continue;
+        }
+        /* The launcher keys its table by the buckets of the extents: two shapes
+         * in one bucket (8192x5000 and 8192x8192) cannot both be dispatched to.
+         * The first line read wins, and the user hears that the other's
+         * measurement is lost. */
+        const TuneEntry *same = NULL;
+        for (int i = 0; is_kernel && i < *n && !same; i++) {
+            const TuneEntry *o = &(*entries)[i];
+            if (!o->is_default && o->kernel == e.kernel && o->cc == e.cc && o->nkey == e.nkey &&
+                !memcmp(o->key, e.key, sizeof(int) * (size_t)e.nkey))
+                same = o;
+        }
+        if (same) {
+            if (same->nval != e.nval || memcmp(same->val, e.val, sizeof(int64_t) * (size_t)e.nval))
+                diag_warning("tuning-bucket", at(file, ln, line, shape_at),
+                             "this shape falls into the same bucket as the one of %s:%d (each extent rounded up to a "
+                             "power of two), whose values the launcher uses; line ignored",
+                             same->file, same->line);
             continue;
         }
         TuneEntry *grown = realloc(*entries, sizeof **entries * (size_t)(*n + 1));

@@ -23,6 +23,8 @@ typedef struct TuneEntry {
     int key[TUNE_MAX_KEY];
     int nval;
     int64_t val[16];
+    const char *file; /* where the line was read (for -Wtuning-bucket) */
+    int line;
 } TuneEntry;
 
 typedef struct CodegenOptions {

@@ -223,6 +223,7 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
         /* every shape line that names all of f's arrays */
         ShapeLine *sl = calloc(1, sizeof *sl);
         int mine = 0;
+        int (*keys)[TUNE_MAX_KEY] = calloc((size_t)nlines + 1, sizeof *keys), *key_line = calloc((size_t)nlines + 1, sizeof *key_line);
         /* The non-tunable constants of f's first line: the variants' plans
          * (threads, shared memory, kernel) are taken at those values. */
         long long cons0[64];
@@ -235,6 +236,26 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
                 break;
             }
             if (!applies) continue;
+            /* The launcher's table is keyed by the buckets of the extents
+             * (ceil(log2)); a second shape in a bucket would be measured for
+             * nothing (--tuning keeps the first and warns too). */
+            int nk = 0;
+            for (int i = 0; i < f->nparams && i < 64; i++)
+                if (f->params[i].kind == PARAM_ARRAY)
+                    for (int d = 0; d < f->params[i].rank && d < 8 && nk < TUNE_MAX_KEY; d++) {
+                        int b = 0;
+                        while (b < 62 && (1LL << b) < sl->ext[i][d]) b++;
+                        keys[mine][nk++] = b;
+                    }
+            int clash = -1;
+            for (int k = 0; k < mine && clash < 0; k++)
+                if (!memcmp(keys[k], keys[mine], sizeof(int) * (size_t)nk)) clash = k;
+            if (clash >= 0)
+                diag_warning("tuning-bucket", (SrcLoc){.file = shapes, .line = lnos[l], .col = 1},
+                             "for kernel '%s' this shape falls into the same bucket as the one of line %d (each extent "
+                             "rounded up to a power of two): the launcher can dispatch to only one of them",
+                             n, key_line[clash]);
+            key_line[mine] = lnos[l];
             if (!mine) memcpy(cons0, sl->cons, sizeof cons0);
             fprintf(o, "static const long long tune_ext_%s_%d_[] = {", n, mine);
             for (int i = 0, a = 0; i < f->nparams; i++)
@@ -296,6 +317,8 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
                    "tune_call_%s_};\n",
                 n, n, narr, ntun, n, n, n, n, n, nvar, n, n, n, n, n);
         free(sl);
+        free(keys);
+        free(key_line);
     }
     fclose(st);
     for (int l = 0; l < nlines; l++) free(lines[l]);

@@ -39,6 +39,8 @@ const DiagWarningInfo diag_warnings[] = {
     {"unknown-warning-option", 0, "a -W option that neither tilec nor libclang knows"},
     {"tuning-device", 0, "a --tuning file measured on another device (cc) or written by another tilec version"},
     {"tuning-kernel", 0, "a --tuning file line for a kernel that the source lacks or that has no TILE_TUNABLE constant"},
+    {"tuning-bucket", 0,
+     "a --tuning file line whose shape falls into the bucket of an earlier line with other values (the earlier one is used)"},
 };
 const int diag_nwarnings = (int)(sizeof diag_warnings / sizeof diag_warnings[0]);
 

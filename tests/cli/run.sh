@@ -582,6 +582,15 @@ has "--tuning unknown kernel" "$OUT/err" "other.txt:5:8: warning: no kernel 'nos
 expect_rc "--tuning -Werror=tuning-device" 1 "$TILEC" --arch=sm_80 -Werror=tuning-device --tuning "$OUT/other.txt" -o "$OUT/t.cu" "$TK"
 expect_rc "--tuning same device" 0 "$TILEC" --arch=sm_90 -Wno-tuning-kernel --color=never --tuning "$OUT/other.txt" -o "$OUT/t.cu" "$TK"
 lacks "--tuning same device: no cc warning" "$OUT/err" "compute capability"
+# Two lines in one bucket (each extent rounded up to a power of two): the
+# first wins, the second is reported; the same values again say nothing.
+printf 'tilec 0.1.0\ncc 0\nkernel tuned shape x=8 y=8 o=8 -> BN=16\nkernel tuned shape x=7 y=5 o=8 -> BN=64\nkernel tuned shape x=6 y=6 o=6 -> BN=16\n' > "$OUT/bucket.txt"
+expect_rc "--tuning bucket clash" 0 "$TILEC" --target=host --color=never --tuning "$OUT/bucket.txt" -o "$OUT/bucket.c" "$TK"
+has "--tuning bucket clash warns" "$OUT/err" "bucket.txt:4:14: warning: this shape falls into the same bucket as the one of $OUT/bucket.txt:3 (each extent rounded up to a power of two), whose values the launcher uses; line ignored [-Wtuning-bucket]"
+lacks "--tuning bucket: equal values are quiet" "$OUT/err" "bucket.txt:5:"
+has "--tuning bucket clash: one entry" "$OUT/bucket.c" "static const long long tab_[1][5]"
+has "--tuning bucket clash: the first line's value" "$OUT/bucket.c" "{0, 3, 3, 3, 16}"
+expect_rc "--tuning -Werror=tuning-bucket" 1 "$TILEC" --target=host -Werror=tuning-bucket --tuning "$OUT/bucket.txt" -o "$OUT/bucket.c" "$TK"
 expect_rc "--python for a tuned kernel" 0 "$TILEC" --target=host --python --tuning "$TF" -o "$OUT/tunedpy.c" "$TK"
 has "--python: no grid= for a tuned kernel" "$OUT/tunedpy.py" "def tuned(x, y, o, BM, *, stream=None):"
 
@@ -635,6 +644,9 @@ expect_rc "tune: malformed shapes" 1 "$TILEC" tune --target=host --color=never "
 has "tune: malformed shapes says where" "$OUT/err" "badshapes.txt:1:5: error: x: expected 2 extents like 64x128 (array of rank 2)"
 expect_rc "tune --target=cuda" 0 "$TILEC" tune "$OUT/tune/saxpy.tile.c" --shapes "$OUT/tune/shapes.txt" -o "$OUT/tune/tune.cu"
 has "tune cuda: the opt-in limit" "$OUT/tune/tune.cu" "cudaDevAttrMaxSharedMemoryPerBlockOptin"
+printf 'x=64x64 y=64x64\nx=60x33 y=60x40\n' > "$OUT/tune/clash.txt"
+expect_rc "tune: shapes in one bucket" 0 "$TILEC" tune --target=host --color=never "$OUT/tune/saxpy.tile.c" --shapes "$OUT/tune/clash.txt" -o "$OUT/tune/t.c"
+has "tune: shapes in one bucket warn" "$OUT/err" "clash.txt:2:1: warning: for kernel 'saxpy' this shape falls into the same bucket as the one of line 1 (each extent rounded up to a power of two): the launcher can dispatch to only one of them [-Wtuning-bucket]"
 
 # Two kernels with parameters of the same names: a shapes line is for the
 # kernel whose constants it lists (BN=4 for k4, BN=8 for k8), and each
