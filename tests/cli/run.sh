@@ -621,6 +621,11 @@ lacks "tune: no libclang in the program" "$OUT/tune/tune.c" "clang"
 expect_rc "tune: cc builds the program" 0 ${CC:-cc} -std=c17 -O1 -Wall -Wextra -Werror -I"$TOP/runtime" -o "$OUT/tune/tune" \
     "$OUT/tune/tune.c" "$TOP/runtime/tilec_rt.c" -lm
 expect_rc "tune: the program runs" 0 env TILEC_TUNE_REPS=3 "$OUT/tune/tune" "$OUT/tune/tuning.txt"
+# TILEC_TUNE_MARGIN (percent): the default (the first values) is kept
+# unless another variant beats it by more; at 1000% it always is.
+expect_rc "tune: a wide margin" 0 env TILEC_TUNE_REPS=1 TILEC_TUNE_MARGIN=1000 "$OUT/tune/tune" "$OUT/tune/margin.txt"
+if [ "$(grep -c '^kernel saxpy .* -> BN=8 BM=4  # ' "$OUT/tune/margin.txt")" = 2 ]; then pass; else
+    fail "tune: TILEC_TUNE_MARGIN=1000 keeps the default"; sed 's/^/    /' "$OUT/tune/margin.txt"; fi
 # the format: the header lines in order, then kernel lines
 if awk 'NR==1 && $0!="# tilec tuning file" {exit 1}
         NR==2 && $0!="tilec 0.1.0" {exit 1}
