@@ -536,7 +536,9 @@ def tuning_cases(name):
             head, _, note = line.partition("#")
             kern, rest = head[len("kernel "):].split(" shape ", 1)
             shape, choice = (t.strip() for t in rest.split("->"))
-            first = note[note.index("(") + 1:].split(";")[0]  # the first variant: the untuned default
+            # the first variant listed is the untuned default (after a note
+            # "the default kept: ...; " when the margin kept it)
+            first = [p for p in note[note.index("(") + 1:].split(";") if "kept" not in p][0]
             default = " ".join(first.split()[0].split(","))
             table[shape] = dict(kernel=kern, choice=choice, default=default)
     cases = []
