@@ -6,7 +6,12 @@
  * the grid itself, so the grid is plain 2-D (block row on axis 0, block
  * column on axis 1) rather than matmul.tile.c's grouped order, which the
  * launcher could not infer.  bench.py times it beside the hand-picked
- * fastest variant of matmul.tile.c (tests/bench/tuning/ holds its table). */
+ * fastest variant of matmul.tile.c (tests/bench/tuning/ holds its table).
+ * Planned for the H100 it was tuned on: on sm_80's shared memory the
+ * 128x256 tiles on 128 threads do not fit.  Variants that spill (the same
+ * tiles) are compiled, and pruned by the tuning program.
+ * tilec-flags: --arch=sm_90
+ * nvcc-spills: allowed */
 #include <tilec.h>
 
 TILE_KERNEL void matmul_bf16_tuned(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b,

@@ -3,7 +3,9 @@
  * block takes (BM) and how many CUDA threads it runs (TILE_THREADS); BN is
  * still the caller's (the row length the kernel is compiled for).  The
  * first listed values are the untuned default: one row on 256 threads, the
- * plan tilec picks for softmax.tile.c. */
+ * plan tilec picks for softmax.tile.c.  Variants that spill (two rows on
+ * 128 threads) are compiled, and pruned by the tuning program.
+ * nvcc-spills: allowed */
 #include <tilec.h>
 
 TILE_KERNEL void softmax_f32_tuned(TILE_ARRAY(const float, 2) x, TILE_ARRAY(float, 2) y, TILE_CONST(int, 4096) BN,
