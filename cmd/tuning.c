@@ -56,13 +56,6 @@ static const Param *find_param(const Func *f, const char *name, size_t n)
     return NULL;
 }
 
-static int bucket(int64_t n)
-{
-    int b = 0;
-    while (b < 62 && ((int64_t)1 << b) < n) b++;
-    return b;
-}
-
 /* "BN=128 BM=64" into e->val, every tunable of f named once */
 static bool parse_values(const char *file, int ln, const char *line, const char *p, const Func *f, TuneEntry *e)
 {
@@ -155,7 +148,7 @@ static bool parse_shape(const char *file, int ln, const char *line, const char *
             diag_error(at(file, ln, line, p), "the shape names no extents for array '%s'", pa->name);
             return false;
         }
-        for (int d = 0; d < pa->rank && e->nkey < TUNE_MAX_KEY; d++) e->key[e->nkey++] = bucket(ext[i][d]);
+        for (int d = 0; d < pa->rank && e->nkey < TUNE_MAX_KEY; d++) e->key[e->nkey++] = codegen_tune_bucket(ext[i][d]);
     }
     *pp = p + 2;
     return true;

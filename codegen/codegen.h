@@ -15,6 +15,9 @@
  * with its TILE_TUNABLE constants (in order) set to val.  A default entry
  * (is_default) has no cc and no key: the values when no entry matches. */
 #define TUNE_MAX_KEY 64
+/* The bucket of an extent: ceil(log2(n)), 0 for 0 and 1 (the generated
+ * launchers' tilec_bucket_ computes the same at run time). */
+int codegen_tune_bucket(int64_t n);
 typedef struct TuneEntry {
     const char *kernel;
     bool is_default;

@@ -18,6 +18,13 @@
 
 extern const char *const tune_harness_head, *const tune_harness_main;
 
+int codegen_tune_bucket(int64_t n)
+{
+    int b = 0;
+    while (b < 62 && ((int64_t)1 << b) < n) b++;
+    return b;
+}
+
 static const Param *param_named(const Func *f, const char *s, size_t n)
 {
     for (int i = 0; i < f->nparams; i++)
@@ -242,11 +249,8 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
             int nk = 0;
             for (int i = 0; i < f->nparams && i < 64; i++)
                 if (f->params[i].kind == PARAM_ARRAY)
-                    for (int d = 0; d < f->params[i].rank && d < 8 && nk < TUNE_MAX_KEY; d++) {
-                        int b = 0;
-                        while (b < 62 && (1LL << b) < sl->ext[i][d]) b++;
-                        keys[mine][nk++] = b;
-                    }
+                    for (int d = 0; d < f->params[i].rank && d < 8 && nk < TUNE_MAX_KEY; d++)
+                        keys[mine][nk++] = codegen_tune_bucket(sl->ext[i][d]);
             int clash = -1;
             for (int k = 0; k < mine && clash < 0; k++)
                 if (!memcmp(keys[k], keys[mine], sizeof(int) * (size_t)nk)) clash = k;

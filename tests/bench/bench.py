@@ -154,7 +154,8 @@ class Tilec:
     def launcher(self, name, grid, *args):
         """A zero-argument callable that calls kernel `name` of the generated module
         with args (tensors, floats, TILE_CONST ints) and grid, on torch's current
-        stream (the module's default)."""
+        stream (the module's default).  grid None: a kernel with TILE_TUNABLE
+        constants, whose generated launcher works out its grid."""
         if not self.has(name):
             raise RuntimeError("missing: no kernel '%s' in the generated modules%s" % (
                 name, " (tilec rejected: %s)" % self.rejected if self.rejected else ""))
@@ -166,11 +167,6 @@ class Tilec:
         def launch():
             fn(*args, grid=grid)
         return launch
-
-    def tuned(self, name, *args):
-        """The launcher of a kernel with TILE_TUNABLE constants (tuned_launcher):
-        the generated function chooses the variant and the grid by the shape."""
-        return self.launcher(name, None, *args)
 
 
 # ============================================================== Triton competitors
@@ -280,6 +276,38 @@ def close(what, got, ref, scale, rtol, atol=0.0):
         raise AssertionError("%s: %d of %d elements off, first at flat index %d: got %r, want %r (bound %.3g)" % (
             what, nbad, got.numel(), i, g.reshape(-1)[i].item(), ref.reshape(-1)[i].item(),
             bound.reshape(-1)[i].item() if torch.is_tensor(bound) else bound))
+
+
+# float64 references on the GPU, shared by the workloads and wl_tuning, with
+# the tolerances they are checked at (close()).
+
+def softmax_tol(dtype):
+    """float32 inside: exp (fast or exact), a sum of k terms, a division: relative
+    error well under 1e-5; a float16 output adds its own rounding (and subnormals)."""
+    return (2e-5, 1e-12) if dtype == torch.float32 else (2 * U16, 2.0 ** -24)  # f16 subnormal spacing
+
+
+def layer_norm_ref(x, w, b, eps):
+    """The rows of x normalised, then scaled by w and shifted by b, and the scale
+    of the rounding error (checked at float16 output rounding + float32 statistics:
+    2 u16 relative, 2^-24 absolute)."""
+    xd = x.double()
+    norm = (xd - xd.mean(dim=1, keepdim=True)) * torch.rsqrt(xd.var(dim=1, unbiased=False, keepdim=True) + eps)
+    return norm * w.double() + b.double(), (norm * w.double()).abs() + b.double().abs()
+
+
+def matmul_ref(a, b):
+    """a @ b and its error bound: bfloat16 output rounding + float32 accumulation."""
+    ad, bd = a.double(), b.double()
+    ref = ad @ bd
+    return ref, ref.abs() * (2 * UBF16) + (ad.abs() @ bd.abs()) * 2e-5
+
+
+def conv1d_ref(x, w, pad):
+    """The causal conv1d (x padded by `pad` on the left), (N, co, ho), and the scale
+    of its rounding error (float16 output: 2 u16 relative, 2^-24 absolute)."""
+    xd, wd = x.double(), w.double()
+    return Fn.conv1d(Fn.pad(xd, (pad, 0)), wd), Fn.conv1d(Fn.pad(xd.abs(), (pad, 0)), wd.abs())
 
 
 def exact(what, got, want):
@@ -651,12 +679,7 @@ def softmax_workload(c, m, k, dtype):
     x = torch.randn(m, k, device="cuda", dtype=dtype) * 4
     y = torch.empty_like(x)
     ref = torch.softmax(x.double(), dim=1)
-    # float32 inside: exp (fast or exact), a sum of k terms, a division: relative
-    # error well under 1e-5; a float16 output adds its own rounding (and subnormals).
-    if dtype == torch.float32:
-        rtol, atol = 2e-5, 1e-12
-    else:
-        rtol, atol = 2 * U16, 2.0 ** -24  # f16 subnormal spacing
+    rtol, atol = softmax_tol(dtype)
     chk = lambda what, out: (lambda: close(what, out(), ref, ref, rtol, atol))
     kern = "softmax_" + name
     c.tilec_best(wl, kern, (k,), lambda bn: c.tc.launcher(kern, (m,), x, y, bn), chk("tilec " + kern, lambda: y), y,
@@ -710,13 +733,7 @@ def wl_layer_norm(c):
     b = torch.randn(k, device="cuda", dtype=torch.float16)
     y = torch.empty_like(x)
     eps = 1e-5
-    xd = x.double()
-    mean = xd.mean(dim=1, keepdim=True)
-    norm = (xd - mean) * torch.rsqrt(xd.var(dim=1, unbiased=False, keepdim=True) + eps)
-    ref = norm * w.double() + b.double()
-    scale = (norm * w.double()).abs() + b.double().abs()
-    del xd, mean, norm
-    # float16 output rounding (u16 of the result) + float32 statistics
+    ref, scale = layer_norm_ref(x, w, b, eps)
     chk = lambda what, out: (lambda: close(what, out(), ref, scale, 2 * U16, 2.0 ** -24))
     # The same kernel with 128 to 512 threads per block (tilec --max-threads),
     # and a variant normalising BM rows per block; the fastest is the tilec row.
@@ -762,13 +779,7 @@ def matmul_workload(c, s):
     a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
     out = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
-    ad, bd = a.double(), b.double()
-    ref = ad @ bd
-    scale = ad.abs() @ bd.abs()
-    del ad, bd
-    # bfloat16 output rounding + float32 accumulation over K terms
-    bound = ref.abs() * (2 * UBF16) + scale * 2e-5
-    del scale
+    ref, bound = matmul_ref(a, b)
     chk = lambda what: (lambda: close(what, out, ref, bound, 1.0))
     cublas = "cuBLAS (torch.matmul)"
     c.run(wl, cublas, lambda: torch.matmul(a, b, out=out), check=chk("cuBLAS"))
@@ -817,10 +828,7 @@ def wl_conv1d(c):
                  "each; memory-bound on H100 (%.0f flop/byte)" % (flops / nbytes))
     x = torch.randn(nb, ci, hi, device="cuda", dtype=torch.float16)
     w = torch.randn(co, ci, kw, device="cuda", dtype=torch.float16) / 8
-    xd, wd = x.double(), w.double()
-    ref = Fn.conv1d(Fn.pad(xd, (pad, 0)), wd)  # (N, co, ho), float64
-    scale = Fn.conv1d(Fn.pad(xd.abs(), (pad, 0)), wd.abs())
-    del xd, wd
+    ref, scale = conv1d_ref(x, w, pad)
     chk = lambda what, out: (lambda: close(what, out(), ref, scale, 2 * U16, 2.0 ** -24))
     res = {}
 
@@ -880,7 +888,7 @@ def tuning_problem(kernel, tk):
         x = torch.randn(m, k, device="cuda", dtype=dtype) * 4
         y = torch.empty_like(x)
         ref = torch.softmax(x.double(), dim=1)
-        rtol, atol = (2e-5, 1e-12) if dtype == torch.float32 else (2 * U16, 2.0 ** -24)
+        rtol, atol = softmax_tol(dtype)
         return (x, y, tk["BN"]), y, lambda: close(kernel, y, ref, ref, rtol, atol), 2 * x.numel() * x.element_size(), None
     if kernel.startswith("layer_norm"):
         m, k = tk["x"]
@@ -889,10 +897,7 @@ def tuning_problem(kernel, tk):
         b = torch.randn(k, device="cuda", dtype=torch.float16)
         y = torch.empty_like(x)
         eps = tk["eps"]
-        xd = x.double()
-        norm = (xd - xd.mean(dim=1, keepdim=True)) * torch.rsqrt(xd.var(dim=1, unbiased=False, keepdim=True) + eps)
-        ref = norm * w.double() + b.double()
-        scale = (norm * w.double()).abs() + b.double().abs()
+        ref, scale = layer_norm_ref(x, w, b, eps)
         return ((x, w, b, y, eps, tk["BN"]), y, lambda: close(kernel, y, ref, scale, 2 * U16, 2.0 ** -24),
                 4 * m * k + 4 * k, None)
     if kernel.startswith("matmul"):
@@ -900,9 +905,7 @@ def tuning_problem(kernel, tk):
         a = torch.randn(m, kk, device="cuda", dtype=torch.bfloat16)
         b = torch.randn(kk, n, device="cuda", dtype=torch.bfloat16)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        ad, bd = a.double(), b.double()
-        ref = ad @ bd
-        bound = ref.abs() * (2 * UBF16) + (ad.abs() @ bd.abs()) * 2e-5
+        ref, bound = matmul_ref(a, b)
         return (a, b, out), out, lambda: close(kernel, out, ref, bound, 1.0), None, 2 * m * n * kk
     if kernel.startswith("conv1d"):
         nb, ci, hi = tk["x"]
@@ -911,9 +914,7 @@ def tuning_problem(kernel, tk):
         x = torch.randn(nb, ci, hi, device="cuda", dtype=torch.float16)
         w = torch.randn(co, ci, kw, device="cuda", dtype=torch.float16) / 8
         y = torch.empty(nb, co, hi, device="cuda", dtype=torch.float16)
-        xd, wd = x.double(), w.double()
-        ref = Fn.conv1d(Fn.pad(xd, (pad, 0)), wd)
-        scale = Fn.conv1d(Fn.pad(xd.abs(), (pad, 0)), wd.abs())
+        ref, scale = conv1d_ref(x, w, pad)
         return ((x, w, y, tk["KW"], tk["CO"]), y, lambda: close(kernel, y, ref, scale, 2 * U16, 2.0 ** -24),
                 2 * (nb * ci * hi + nb * co * hi + co * ci * kw), 2 * nb * co * hi * ci * kw)
     raise RuntimeError("no problem builder for %s" % kernel)
