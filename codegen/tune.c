@@ -316,7 +316,12 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
                    "static const int tune_smem_%s_[] = {%s};\nstatic const void *const tune_fn_%s_[] = {%s};\n",
                 n, vt, n, th, n, sm, n, fp);
         free(vt), free(th), free(sm), free(fp);
-        fprintf(o, "static const tune_kernel_ tune_k_%s_ = {\"%s\", %d, %d, tune_dtype_%s_, tune_rank_%s_, tune_written_%s_,\n"
+        /* A kernel that no line is for is measured for nothing: say so (its
+         * tables stay, unused: hence the attribute, for -Werror builds). */
+        if (!mine)
+            diag_warning("tuning-kernel", f->loc, "no line of %s is for kernel '%s' (it names the arrays and the "
+                         "TILE_CONST values of none); it is not tuned", shapes, n);
+        fprintf(o, "__attribute__((unused)) static const tune_kernel_ tune_k_%s_ = {\"%s\", %d, %d, tune_dtype_%s_, tune_rank_%s_, tune_written_%s_,\n"
                    "    tune_arr_%s_, tune_tun_%s_, %d, tune_var_%s_, tune_threads_%s_, tune_smem_%s_, tune_fn_%s_, "
                    "tune_call_%s_};\n",
                 n, n, narr, ntun, n, n, n, n, n, nvar, n, n, n, n, n);

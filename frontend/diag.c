@@ -38,7 +38,9 @@ const DiagWarningInfo diag_warnings[] = {
     {"missing-kernels", 0, "the source defines no TILE_KERNEL or TILE_FUNC"},
     {"unknown-warning-option", 0, "a -W option that neither tilec nor libclang knows"},
     {"tuning-device", 0, "a --tuning file measured on another device (cc) or written by another tilec version"},
-    {"tuning-kernel", 0, "a --tuning file line for a kernel that the source lacks or that has no TILE_TUNABLE constant"},
+    {"tuning-kernel", 0,
+     "a --tuning file line for a kernel that the source lacks or that has no TILE_TUNABLE constant, or a kernel with "
+     "TILE_TUNABLE constants that no line of tilec tune's shapes file is for"},
     {"tuning-bucket", 0,
      "a --tuning file line whose shape falls into the bucket of an earlier line with other values (the earlier one is used)"},
 };

@@ -652,6 +652,10 @@ has "tune cuda: the opt-in limit" "$OUT/tune/tune.cu" "cudaDevAttrMaxSharedMemor
 printf 'x=64x64 y=64x64\nx=60x33 y=60x40\n' > "$OUT/tune/clash.txt"
 expect_rc "tune: shapes in one bucket" 0 "$TILEC" tune --target=host --color=never "$OUT/tune/saxpy.tile.c" --shapes "$OUT/tune/clash.txt" -o "$OUT/tune/t.c"
 has "tune: shapes in one bucket warn" "$OUT/err" "clash.txt:2:1: warning: for kernel 'saxpy' this shape falls into the same bucket as the one of line 1 (each extent rounded up to a power of two): the launcher can dispatch to only one of them [-Wtuning-bucket]"
+printf 'x=1000 y=1000 o=1000\n' > "$OUT/tune/only_tuned.txt"
+expect_rc "tune: a kernel no line is for" 0 "$TILEC" tune --target=host --color=never "$TK" --shapes "$OUT/tune/only_tuned.txt" -o "$OUT/tune/t2.c"
+has "tune: a kernel no line is for warns" "$OUT/err" "warning: no line of $OUT/tune/only_tuned.txt is for kernel 'tuned_dflt' (it names the arrays and the TILE_CONST values of none); it is not tuned [-Wtuning-kernel]"
+expect_rc "tune: its unused tables build under -Werror" 0 ${CC:-cc} -std=c17 -Wall -Wextra -Werror -I"$TOP/runtime" -c -o "$OUT/tune/t2.o" "$OUT/tune/t2.c"
 
 # Two kernels with parameters of the same names: a shapes line is for the
 # kernel whose constants it lists (BN=4 for k4, BN=8 for k8), and each
