@@ -37,7 +37,7 @@ CORE_SRCS := $(sort $(filter-out cmd/tilec.c,$(wildcard cmd/*.c frontend/*.c sem
 RT_SRCS := runtime/tilec_rt.c
 RT_HDRS := $(wildcard runtime/*.h)
 RT_SO := build/libtilec_rt.so.$(VERSION)
-HDRS := $(wildcard cmd/*.h frontend/*.h sema/*.h codegen/*.h runtime/*.h)
+HDRS := $(wildcard cmd/*.h frontend/*.h frontend/*.def sema/*.h codegen/*.h runtime/*.h)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 
 CORE_OBJS := $(CORE_SRCS:%.c=build/obj/%.o)

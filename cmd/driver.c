@@ -402,20 +402,11 @@ static int compile_one(const Options *o, const char *input)
             for (int i = 0; i < p->nfuncs; i++) {
                 Func *f = p->funcs[i];
                 if (!f->is_kernel) continue;
-                int idx[16] = {0};
-                int64_t vals[16];
-                int nc = sema_nconst(f);
-                for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
-                    char label[256] = "";
-                    for (int j = 0, c = 0; j < f->nparams; j++)
-                        if (f->params[j].kind == PARAM_CONST) {
-                            size_t len = strlen(label);
-                            snprintf(label + len, sizeof label - len, "%s%s=%lld", c ? ", " : "", f->params[j].name,
-                                     (long long)vals[c]);
-                            c++;
-                        }
-                    sema_kernel(p, f, nc ? vals : NULL);
-                    ast_dump_func(m.f, f, true, nc ? label : NULL);
+                int nc = ast_nconst(f);
+                for (int k = 0; k < f->nspecs; k++) {
+                    char label[256];
+                    ast_spec_label(f, f->specs[k].vals, label, sizeof label);
+                    ast_dump_func(m.f, f->specs[k].typed, true, nc ? label : NULL);
                 }
             }
         }

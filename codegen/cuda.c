@@ -13,7 +13,6 @@
 
 #include "codegen/emit.h"
 #include "frontend/diag.h"
-#include "sema/sema.h"
 
 static void kernel_name(FILE *o, const Func *f, int spec)
 {
@@ -69,26 +68,16 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
     for (int fi = 0; fi < p->nfuncs; fi++) {
         Func *f = p->funcs[fi];
         if (!f->is_kernel) continue;
-        int nconst = sema_nconst(f);
-        int idx[16] = {0};
-        int64_t vals[16];
-        int nspec = 0;
+        int nconst = ast_nconst(f);
+        int nspec = f->nspecs;
         int threads[256], dyn[256], stat[256];
-        int64_t specvals[256][16];
         char *grids[256];
-        for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
-            if (nspec == 256) {
-                diag_error(f->loc, "kernel '%s' has more than 256 specializations", f->name);
-                return false;
-            }
-            diag_mute(true); /* sema_program reported everything once already */
-            bool typed = sema_kernel(p, f, nconst ? vals : NULL);
-            diag_mute(false);
-            if (!typed) return false;
-            grids[nspec] = NULL;
-            if (emit_has_tunable(f) && !grid_c_initializer(f, &grids[nspec])) return false;
+        for (int sp = 0; sp < nspec; sp++) {
+            Func *k = f->specs[sp].typed;
+            grids[sp] = NULL;
+            if (emit_has_tunable(f) && !grid_c_initializer(k, &grids[sp])) return false;
             fputs("template <bool ALIGNED>\n", o);
-            KernelPlan plan = emit_plan(f, true, co->max_threads);
+            KernelPlan plan = emit_plan(k, true, co->max_threads);
             /* --min-blocks: the register cap that lets N blocks share a
              * multiprocessor, for memory-bound kernels that need more rows
              * in flight than the compiler's register choice allows. */
@@ -97,23 +86,21 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
              * their launchers apart). */
             if (co->min_blocks) fprintf(o, "static __global__ void __launch_bounds__(%d, %d) ", plan.threads, co->min_blocks);
             else fprintf(o, "static __global__ void __launch_bounds__(%d) ", plan.threads);
-            kernel_name(o, f, nspec);
+            kernel_name(o, f, sp);
             fputc('(', o);
             kernel_params(o, f);
             fputs(")\n{\n", o);
-            if (!emit_kernel_body(o, p, f, true, co, &plan)) ok = false;
+            if (!emit_kernel_body(o, p, k, true, co, &plan)) ok = false;
             fputs("}\n\n", o);
-            threads[nspec] = plan.threads;
-            dyn[nspec] = plan.dyn_smem_bytes;
-            stat[nspec] = plan.smem_bytes;
-            memcpy(specvals[nspec], vals, sizeof vals);
-            nspec++;
+            threads[sp] = plan.threads;
+            dyn[sp] = plan.dyn_smem_bytes;
+            stat[sp] = plan.smem_bytes;
         }
         /* launcher */
         fputs("extern \"C\" ", o);
         emit_launch_prototype(o, co, f);
         fputs("\n{\n", o);
-        emit_launch_checks(o, co, f, specvals, nspec, grids);
+        emit_launch_checks(o, co, f, grids);
         for (int s = 0; s < nspec; s++) free(grids[s]);
         /* Memory the current device cannot reach (a host pointer) is a
          * status naming the argument, not a fault at the next sync; after

@@ -19,8 +19,8 @@ typedef struct KernelPlan {
     int dyn_smem_bytes; /* dynamic shared memory (tile_mma staging and pipelines) */
 } KernelPlan;
 
-/* Writes the body of kernel f (already typed by sema_kernel for this
- * specialization) to out, including its local declarations.  cuda selects
+/* Writes the body of f, one typed specialization (Spec.typed) of a kernel,
+ * to out, including its local declarations.  cuda selects
  * the thread mapping; the caller writes the function signature around it. */
 bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o,
                       KernelPlan *plan);
@@ -37,12 +37,11 @@ const char *emit_storage_type(Dtype d);
 const char *emit_dtype_enum(Dtype d);
 /* The launcher's argument validation (shared by both targets). */
 /* With TILE_CONST parameters it also sets `int spec_`, the index in
- * specvals of the specialization to launch. */
+ * f->specs of the specialization to launch. */
 /* With TILE_TUNABLE parameters it first picks their values from the tuning
  * table (co->tuning) and, after the specialization, sets the grid from
  * grids[spec_] (grid_emit's C initializers). */
-void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, int64_t (*specvals)[16], int nspec,
-                        char **grids);
+void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, char **grids);
 /* f has TILE_TUNABLE parameters (its launcher takes neither them nor a grid). */
 bool emit_has_tunable(const Func *f);
 /* The helpers the dispatch of tunable kernels calls (once per file when a

@@ -17,7 +17,6 @@
 
 #include "codegen/emit.h"
 #include "frontend/diag.h"
-#include "sema/sema.h"
 
 #define MAX_BIDVARS 64
 
@@ -38,7 +37,7 @@ typedef struct GridScan {
 
 static bool const_axis(const Expr *e, int *axis)
 {
-    if (!e || e->kind != EX_BUILTIN || strcmp(e->name, "bid") != 0 || e->nargs < 1 || !e->args[0]->is_const) return false;
+    if (!e || e->kind != EX_BUILTIN || e->bi != BI_BID || e->nargs < 1 || !e->args[0]->is_const) return false;
     int64_t a = e->args[0]->cval.i;
     if (a < 0 || a > 2) return false;
     *axis = (int)a;
@@ -91,10 +90,10 @@ static void scan_expr(GridScan *g, const Func *f, const Expr *e)
     if (e->kind == EX_BUILTIN) {
         int axis;
         if (const_axis(e, &axis)) g->used[axis] = true;
-        else if (!strcmp(e->name, "bid")) g->used[0] = g->used[1] = g->used[2] = true; /* an axis not known */
-        if (!strcmp(e->name, "num_blocks")) g->persistent = true;
-        if (!strcmp(e->name, "store")) scan_access(g, f, e, true);
-        if (!strcmp(e->name, "load")) scan_access(g, f, e, false);
+        else if (e->bi == BI_BID) g->used[0] = g->used[1] = g->used[2] = true; /* an axis not known */
+        if (e->bi == BI_NUM_BLOCKS) g->persistent = true;
+        if (e->bi == BI_STORE) scan_access(g, f, e, true);
+        if (e->bi == BI_LOAD) scan_access(g, f, e, false);
         for (int i = 0; i < e->nopts; i++) scan_expr(g, f, e->opts[i].value);
     }
     if (e->kind == EX_CALL && e->inl) g->used[0] = g->used[1] = g->used[2] = true; /* helpers may read any axis */
@@ -191,14 +190,8 @@ bool codegen_check_tunable(Program *p)
     for (int fi = 0; fi < p->nfuncs; fi++) {
         Func *f = p->funcs[fi];
         if (!f->is_kernel || !emit_has_tunable(f)) continue;
-        int nconst = sema_nconst(f), idx[16] = {0}, axis = -1;
-        int64_t vals[16];
-        for (bool first = true; axis < 0 && sema_next_spec(f, idx, vals, first); first = false) {
-            diag_mute(true); /* sema_program reported everything once already */
-            bool typed = sema_kernel(p, f, nconst ? vals : NULL);
-            diag_mute(false);
-            if (typed) axis = grid_unknown_axis(f);
-        }
+        int axis = -1;
+        for (int sp = 0; axis < 0 && sp < f->nspecs; sp++) axis = grid_unknown_axis(f->specs[sp].typed);
         if (axis < 0) continue;
         const Param *t = NULL;
         for (int i = 0; i < f->nparams && !t; i++)

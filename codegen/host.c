@@ -8,7 +8,6 @@
 
 #include "codegen/emit.h"
 #include "frontend/diag.h"
-#include "sema/sema.h"
 
 static void host_params(FILE *o, const Func *f)
 {
@@ -50,35 +49,23 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
     for (int fi = 0; fi < p->nfuncs; fi++) {
         Func *f = p->funcs[fi];
         if (!f->is_kernel) continue;
-        int nconst = sema_nconst(f);
-        int idx[16] = {0};
-        int64_t vals[16];
-        int nspec = 0;
-        int64_t specvals[256][16];
+        int nconst = ast_nconst(f);
+        int nspec = f->nspecs;
         char *grids[256];
-        for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
-            if (nspec == 256) {
-                diag_error(f->loc, "kernel '%s' has more than 256 specializations", f->name);
-                return false;
-            }
-            diag_mute(true); /* sema_program reported everything once already */
-            bool typed = sema_kernel(p, f, nconst ? vals : NULL);
-            diag_mute(false);
-            if (!typed) return false;
-            grids[nspec] = NULL;
-            if (emit_has_tunable(f) && !grid_c_initializer(f, &grids[nspec])) return false;
-            fprintf(o, "static void tilec_k_%s_%d(", f->name, nspec);
+        for (int sp = 0; sp < nspec; sp++) {
+            Func *k = f->specs[sp].typed;
+            grids[sp] = NULL;
+            if (emit_has_tunable(f) && !grid_c_initializer(k, &grids[sp])) return false;
+            fprintf(o, "static void tilec_k_%s_%d(", f->name, sp);
             host_params(o, f);
             fputs(")\n{\n", o);
             KernelPlan plan;
-            if (!emit_kernel_body(o, p, f, false, co, &plan)) ok = false;
+            if (!emit_kernel_body(o, p, k, false, co, &plan)) ok = false;
             fputs("}\n\n", o);
-            memcpy(specvals[nspec], vals, sizeof vals);
-            nspec++;
         }
         emit_launch_prototype(o, co, f);
         fputs("\n{\n", o);
-        emit_launch_checks(o, co, f, specvals, nspec, grids);
+        emit_launch_checks(o, co, f, grids);
         for (int s = 0; s < nspec; s++) free(grids[s]);
         fputs("    (void)stream;\n", o);
         fputs("    void (*k_)(", o);

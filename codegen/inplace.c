@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "codegen/emit.h"
-#include "sema/sema.h"
 #include "sema/shape.h"
 
 typedef struct Scan {
@@ -44,14 +43,14 @@ static void scan_expr(Scan *s, const Expr *e)
 {
     if (!e) return;
     if (e->kind == EX_BUILTIN) {
-        if (!strcmp(e->name, "bid") && e->nargs == 1 && e->args[0]->is_const && e->args[0]->cval.i >= 0 &&
+        if (e->bi == BI_BID && e->nargs == 1 && e->args[0]->is_const && e->args[0]->cval.i >= 0 &&
             e->args[0]->cval.i < 3)
             s->uses_bid[e->args[0]->cval.i] = true;
         if (e->nargs > 0 && (names(e->args[0], s->a) || names(e->args[0], s->b))) {
-            if (!strcmp(e->name, "load") || !strcmp(e->name, "store")) {
+            if (e->bi == BI_LOAD || e->bi == BI_STORE) {
                 if (s->nacc < (int)(sizeof s->acc / sizeof s->acc[0])) s->acc[s->nacc++] = e;
                 else s->bad = true;
-            } else if (!strcmp(e->name, "gather") || !strcmp(e->name, "scatter") || !strncmp(e->name, "atomic_", 7)) {
+            } else if (builtin_info(e->bi)->cls == BCLASS_INDEXED) {
                 s->bad = true;
             } /* tile_dim and the like read no elements */
         }
@@ -102,7 +101,8 @@ static bool same_expr(const Expr *x, const Expr *y)
     case EX_NAME: if (x->sym != y->sym || !x->sym) return false; break;
     case EX_UNARY: case EX_BINARY: if (x->op != y->op) return false; break;
     case EX_CAST: case EX_TYPE: if (x->type.dtype != y->type.dtype) return false; break;
-    case EX_CALL: case EX_BUILTIN: if (strcmp(x->name, y->name)) return false; break;
+    case EX_CALL: if (strcmp(x->name, y->name)) return false; break;
+    case EX_BUILTIN: if (x->bi != y->bi) return false; break;
     default: break;
     }
     if (!same_expr(x->a, y->a) || !same_expr(x->b, y->b) || !same_expr(x->c, y->c)) return false;
@@ -126,7 +126,7 @@ static bool same_opt(const Expr *x, const Expr *y, const char *name)
 static int bid_of(const Scan *s, const Expr *c)
 {
     for (int depth = 0; c && depth < 8; depth++) {
-        if (c->kind == EX_BUILTIN && !strcmp(c->name, "bid") && c->nargs == 1 && c->args[0]->is_const)
+        if (c->kind == EX_BUILTIN && c->bi == BI_BID && c->nargs == 1 && c->args[0]->is_const)
             return (int)c->args[0]->cval.i;
         if (c->kind == EX_CAST && dtype_is_int(c->type.dtype) && dtype_bits(c->type.dtype) >= 32) {
             c = c->a;
@@ -141,10 +141,11 @@ static int bid_of(const Scan *s, const Expr *c)
     return -1;
 }
 
-bool inplace_same_view_ok(const Func *f, const Param *out, const Param *other)
+/* The test on one typed specialization k. */
+static bool same_view_ok(const Func *k, const Param *out, const Param *other)
 {
     Scan s = {.a = out, .b = other};
-    scan_stmt(&s, f->body);
+    scan_stmt(&s, k->body);
     if (s.bad) return false;
     if (s.nacc == 0) return true;
     const Expr *first = s.acc[0];
@@ -168,5 +169,15 @@ bool inplace_same_view_ok(const Func *f, const Param *out, const Param *other)
     }
     for (int d = 0; d < 3; d++)
         if (s.uses_bid[d] && !covered[d]) return false;
+    return true;
+}
+
+bool inplace_same_view_ok(const Func *f, const Param *out, const Param *other)
+{
+    /* every specialization: tile shapes, and so the accesses, may differ */
+    for (int i = 0; i < f->nspecs; i++) {
+        const Func *k = f->specs[i].typed;
+        if (!same_view_ok(k, &k->params[out - f->params], &k->params[other - f->params])) return false;
+    }
     return true;
 }

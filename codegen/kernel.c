@@ -31,7 +31,6 @@
 #include "codegen/emit.h"
 #include "frontend/diag.h"
 #include "sema/layout.h"
-#include "sema/sema.h"
 #include "tilec_fp.h"
 
 typedef struct Emitter {
@@ -132,7 +131,7 @@ static const char *narrow_suffix(Dtype d)
 }
 
 /* storage -> compute */
-static char *ld(Emitter *em, Dtype d, const char *v)
+static char *val_ld(Emitter *em, Dtype d, const char *v)
 {
     if (is_narrow_float(d)) return S("tilec_ld_%s(%s)", narrow_suffix(d), v);
     return S("%s", v);
@@ -155,13 +154,13 @@ static char *unwrap_ld(Emitter *em, const char *sfx, const char *v)
 }
 
 /* compute -> storage (round to nearest even) */
-static char *st(Emitter *em, Dtype d, const char *v)
+static char *val_st(Emitter *em, Dtype d, const char *v)
 {
     if (is_narrow_float(d)) return S("tilec_st_%s(%s)", narrow_suffix(d), v);
     return S("%s", v);
 }
 
-/* st() of value's evaluation v, for an assignment.  A value of d's own
+/* val_st() of value's evaluation v, for an assignment.  A value of d's own
  * format that is only moved (a variable, a load or gather, a shape
  * operation: its evaluation is the widening of one stored element) is
  * copied as it is stored: converting it to float and back would cost
@@ -169,18 +168,18 @@ static char *st(Emitter *em, Dtype d, const char *v)
  * tile, `_Float16 next = tile_load(...)`, would no longer be in flight),
  * and C's assignment of a value to its own type keeps its bits.  Casts
  * keep their conversion (a cast to a narrow format makes NaNs canonical). */
-static char *st_assign(Emitter *em, Dtype d, const Expr *value, const char *v)
+static char *val_st_assign(Emitter *em, Dtype d, const Expr *value, const char *v)
 {
-    bool cast = value->kind == EX_CAST || (value->kind == EX_BUILTIN && !strcmp(value->name, "cast"));
+    bool cast = value->kind == EX_CAST || (value->kind == EX_BUILTIN && value->bi == BI_CAST);
     if (!cast && value->dtype == d && is_narrow_float(d)) {
         char *raw = unwrap_ld(em, narrow_suffix(d), v);
         if (raw) return raw;
     }
-    return st(em, d, v);
+    return val_st(em, d, v);
 }
 
 /* Rounds a float result of an operation to d's precision. */
-static char *rnd(Emitter *em, Dtype d, const char *v)
+static char *val_round(Emitter *em, Dtype d, const char *v)
 {
     if (d == DT_FLOAT16) return S("tilec_rnd_f16(%s)", v);
     if (d == DT_BFLOAT16) return S("tilec_rnd_bf16(%s)", v);
@@ -188,7 +187,7 @@ static char *rnd(Emitter *em, Dtype d, const char *v)
     return S("%s", v);
 }
 
-static const char *utype(Dtype d)
+static const char *val_utype(Dtype d)
 {
     return dtype_bits(d) > 32 ? "uint64_t" : "uint32_t";
 }
@@ -217,7 +216,7 @@ static double cval_double(const ConstValue *c)
 }
 
 /* A constant as a compute value of dtype d, rounded at compile time. */
-static char *lit(Emitter *em, const ConstValue *c, Dtype d)
+static char *val_lit(Emitter *em, const ConstValue *c, Dtype d)
 {
     double v = cval_double(c);
     switch (d) {
@@ -253,7 +252,7 @@ static int tilec_mode(int64_t tile_mode)
 }
 
 /* Implicit conversion (promotion) of compute value v from `from` to `to`. */
-static char *conv(Emitter *em, const char *v, Dtype from, Dtype to)
+static char *val_conv(Emitter *em, const char *v, Dtype from, Dtype to)
 {
     if (from == to) return S("%s", v);
     if (to == DT_BOOL) return S("((%s) != 0)", v);
@@ -261,15 +260,15 @@ static char *conv(Emitter *em, const char *v, Dtype from, Dtype to)
     /* to a float type */
     if (dtype_is_float(from) || from == DT_FLOAT_CONST) {
         if (to == DT_FLOAT64) return S("((double)(%s))", v);
-        return rnd(em, to, v); /* float -> narrower float only via explicit casts */
+        return val_round(em, to, v); /* float -> narrower float only via explicit casts */
     }
     if (to == DT_FLOAT64) return S("((double)(%s))", v);
     if (to == DT_BFLOAT16) return S("tilec_ld_bf16(tilec_bf16_from_double((double)(%s), TILEC_RN))", v);
-    return rnd(em, to, S("((float)(%s))", v));
+    return val_round(em, to, S("((float)(%s))", v));
 }
 
 /* Explicit cast with an optional rounding mode (0 = default). */
-static char *cast_val(Emitter *em, const char *v, Dtype from, Dtype to, int64_t mode, bool sat)
+static char *val_cast(Emitter *em, const char *v, Dtype from, Dtype to, int64_t mode, bool sat)
 {
     if (from == DT_INT_CONST) from = DT_INT64;
     if (from == DT_FLOAT_CONST) from = DT_FLOAT64;
@@ -310,7 +309,7 @@ static char *cast_val(Emitter *em, const char *v, Dtype from, Dtype to, int64_t 
     case DT_FLOAT16:
     case DT_BFLOAT16: {
         const char *sx = narrow_suffix(to);
-        if (ffrom && from != DT_FLOAT64 && mode == 0) return rnd(em, to, v);
+        if (ffrom && from != DT_FLOAT64 && mode == 0) return val_round(em, to, v);
         if (ffrom) return S("tilec_ld_%s(tilec_%s_from_double((double)(%s), %d))", sx, sx, v, m);
         return S("tilec_ld_%s(tilec_%s_from_%s((%s)(%s), %d))", sx, sx, sig, icast, v, m);
     }
@@ -333,7 +332,7 @@ static char *cast_val(Emitter *em, const char *v, Dtype from, Dtype to, int64_t 
 
 /* ---- element indices ---------------------------------------------------- */
 
-static int log2i(int64_t v)
+static int tv_log2(int64_t v)
 {
     int k = 0;
     while ((INT64_C(1) << k) < v) k++;
@@ -342,7 +341,7 @@ static int log2i(int64_t v)
 
 /* The linear index in shape `to` of the element that broadcasting maps to
  * element idx of shape `from` (right-aligned; dims of size 1 repeat). */
-static char *bcast_index(Emitter *em, const char *idx, const Shape *from, const Shape *to)
+static char *tv_bcast_index(Emitter *em, const char *idx, const Shape *from, const Shape *to)
 {
     if (shape_equal(from, to)) return S("%s", idx);
     char *r = NULL;
@@ -352,7 +351,7 @@ static char *bcast_index(Emitter *em, const char *idx, const Shape *from, const 
         int64_t sfrom = 1;
         for (int q = df + 1; q < from->rank; q++) sfrom *= from->dim[q];
         if (to->dim[d] != 1) {
-            char *term = S("((((%s) >> %d) & %" PRId64 ") << %d)", idx, log2i(sfrom), from->dim[df] - 1, log2i(sto));
+            char *term = S("((((%s) >> %d) & %" PRId64 ") << %d)", idx, tv_log2(sfrom), from->dim[df] - 1, tv_log2(sto));
             r = r ? S("%s + %s", r, term) : term;
         }
         sto *= to->dim[d];
@@ -361,11 +360,11 @@ static char *bcast_index(Emitter *em, const char *idx, const Shape *from, const 
 }
 
 /* Coordinate k of row-major index idx in shape s. */
-static char *coord(Emitter *em, const char *idx, const Shape *s, int k)
+static char *tv_coord(Emitter *em, const char *idx, const Shape *s, int k)
 {
     int64_t stride = 1;
     for (int q = k + 1; q < s->rank; q++) stride *= s->dim[q];
-    return S("(((%s) >> %d) & %" PRId64 ")", idx, log2i(stride), s->dim[k] - 1);
+    return S("(((%s) >> %d) & %" PRId64 ")", idx, tv_log2(stride), s->dim[k] - 1);
 }
 
 typedef struct Lay {
@@ -374,7 +373,7 @@ typedef struct Lay {
     bool repl;
 } Lay;
 
-static Lay lay_of(Emitter *em, const Shape *s)
+static Lay tv_lay(Emitter *em, const Shape *s)
 {
     Lay l = {.n = 1, .E = 1, .V = 1};
     for (int i = 0; i < s->rank; i++) l.n *= s->dim[i];
@@ -400,7 +399,7 @@ static Lay lay_of(Emitter *em, const Shape *s)
  * row-major element index.  Returns false when s is replicated. */
 static bool tv_layout(Emitter *em, const Shape *s, Layout *tv)
 {
-    Lay l = lay_of(em, s);
+    Lay l = tv_lay(em, s);
     if (l.repl || !em->cuda) return false;
     char err[128];
     int64_t flat = l.n;
@@ -425,7 +424,7 @@ static bool tv_agree(Emitter *em, const Shape *a, const Shape *b)
 
 /* Element of a tile of shape s that broadcasting to ctx maps element o of
  * ctx to (bcast_index, in numbers). */
-static int64_t bcast_src(const Shape *s, const Shape *ctx, int64_t o)
+static int64_t tv_bcast_src(const Shape *s, const Shape *ctx, int64_t o)
 {
     int64_t j = 0, sj = 1;
     for (int d = ctx->rank - 1, ds = s->rank - 1; ds >= 0; d--, ds--) {
@@ -447,7 +446,7 @@ static int64_t bcast_src(const Shape *s, const Shape *ctx, int64_t o)
  * it element by element (the tiles are small) instead of by cases. */
 static bool bcast_local_check(Emitter *em, const Shape *s, const Shape *ctx)
 {
-    Lay ls = lay_of(em, s), lc = lay_of(em, ctx);
+    Lay ls = tv_lay(em, s), lc = tv_lay(em, ctx);
     if (ls.repl || lc.repl || ls.n >= lc.n) return false;
     for (int d = 0; d < s->rank; d++) {
         int64_t cd = ctx->dim[d + ctx->rank - s->rank];
@@ -463,7 +462,7 @@ static bool bcast_local_check(Emitter *em, const Shape *s, const Shape *ctx)
     bool ok = true;
     for (int64_t t = 0; ok && t < em->T; t++) {
         for (int64_t e = 0; ok && e < lc.E; e++) {
-            int64_t j = bcast_src(s, ctx, layout_eval(&tc, t + em->T * e));
+            int64_t j = tv_bcast_src(s, ctx, layout_eval(&tc, t + em->T * e));
             ok = owner[j] == t * ls.E + e % ls.E;
         }
     }
@@ -473,7 +472,7 @@ static bool bcast_local_check(Emitter *em, const Shape *s, const Shape *ctx)
 
 /* bcast_local_check, remembered: the scan and every evaluation of a
  * broadcast operand ask it again for the same two shapes. */
-static bool bcast_local(Emitter *em, const Shape *s, const Shape *ctx)
+static bool tv_bcast_local(Emitter *em, const Shape *s, const Shape *ctx)
 {
     if (!em->cuda || s->rank == 0 || shape_equal(s, ctx) || s->rank > ctx->rank) return false;
     int n = em->nlbc < 16 ? em->nlbc : 16;
@@ -500,20 +499,20 @@ static char *tv_index_expr(Emitter *em, const Layout *tv)
     return r;
 }
 
-static const char *home_idx(Emitter *em)
+static const char *tv_home_idx(Emitter *em)
 {
     return em->cuda ? "e_" : "i_";
 }
 
 /* The register of a home context's element. */
-static const char *ctx_reg(Emitter *em, Ctx c)
+static const char *tv_ctx_reg(Emitter *em, Ctx c)
 {
-    return c.eidx ? c.eidx : home_idx(em);
+    return c.eidx ? c.eidx : tv_home_idx(em);
 }
 
-static void open_elem_loop(Emitter *em, const Shape *s)
+static void tv_open_loop(Emitter *em, const Shape *s)
 {
-    Lay l = lay_of(em, s);
+    Lay l = tv_lay(em, s);
     if (!em->cuda) {
         line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) {", l.n);
         em->ind++;
@@ -530,7 +529,7 @@ static void open_elem_loop(Emitter *em, const Shape *s)
     line(em, "(void)i_;");
 }
 
-static void close_loop(Emitter *em)
+static void tv_close_loop(Emitter *em)
 {
     em->ind--;
     line(em, "}");
@@ -540,7 +539,7 @@ static void close_loop(Emitter *em)
 
 /* The index of element `ix` of mirror `name` in its array: the identity, or
  * the XOR swizzle chosen for it at its declaration (mirror_swizzle). */
-static char *mirror_at(Emitter *em, const char *name, const char *ix)
+static char *tv_mirror_at(Emitter *em, const char *name, const char *ix)
 {
     for (int m = 0; m < em->nmswz; m++) {
         const struct MirrorSwz *z = &em->mswz[m];
@@ -556,28 +555,28 @@ static char *mirror_at(Emitter *em, const char *name, const char *ix)
 /* Whether a value of shape `s` read in context shape `ctx` needs no data
  * movement: equal shapes, or a broadcast that only adds leading ones (equal
  * element counts) with agreeing thread-value layouts. */
-static bool same_home(Emitter *em, const Shape *s, const Shape *ctx)
+static bool tv_same_home(Emitter *em, const Shape *s, const Shape *ctx)
 {
     return shape_equal(s, ctx) || (shape_numel(s) == shape_numel(ctx) && tv_agree(em, s, ctx));
 }
 
-static char *read_mat(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c)
+static char *tv_read(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c)
 {
-    if (s->rank == 0) return ld(em, d, name);
+    if (s->rank == 0) return val_ld(em, d, name);
     /* A one-element tile is held by every thread: no data movement. */
-    if (shape_numel(s) == 1) return ld(em, d, S("%s[0]", name));
-    if (c.home && same_home(em, s, c.shape)) return ld(em, d, S("%s[%s]", name, ctx_reg(em, c)));
-    if (c.home && bcast_local(em, s, c.shape))
-        return ld(em, d, S("%s[(%s) %% %d]", name, ctx_reg(em, c), lay_of(em, s).E));
-    char *ix = bcast_index(em, c.idx, c.shape, s);
+    if (shape_numel(s) == 1) return val_ld(em, d, S("%s[0]", name));
+    if (c.home && tv_same_home(em, s, c.shape)) return val_ld(em, d, S("%s[%s]", name, tv_ctx_reg(em, c)));
+    if (c.home && tv_bcast_local(em, s, c.shape))
+        return val_ld(em, d, S("%s[(%s) %% %d]", name, tv_ctx_reg(em, c), tv_lay(em, s).E));
+    char *ix = tv_bcast_index(em, c.idx, c.shape, s);
     if (em->cuda) {
         if (!smem) em->ok = false; /* the scan must have asked for a mirror */
-        return ld(em, d, S("s_%s[%s]", name, mirror_at(em, name, ix)));
+        return val_ld(em, d, S("s_%s[%s]", name, tv_mirror_at(em, name, ix)));
     }
-    return ld(em, d, S("%s[%s]", name, ix));
+    return val_ld(em, d, S("%s[%s]", name, ix));
 }
 
-static const char *sym_name(Emitter *em, const Symbol *sym)
+static const char *tv_sym_name(Emitter *em, const Symbol *sym)
 {
     if (sym->kind == SYM_PARAM) return S("p_%s", sym->name);
     return S("v%d", sym->id);
@@ -585,41 +584,28 @@ static const char *sym_name(Emitter *em, const Symbol *sym)
 
 /* ---- element expressions ------------------------------------------------ */
 
-static char *ev(Emitter *em, Expr *e, Ctx c);
+static char *ex_ev(Emitter *em, Expr *e, Ctx c);
 
-static char *evc(Emitter *em, Expr *e, Ctx c, Dtype to)
+static char *ex_evc(Emitter *em, Expr *e, Ctx c, Dtype to)
 {
-    if (e->is_const && e->shape.rank == 0) return lit(em, &e->cval, to);
+    if (e->is_const && e->shape.rank == 0) return val_lit(em, &e->cval, to);
     Dtype from = e->dtype;
-    return conv(em, ev(em, e, c), from, to);
+    return val_conv(em, ex_ev(em, e, c), from, to);
 }
 
-static Ctx sub_ctx(Emitter *em, Expr *e, Ctx c)
+static Ctx ex_sub_ctx(Emitter *em, Expr *e, Ctx c)
 {
     if (e->shape.rank == 0) return (Ctx){.shape = &e->shape, .idx = "0", .home = false};
     if (shape_equal(&e->shape, c.shape)) return c;
-    if (c.home && same_home(em, &e->shape, c.shape))
+    if (c.home && tv_same_home(em, &e->shape, c.shape))
         return (Ctx){.shape = &e->shape, .idx = c.idx, .home = true, .eidx = c.eidx};
-    if (c.home && bcast_local(em, &e->shape, c.shape))
-        return (Ctx){.shape = &e->shape, .idx = bcast_index(em, c.idx, c.shape, &e->shape), .home = true,
-                     .eidx = S("(%s) %% %d", ctx_reg(em, c), lay_of(em, &e->shape).E)};
-    return (Ctx){.shape = &e->shape, .idx = bcast_index(em, c.idx, c.shape, &e->shape), .home = false};
+    if (c.home && tv_bcast_local(em, &e->shape, c.shape))
+        return (Ctx){.shape = &e->shape, .idx = tv_bcast_index(em, c.idx, c.shape, &e->shape), .home = true,
+                     .eidx = S("(%s) %% %d", tv_ctx_reg(em, c), tv_lay(em, &e->shape).E)};
+    return (Ctx){.shape = &e->shape, .idx = tv_bcast_index(em, c.idx, c.shape, &e->shape), .home = false};
 }
 
-static PromoteOp bop_class(BinaryOp op)
-{
-    switch (op) {
-    case BOP_ADD: case BOP_SUB: case BOP_MUL: return PROMOTE_ARITH;
-    case BOP_DIV: return PROMOTE_DIV;
-    case BOP_MOD: return PROMOTE_MOD;
-    case BOP_SHL: case BOP_SHR: return PROMOTE_SHIFT;
-    case BOP_LT: case BOP_GT: case BOP_LE: case BOP_GE: case BOP_EQ: case BOP_NE: return PROMOTE_COMPARE;
-    case BOP_AND: case BOP_XOR: case BOP_OR: return PROMOTE_BITWISE;
-    default: return PROMOTE_LOGICAL;
-    }
-}
-
-static Dtype concrete(Dtype d, const ConstValue *v)
+static Dtype ex_concrete(Dtype d, const ConstValue *v)
 {
     return dtype_is_loose(d) ? dtype_concretize(d, v) : d;
 }
@@ -637,13 +623,13 @@ static char *binop_str(Emitter *em, BinaryOp op, const char *a, const char *b, D
         const char *r;
         if (op == BOP_MOD) r = S("%s(%s, %s)", ot == DT_FLOAT64 ? "fmod" : "fmodf", a, b);
         else r = S("((%s) %s (%s))", a, sp, b);
-        return rnd(em, rt, r);
+        return val_round(em, rt, r);
     }
     const char *T = dtype_host_type(rt);
     bool sg = dtype_is_signed(ot);
     switch (op) {
     case BOP_ADD: case BOP_SUB: case BOP_MUL:
-        return S("((%s)((%s)(%s) %s (%s)(%s)))", T, utype(ot), a, sp, utype(ot), b);
+        return S("((%s)((%s)(%s) %s (%s)(%s)))", T, val_utype(ot), a, sp, val_utype(ot), b);
     case BOP_DIV:
         return sg ? S("((%s)tilec_sdiv((int64_t)(%s), (int64_t)(%s)))", T, a, b)
                   : S("((%s)tilec_udiv((uint64_t)(%s), (uint64_t)(%s)))", T, a, b);
@@ -663,40 +649,33 @@ static char *binop_str(Emitter *em, BinaryOp op, const char *a, const char *b, D
 
 static char *ev_binary(Emitter *em, Expr *e, Ctx c)
 {
-    Promotion pr;
-    char err[256];
-    if (!dtype_promote(bop_class((BinaryOp)e->op), e->a->dtype, e->a->is_const ? &e->a->cval : NULL, e->b->dtype,
-                       e->b->is_const ? &e->b->cval : NULL, &pr, err, sizeof err)) {
-        em->ok = false;
-        return S("0");
-    }
-    Dtype ot = concrete(pr.operand, &e->a->cval);
+    Dtype ot = ex_concrete(e->op_dtype, &e->a->cval);
     if (e->op == BOP_SHL || e->op == BOP_SHR) {
-        Dtype rt = concrete(e->dtype, &e->a->cval);
-        Dtype bt = concrete(e->b->dtype, &e->b->cval);
-        return binop_str(em, (BinaryOp)e->op, evc(em, e->a, sub_ctx(em, e->a, c), rt),
-                         evc(em, e->b, sub_ctx(em, e->b, c), bt), rt, rt, bt);
+        Dtype rt = ex_concrete(e->dtype, &e->a->cval);
+        Dtype bt = ex_concrete(e->b->dtype, &e->b->cval);
+        return binop_str(em, (BinaryOp)e->op, ex_evc(em, e->a, ex_sub_ctx(em, e->a, c), rt),
+                         ex_evc(em, e->b, ex_sub_ctx(em, e->b, c), bt), rt, rt, bt);
     }
     if (e->op == BOP_LAND || e->op == BOP_LOR) {
-        Dtype at = concrete(e->a->dtype, &e->a->cval), bt = concrete(e->b->dtype, &e->b->cval);
-        return binop_str(em, (BinaryOp)e->op, evc(em, e->a, sub_ctx(em, e->a, c), at),
-                         evc(em, e->b, sub_ctx(em, e->b, c), bt), at, DT_BOOL, bt);
+        Dtype at = ex_concrete(e->a->dtype, &e->a->cval), bt = ex_concrete(e->b->dtype, &e->b->cval);
+        return binop_str(em, (BinaryOp)e->op, ex_evc(em, e->a, ex_sub_ctx(em, e->a, c), at),
+                         ex_evc(em, e->b, ex_sub_ctx(em, e->b, c), bt), at, DT_BOOL, bt);
     }
-    char *a = evc(em, e->a, sub_ctx(em, e->a, c), ot);
-    char *b = evc(em, e->b, sub_ctx(em, e->b, c), ot);
-    return binop_str(em, (BinaryOp)e->op, a, b, ot, concrete(e->dtype, &e->cval), ot);
+    char *a = ex_evc(em, e->a, ex_sub_ctx(em, e->a, c), ot);
+    char *b = ex_evc(em, e->b, ex_sub_ctx(em, e->b, c), ot);
+    return binop_str(em, (BinaryOp)e->op, a, b, ot, ex_concrete(e->dtype, &e->cval), ot);
 }
 
-static Option *opt(Expr *e, const char *name)
+static Option *ex_opt(Expr *e, const char *name)
 {
     for (int i = 0; i < e->nopts; i++)
         if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
     return NULL;
 }
 
-static int64_t opt_int(Expr *e, const char *name, int64_t dflt)
+static int64_t ex_opt_int(Expr *e, const char *name, int64_t dflt)
 {
-    Option *o = opt(e, name);
+    Option *o = ex_opt(e, name);
     return o && o->value->is_const ? o->value->cval.i : dflt;
 }
 
@@ -705,74 +684,73 @@ static char *ev_math(Emitter *em, Expr *e, Ctx c)
     Dtype t = e->dtype;
     const char *n = e->name;
     bool dbl = t == DT_FLOAT64;
-    bool approx = opt_int(e, "approx", 0) != 0 || opt_int(e, "rounding", 0) == 6;
+    bool approx = ex_opt_int(e, "approx", 0) != 0 || ex_opt_int(e, "rounding", 0) == 6;
     if (e->nargs == 1) {
-        char *a = evc(em, e->args[0], sub_ctx(em, e->args[0], c), t);
-        if (!strcmp(n, "abs") && !dtype_is_float(t) && !dtype_is_signed(t)) return a; /* unsigned */
-        if (!strcmp(n, "abs") && !dtype_is_float(t))
-            return S("((%s)((%s) < 0 ? 0 - (%s)(%s) : (%s)(%s)))", dtype_host_type(t), a, utype(t), a, utype(t), a);
+        char *a = ex_evc(em, e->args[0], ex_sub_ctx(em, e->args[0], c), t);
+        if (e->bi == BI_ABS && !dtype_is_float(t) && !dtype_is_signed(t)) return a; /* unsigned */
+        if (e->bi == BI_ABS && !dtype_is_float(t))
+            return S("((%s)((%s) < 0 ? 0 - (%s)(%s) : (%s)(%s)))", dtype_host_type(t), a, val_utype(t), a, val_utype(t), a);
         const char *fn = n;
-        if (!strcmp(n, "abs")) fn = "fabs";
-        if (!strcmp(n, "rsqrt")) return rnd(em, t, S("%s(%s)", dbl ? "tilec_rsqrt" : "tilec_rsqrtf", a));
-        if (approx && !dbl && (!strcmp(n, "exp") || !strcmp(n, "log") || !strcmp(n, "sin") || !strcmp(n, "cos")))
-            return rnd(em, t, S("tilec_fast_%sf(%s)", n, a));
-        return rnd(em, t, S("%s%s(%s)", fn, dbl ? "" : "f", a));
+        if (e->bi == BI_ABS) fn = "fabs";
+        if (e->bi == BI_RSQRT) return val_round(em, t, S("%s(%s)", dbl ? "tilec_rsqrt" : "tilec_rsqrtf", a));
+        if (approx && !dbl && (e->bi == BI_EXP || e->bi == BI_LOG || e->bi == BI_SIN || e->bi == BI_COS))
+            return val_round(em, t, S("tilec_fast_%sf(%s)", n, a));
+        return val_round(em, t, S("%s%s(%s)", fn, dbl ? "" : "f", a));
     }
-    if (!strcmp(n, "truediv")) {
-        char *a = evc(em, e->args[0], sub_ctx(em, e->args[0], c), t);
-        char *b = evc(em, e->args[1], sub_ctx(em, e->args[1], c), t);
-        return rnd(em, t, S("((%s) / (%s))", a, b));
+    if (e->bi == BI_TRUEDIV) {
+        char *a = ex_evc(em, e->args[0], ex_sub_ctx(em, e->args[0], c), t);
+        char *b = ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), t);
+        return val_round(em, t, S("((%s) / (%s))", a, b));
     }
-    char *a = evc(em, e->args[0], sub_ctx(em, e->args[0], c), t);
-    char *b = evc(em, e->args[1], sub_ctx(em, e->args[1], c), t);
-    if (!strcmp(n, "minimum") || !strcmp(n, "maximum")) {
-        bool mn = n[1] == 'i';
-        if (dtype_is_float(t)) return rnd(em, t, S("%s%s(%s, %s)", mn ? "fmin" : "fmax", dbl ? "" : "f", a, b));
+    char *a = ex_evc(em, e->args[0], ex_sub_ctx(em, e->args[0], c), t);
+    char *b = ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), t);
+    if (e->bi == BI_MINIMUM || e->bi == BI_MAXIMUM) {
+        bool mn = e->bi == BI_MINIMUM;
+        if (dtype_is_float(t)) return val_round(em, t, S("%s%s(%s, %s)", mn ? "fmin" : "fmax", dbl ? "" : "f", a, b));
         return S("((%s) %s (%s) ? (%s) : (%s))", a, mn ? "<" : ">", b, a, b);
     }
-    if (!strcmp(n, "pow")) return rnd(em, t, S("pow%s(%s, %s)", dbl ? "" : "f", a, b));
-    if (!strcmp(n, "fma")) {
-        char *z = evc(em, e->args[2], sub_ctx(em, e->args[2], c), t);
-        return rnd(em, t, S("fma%s(%s, %s, %s)", dbl ? "" : "f", a, b, z));
+    if (e->bi == BI_POW) return val_round(em, t, S("pow%s(%s, %s)", dbl ? "" : "f", a, b));
+    if (e->bi == BI_FMA) {
+        char *z = ex_evc(em, e->args[2], ex_sub_ctx(em, e->args[2], c), t);
+        return val_round(em, t, S("fma%s(%s, %s, %s)", dbl ? "" : "f", a, b, z));
     }
     em->ok = false;
     return S("0");
 }
 
-static char *ev(Emitter *em, Expr *e, Ctx c);
+static char *ex_ev(Emitter *em, Expr *e, Ctx c);
 
-static bool is_shape_op(const char *n)
+/* Reads its operand through a permutation of element indices: a view. */
+static bool ex_same_order_view(Builtin b)
 {
-    return !strcmp(n, "reshape") || !strcmp(n, "broadcast_to") || !strcmp(n, "transpose") || !strcmp(n, "permute") ||
-           !strcmp(n, "expand_dims") || !strcmp(n, "squeeze") || !strcmp(n, "cat") || !strcmp(n, "extract");
+    return b == BI_RESHAPE || b == BI_EXPAND_DIMS || b == BI_SQUEEZE;
 }
 
 /* Shape operations are index maps: element idx of the result is element
  * src(idx) of the operand, which is read at that index (through its
  * shared-memory mirror on the GPU when it is materialised). */
-static char *ev_shape_op(Emitter *em, Expr *e, Ctx c)
+static char *ex_shape_op(Emitter *em, Expr *e, Ctx c)
 {
     Expr *x = e->args[0];
-    const char *n = e->name;
     const char *idx = e->shape.rank == 0 && !(c.home && shape_equal(&e->shape, c.shape)) ? "0" : c.idx;
     if (!(c.home && shape_equal(&e->shape, c.shape)) && !shape_equal(&e->shape, c.shape))
-        idx = bcast_index(em, c.idx, c.shape, &e->shape);
+        idx = tv_bcast_index(em, c.idx, c.shape, &e->shape);
     char *src;
-    if (!strcmp(n, "broadcast_to")) {
-        src = bcast_index(em, idx, &e->shape, &x->shape);
-    } else if (!strcmp(n, "extract")) {
-        Option *io = opt(e, "index");
+    if (e->bi == BI_BROADCAST_TO) {
+        src = tv_bcast_index(em, idx, &e->shape, &x->shape);
+    } else if (e->bi == BI_EXTRACT) {
+        Option *io = ex_opt(e, "index");
         src = S("0");
         for (int k = 0; k < x->shape.rank; k++) {
             int64_t base = (io->value->kind == EX_LIST ? io->value->args[k] : io->value)->cval.i * e->shape.dim[k];
             int64_t stride = 1;
             for (int q = k + 1; q < x->shape.rank; q++) stride *= x->shape.dim[q];
-            src = S("%s + ((%" PRId64 " + %s) << %d)", src, base, coord(em, idx, &e->shape, k), log2i(stride));
+            src = S("%s + ((%" PRId64 " + %s) << %d)", src, base, tv_coord(em, idx, &e->shape, k), tv_log2(stride));
         }
         src = S("(%s)", src);
-    } else if (!strcmp(n, "cat")) {
+    } else if (e->bi == BI_CAT) {
         Expr *b = e->args[1];
-        Option *ao = opt(e, "axis");
+        Option *ao = ex_opt(e, "axis");
         int ax = ao ? (int)ao->value->cval.i : 0;
         if (ax < 0) ax += e->shape.rank;
         int64_t half = x->shape.dim[ax];
@@ -780,116 +758,113 @@ static char *ev_shape_op(Emitter *em, Expr *e, Ctx c)
         for (int k = 0; k < x->shape.rank; k++) {
             int64_t stride = 1;
             for (int q = k + 1; q < x->shape.rank; q++) stride *= x->shape.dim[q];
-            char *ck = coord(em, idx, &e->shape, k);
+            char *ck = tv_coord(em, idx, &e->shape, k);
             if (k == ax) ck = S("(%s & %" PRId64 ")", ck, half - 1);
-            in = S("%s + (%s << %d)", in, ck, log2i(stride));
+            in = S("%s + (%s << %d)", in, ck, tv_log2(stride));
         }
-        Dtype t = concrete(e->dtype, &e->cval);
+        Dtype t = ex_concrete(e->dtype, &e->cval);
         Ctx ca = {.shape = &x->shape, .idx = S("(%s)", in), .home = false};
         Ctx cb = {.shape = &b->shape, .idx = S("(%s)", in), .home = false};
-        return S("((%s < %" PRId64 ") ? (%s) : (%s))", coord(em, idx, &e->shape, ax), half, evc(em, x, ca, t), evc(em, b, cb, t));
-    } else if (!strcmp(n, "transpose") || !strcmp(n, "permute")) {
+        return S("((%s < %" PRId64 ") ? (%s) : (%s))", tv_coord(em, idx, &e->shape, ax), half, ex_evc(em, x, ca, t), ex_evc(em, b, cb, t));
+    } else if (e->bi == BI_TRANSPOSE || e->bi == BI_PERMUTE) {
         int perm[TILE_MAX_RANK];
         int r = e->shape.rank;
         for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
-        Option *o = opt(e, "axis");
-        if (!strcmp(n, "permute") && o && o->value->kind == EX_LIST)
+        Option *o = ex_opt(e, "axis");
+        if (e->bi == BI_PERMUTE && o && o->value->kind == EX_LIST)
             for (int i = 0; i < r; i++) perm[i] = (int)o->value->args[i]->cval.i;
         src = S("0");
         for (int i = 0; i < r; i++) {
             int64_t stride = 1;
             for (int q = perm[i] + 1; q < r; q++) stride *= x->shape.dim[q];
-            src = S("%s + (%s << %d)", src, coord(em, idx, &e->shape, i), log2i(stride));
+            src = S("%s + (%s << %d)", src, tv_coord(em, idx, &e->shape, i), tv_log2(stride));
         }
         src = S("(%s)", src);
     } else {
         src = S("%s", idx); /* reshape, expand_dims, squeeze keep the row-major order */
     }
-    bool same_order = !strcmp(n, "reshape") || !strcmp(n, "expand_dims") || !strcmp(n, "squeeze");
-    bool home = same_order && c.home && shape_equal(&e->shape, c.shape) && tv_agree(em, &e->shape, &x->shape);
+    bool home = ex_same_order_view(e->bi) && c.home && shape_equal(&e->shape, c.shape) && tv_agree(em, &e->shape, &x->shape);
     Ctx xc = {.shape = &x->shape, .idx = src, .home = home, .eidx = home ? c.eidx : NULL};
     if (x->shape.rank == 0) xc = (Ctx){.shape = &x->shape, .idx = "0", .home = false};
-    return ev(em, x, xc);
+    return ex_ev(em, x, xc);
 }
 
-static char *ev(Emitter *em, Expr *e, Ctx c)
+static char *ex_ev(Emitter *em, Expr *e, Ctx c)
 {
-    if (e->is_const && e->shape.rank == 0) return lit(em, &e->cval, concrete(e->dtype, &e->cval));
+    if (e->is_const && e->shape.rank == 0) return val_lit(em, &e->cval, ex_concrete(e->dtype, &e->cval));
     switch (e->kind) {
     case EX_INT:
     case EX_FLOAT:
-        return lit(em, &e->cval, concrete(e->dtype, &e->cval));
+        return val_lit(em, &e->cval, ex_concrete(e->dtype, &e->cval));
     case EX_NAME: {
         Symbol *sym = e->sym;
         if (sym->kind == SYM_PARAM) return S("p_%s", sym->name);
-        return read_mat(em, sym_name(em, sym), sym->dtype, &sym->shape, em->sym_smem[sym->id], c);
+        return tv_read(em, tv_sym_name(em, sym), sym->dtype, &sym->shape, em->sym_smem[sym->id], c);
     }
     case EX_UNARY: {
-        Ctx sc = sub_ctx(em, e->a, c);
-        Dtype t = concrete(e->dtype, &e->a->cval);
-        char *a = evc(em, e->a, sc, e->op == UOP_NOT ? concrete(e->a->dtype, &e->a->cval) : t);
+        Ctx sc = ex_sub_ctx(em, e->a, c);
+        Dtype t = ex_concrete(e->dtype, &e->a->cval);
+        char *a = ex_evc(em, e->a, sc, e->op == UOP_NOT ? ex_concrete(e->a->dtype, &e->a->cval) : t);
         switch ((UnaryOp)e->op) {
         case UOP_NOT: return S("((%s) == 0)", a);
         case UOP_BITNOT: return t == DT_BOOL ? S("(!(%s))", a) : S("((%s)~(%s))", dtype_host_type(t), a);
         case UOP_NEG:
             if (dtype_is_float(t)) return S("(-(%s))", a);
-            return S("((%s)(0 - (%s)(%s)))", dtype_host_type(t), utype(t), a);
+            return S("((%s)(0 - (%s)(%s)))", dtype_host_type(t), val_utype(t), a);
         default: return a;
         }
     }
     case EX_BINARY:
         return ev_binary(em, e, c);
     case EX_COND: {
-        Dtype t = concrete(e->dtype, &e->cval);
-        char *cc = evc(em, e->a, sub_ctx(em, e->a, c), concrete(e->a->dtype, &e->a->cval));
-        return S("((%s) ? (%s) : (%s))", cc, evc(em, e->b, sub_ctx(em, e->b, c), t), evc(em, e->c, sub_ctx(em, e->c, c), t));
+        Dtype t = ex_concrete(e->dtype, &e->cval);
+        char *cc = ex_evc(em, e->a, ex_sub_ctx(em, e->a, c), ex_concrete(e->a->dtype, &e->a->cval));
+        return S("((%s) ? (%s) : (%s))", cc, ex_evc(em, e->b, ex_sub_ctx(em, e->b, c), t), ex_evc(em, e->c, ex_sub_ctx(em, e->c, c), t));
     }
     case EX_CAST:
-        return cast_val(em, ev(em, e->a, sub_ctx(em, e->a, c)), concrete(e->a->dtype, &e->a->cval), e->dtype, 0, true);
+        return val_cast(em, ex_ev(em, e->a, ex_sub_ctx(em, e->a, c)), ex_concrete(e->a->dtype, &e->a->cval), e->dtype, 0, true);
     case EX_CALL:
-        return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
-    case EX_BUILTIN: {
-        const char *n = e->name;
-        if (!strcmp(n, "load") || !strcmp(n, "store"))
-            return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
-        if (!strcmp(n, "bid")) {
+        return tv_read(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
+    case EX_BUILTIN:
+        if (builtin_info(e->bi)->materialises) /* loads, reductions, mma ...: their registers */
+            return tv_read(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
+        switch (builtin_info(e->bi)->cls) {
+        case BCLASS_QUERY: {
+            if (e->bi == BI_DIM) return S("p_%s.shape[%" PRId64 "]", e->args[0]->name, e->args[1]->cval.i);
             int64_t ax = e->args[0]->cval.i;
-            return em->cuda ? S("((int32_t)blockIdx.%c)", "xyz"[ax]) : S("((int32_t)b%c_)", "xyz"[ax]);
-        }
-        if (!strcmp(n, "num_blocks")) {
-            int64_t ax = e->args[0]->cval.i;
+            if (e->bi == BI_BID)
+                return em->cuda ? S("((int32_t)blockIdx.%c)", "xyz"[ax]) : S("((int32_t)b%c_)", "xyz"[ax]);
             return em->cuda ? S("((int32_t)gridDim.%c)", "xyz"[ax]) : S("((int32_t)g%c_)", "xyz"[ax]);
         }
-        if (!strcmp(n, "dim"))
-            return S("p_%s.shape[%" PRId64 "]", e->args[0]->name, e->args[1]->cval.i);
-        if (!strcmp(n, "zeros")) return lit(em, &(ConstValue){.i = 0}, e->dtype);
-        if (!strcmp(n, "ones")) return lit(em, &(ConstValue){.i = 1, .u = 1}, e->dtype);
-        if (!strcmp(n, "full")) return evc(em, e->args[1], sub_ctx(em, e->args[1], c), e->dtype);
-        if (!strcmp(n, "arange")) {
-            const char *ix = c.idx; /* "i_" in this thread's own order */
-            return conv(em, S("((int64_t)(%s))", ix), DT_INT64, e->dtype);
-        }
-        if (!strcmp(n, "cast")) {
+        case BCLASS_FACTORY:
+            if (e->bi == BI_ZEROS) return val_lit(em, &(ConstValue){.i = 0}, e->dtype);
+            if (e->bi == BI_ONES) return val_lit(em, &(ConstValue){.i = 1, .u = 1}, e->dtype);
+            if (e->bi == BI_FULL) return ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), e->dtype);
+            /* arange: "i_" in this thread's own order */
+            return val_conv(em, S("((int64_t)(%s))", c.idx), DT_INT64, e->dtype);
+        case BCLASS_CAST: {
             Expr *x = e->args[0];
-            Option *sat = opt(e, "saturate");
+            Option *sat = ex_opt(e, "saturate");
             bool satv = !sat || sat->value->cval.i != 0;
-            return cast_val(em, ev(em, x, sub_ctx(em, x, c)), concrete(x->dtype, &x->cval), e->dtype,
-                            opt_int(e, "rounding", 0), satv);
+            return val_cast(em, ex_ev(em, x, ex_sub_ctx(em, x, c)), ex_concrete(x->dtype, &x->cval), e->dtype,
+                            ex_opt_int(e, "rounding", 0), satv);
         }
-        if (!strcmp(n, "where")) {
-            Dtype t = concrete(e->dtype, &e->cval);
-            char *cc = evc(em, e->args[0], sub_ctx(em, e->args[0], c), concrete(e->args[0]->dtype, &e->args[0]->cval));
-            return S("((%s) ? (%s) : (%s))", cc, evc(em, e->args[1], sub_ctx(em, e->args[1], c), t),
-                     evc(em, e->args[2], sub_ctx(em, e->args[2], c), t));
+        case BCLASS_WHERE: {
+            Dtype t = ex_concrete(e->dtype, &e->cval);
+            char *cc = ex_evc(em, e->args[0], ex_sub_ctx(em, e->args[0], c), ex_concrete(e->args[0]->dtype, &e->args[0]->cval));
+            return S("((%s) ? (%s) : (%s))", cc, ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), t),
+                     ex_evc(em, e->args[2], ex_sub_ctx(em, e->args[2], c), t));
         }
-        if (is_shape_op(n)) return ev_shape_op(em, e, c);
-        if (!strcmp(n, "gather") || !strncmp(n, "atomic_", 7) || !strcmp(n, "cumsum") || !strcmp(n, "cumprod") ||
-            !strcmp(n, "mma") || !strcmp(n, "matmul"))
-            return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
-        if (sema_is_reduction(n))
-            return read_mat(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
-        return ev_math(em, e, c);
-    }
+        case BCLASS_SHAPE:
+            return ex_shape_op(em, e, c);
+        case BCLASS_MATH1:
+        case BCLASS_MATH:
+            return ev_math(em, e, c);
+        case BCLASS_MEM: case BCLASS_REDUCE: case BCLASS_SCAN: case BCLASS_INDEXED: case BCLASS_MMA:
+            break; /* materialised; scatter has no value */
+        }
+        em->ok = false;
+        return S("0");
     default:
         em->ok = false;
         return S("0");
@@ -900,10 +875,10 @@ static char *ev(Emitter *em, Expr *e, Ctx c)
 
 static void scan_stmt(Emitter *em, Stmt *st);
 static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home);
-static void note_reduce(Emitter *em, Expr *e);
+static void red_note(Emitter *em, Expr *e);
 static int64_t mma_bytes(const Expr *e);
-static bool is_frag_update(const Stmt *st);
-static bool expr_reads(const Expr *e, const Symbol *sym, const Expr *skip);
+static bool mma_is_frag_update(const Stmt *st);
+static bool ex_reads(const Expr *e, const Symbol *sym, const Expr *skip);
 
 static void note_tmp(Emitter *em, Expr *e, Dtype d, const Shape *s)
 {
@@ -920,7 +895,7 @@ static void scan_root(Emitter *em, Expr *e)
 static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
 {
     if (!e) return;
-    bool my_home = home && (same_home(em, &e->shape, ctx) || bcast_local(em, &e->shape, ctx));
+    bool my_home = home && (tv_same_home(em, &e->shape, ctx) || tv_bcast_local(em, &e->shape, ctx));
     bool random = e->shape.rank > 0 && !my_home && shape_numel(&e->shape) > 1;
     /* read through its mirror at the broadcast of ctx's own order: a
      * pattern the mirror's swizzle should serve */
@@ -943,33 +918,33 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
         return;
     }
     case EX_BUILTIN:
-        if (!strcmp(e->name, "load")) {
+        switch (builtin_info(e->bi)->cls) {
+        case BCLASS_MEM:
+            if (e->bi == BI_STORE) {
+                Expr *arr = e->args[0];
+                note_tmp(em, e, arr->dtype, &e->shape);
+                scan_expr(em, e->args[1], &e->shape, true);
+                for (int i = 0; i < e->nopts; i++) scan_root(em, e->opts[i].value);
+                return;
+            }
             note_tmp(em, e, e->dtype, &e->shape);
             if (random) em->tmp_smem[e->id] = true;
             for (int i = 0; i < e->nopts; i++) scan_root(em, e->opts[i].value);
             return;
-        }
-        if (!strcmp(e->name, "store")) {
-            Expr *arr = e->args[0];
-            note_tmp(em, e, arr->dtype, &e->shape);
-            scan_expr(em, e->args[1], &e->shape, true);
-            for (int i = 0; i < e->nopts; i++) scan_root(em, e->opts[i].value);
-            return;
-        }
-        if (!strcmp(e->name, "gather") || !strcmp(e->name, "scatter") || !strncmp(e->name, "atomic_", 7)) {
-            if (strcmp(e->name, "scatter")) {
+        case BCLASS_INDEXED: {
+            if (e->bi != BI_SCATTER) {
                 note_tmp(em, e, e->dtype, &e->shape);
                 if (random) em->tmp_smem[e->id] = true;
             }
             for (int i = 1; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, true);
-            Expr *iv = opt(e, "index")->value;
+            Expr *iv = ex_opt(e, "index")->value;
             if (iv->kind == EX_LIST)
                 for (int i = 0; i < iv->nargs; i++) scan_expr(em, iv->args[i], &e->shape, true);
             else
                 scan_expr(em, iv, &e->shape, true);
             return;
         }
-        if (!strcmp(e->name, "mma") || !strcmp(e->name, "matmul")) {
+        case BCLASS_MMA: {
             note_tmp(em, e, e->dtype, &e->shape);
             if (random) em->tmp_smem[e->id] = true;
             em->mma_exprs[e->id] = e;
@@ -981,7 +956,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             for (int i = 0; i < e->nargs; i++) scan_root(em, e->args[i]);
             return;
         }
-        if (!strcmp(e->name, "cumsum") || !strcmp(e->name, "cumprod")) {
+        case BCLASS_SCAN:
             note_tmp(em, e, e->dtype, &e->shape);
             if (random) em->tmp_smem[e->id] = true;
             scan_root(em, e->args[0]);
@@ -991,26 +966,26 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
                 if (bytes > em->red_bytes) em->red_bytes = bytes;
             }
             return;
-        }
-        if (sema_is_reduction(e->name)) {
+        case BCLASS_REDUCE:
             note_tmp(em, e, e->dtype, &e->shape);
             if (random) em->tmp_smem[e->id] = true;
             scan_root(em, e->args[0]);
-            note_reduce(em, e);
+            red_note(em, e);
             return;
-        }
-        if (is_shape_op(e->name)) {
+        case BCLASS_SHAPE: {
             /* The operand is read at mapped indices; only a reshape whose
              * thread-value layouts agree stays register to register. */
-            const char *n = e->name;
-            bool same_order = !strcmp(n, "reshape") || !strcmp(n, "expand_dims") || !strcmp(n, "squeeze");
-            bool home = same_order && my_home && tv_agree(em, &e->shape, &e->args[0]->shape);
+            bool home = ex_same_order_view(e->bi) && my_home && tv_agree(em, &e->shape, &e->args[0]->shape);
             /* a transpose filled in this thread's own order reads its
              * operand's mirror in a pattern its swizzle should serve */
-            bool perm = !strcmp(n, "transpose") || !strcmp(n, "permute");
+            bool perm = e->bi == BI_TRANSPOSE || e->bi == BI_PERMUTE;
             if (perm && my_home && em->cuda && em->nperm_reads < 32) em->perm_reads[em->nperm_reads++] = e;
             for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->args[i]->shape, home);
             return;
+        }
+        case BCLASS_FACTORY: case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE:
+        case BCLASS_QUERY:
+            break; /* element-wise: evaluated in its reader's loop */
         }
         for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, my_home);
         return;
@@ -1046,7 +1021,7 @@ static void scan_stmt(Emitter *em, Stmt *st)
         Symbol *sym = st->target->sym;
         scan_expr(em, st->value, &sym->shape, true);
         if (!em->sym_frag[sym->id]) return;
-        if (!is_frag_update(st)) {
+        if (!mma_is_frag_update(st)) {
             em->sym_frag[sym->id] = false;
             return;
         }
@@ -1068,7 +1043,7 @@ static void scan_stmt(Emitter *em, Stmt *st)
         /* A fragment accumulator read in a condition would need refreshing
          * on every test: keep such variables in registers. */
         for (int i = 0; i < em->k->nsyms; i++)
-            if (em->sym_frag[i] && em->syms[i] && expr_reads(st->cond, em->syms[i], NULL)) em->sym_frag[i] = false;
+            if (em->sym_frag[i] && em->syms[i] && ex_reads(st->cond, em->syms[i], NULL)) em->sym_frag[i] = false;
     }
     scan_stmt(em, st->init_s);
     scan_stmt(em, st->step_s);
@@ -1080,36 +1055,36 @@ static void scan_stmt(Emitter *em, Stmt *st)
 
 /* ---- materialisation ----------------------------------------------------- */
 
-static void hoist(Emitter *em, Expr *e);
-static void emit_stmt(Emitter *em, Stmt *st);
+static void body_hoist(Emitter *em, Expr *e);
+static void body_stmt(Emitter *em, Stmt *st);
 
 /* Copies a freshly written register tile into its shared-memory mirror. */
-static void write_mirror(Emitter *em, const char *name, const Shape *s)
+static void mem_write_mirror(Emitter *em, const char *name, const Shape *s)
 {
-    Lay l = lay_of(em, s);
+    Lay l = tv_lay(em, s);
     line(em, "__syncthreads();");
-    open_elem_loop(em, s);
-    const char *at = mirror_at(em, name, "i_");
+    tv_open_loop(em, s);
+    const char *at = tv_mirror_at(em, name, "i_");
     if (l.repl) line(em, "if (t_ < %" PRId64 ") s_%s[%s] = %s[e_];", l.n, name, at, name);
     else line(em, "s_%s[%s] = %s[e_];", name, at, name);
-    close_loop(em);
+    tv_close_loop(em);
     line(em, "__syncthreads();");
 }
 
 /* name (dtype d, shape s) = value, element by element. */
-static void materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value, bool mirror)
+static void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value, bool mirror)
 {
-    hoist(em, value);
+    body_hoist(em, value);
     if (s->rank == 0) {
         Ctx c = {.shape = s, .idx = "0", .home = false};
-        line(em, "%s = %s;", name, st_assign(em, d, value, evc(em, value, c, d)));
+        line(em, "%s = %s;", name, val_st_assign(em, d, value, ex_evc(em, value, c, d)));
         return;
     }
-    open_elem_loop(em, s);
+    tv_open_loop(em, s);
     Ctx c = {.shape = s, .idx = "i_", .home = true};
-    line(em, "%s[%s] = %s;", name, home_idx(em), st_assign(em, d, value, evc(em, value, c, d)));
-    close_loop(em);
-    if (mirror && em->cuda) write_mirror(em, name, s);
+    line(em, "%s[%s] = %s;", name, tv_home_idx(em), val_st_assign(em, d, value, ex_evc(em, value, c, d)));
+    tv_close_loop(em);
+    if (mirror && em->cuda) mem_write_mirror(em, name, s);
 }
 
 static const char *pad_value(Emitter *em, Dtype d, int64_t pad)
@@ -1125,7 +1100,7 @@ static const char *pad_value(Emitter *em, Dtype d, int64_t pad)
         default: break;
         }
         ConstValue c = {.is_float = true, .f = v};
-        return st(em, d, lit(em, &c, d));
+        return val_st(em, d, val_lit(em, &c, d));
     }
     if (d == DT_BOOL) return "false";
     if (pad == 4 || pad == 5) {
@@ -1134,20 +1109,20 @@ static const char *pad_value(Emitter *em, Dtype d, int64_t pad)
         if (dtype_is_signed(d)) {
             int64_t v = pad == 4 ? (int64_t)((UINT64_C(1) << (bits - 1)) - 1) : -(int64_t)((UINT64_C(1) << (bits - 1)) - 1) - 1;
             ConstValue c = {.i = v, .u = (uint64_t)v};
-            return lit(em, &c, d);
+            return val_lit(em, &c, d);
         }
         uint64_t v = pad == 4 ? (bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1) : 0;
         ConstValue c = {.i = (int64_t)v, .u = v, .is_unsigned = v > (uint64_t)INT64_MAX};
-        return lit(em, &c, d);
+        return val_lit(em, &c, d);
     }
-    return lit(em, &z, d);
+    return val_lit(em, &z, d);
 }
 
 /* The array axis each tile axis runs along (.order). */
 static void tile_order(Expr *e, int rank, int *ord)
 {
     for (int k = 0; k < rank; k++) ord[k] = k;
-    Option *o = opt(e, "order");
+    Option *o = ex_opt(e, "order");
     if (!o) return;
     Expr *v = o->value;
     if (v->kind == EX_LIST && v->nargs == 1 && v->args[0]->cval.i == -1) {
@@ -1162,12 +1137,12 @@ static void tile_order(Expr *e, int rank, int *ord)
 /* Emits the tile origin and bounds pieces common to loads and stores. */
 static void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const char *arr)
 {
-    Option *idx = opt(e, "index");
+    Option *idx = ex_opt(e, "index");
     Expr *iv = idx->value;
     for (int k = 0; k < s->rank; k++) {
         Expr *x = iv->kind == EX_LIST ? iv->args[k] : iv;
         Ctx c = {.shape = &x->shape, .idx = "0"};
-        line(em, "const int64_t o%d_ = (int64_t)(%s) * %" PRId64 ";", k, evc(em, x, c, DT_INT64), s->dim[k]);
+        line(em, "const int64_t o%d_ = (int64_t)(%s) * %" PRId64 ";", k, ex_evc(em, x, c, DT_INT64), s->dim[k]);
     }
     char *full = S("true");
     for (int k = 0; k < s->rank; k++)
@@ -1186,9 +1161,9 @@ static char *offset_expr(Emitter *em, const Shape *s, const int *ord, const char
     char *off = S("0");
     for (int k = 0; k < s->rank; k++) {
         if (unit_last && ord[k] == s->rank - 1)
-            off = S("%s + (o%d_ + %s)", off, k, coord(em, ix, s, k));
+            off = S("%s + (o%d_ + %s)", off, k, tv_coord(em, ix, s, k));
         else
-            off = S("%s + (o%d_ + %s) * %s.strides[%d]", off, k, coord(em, ix, s, k), arr, ord[k]);
+            off = S("%s + (o%d_ + %s) * %s.strides[%d]", off, k, tv_coord(em, ix, s, k), arr, ord[k]);
     }
     return off;
 }
@@ -1197,13 +1172,13 @@ static char *inbounds_expr(Emitter *em, const Shape *s, const int *ord, const ch
 {
     char *r = S("true");
     for (int k = 0; k < s->rank; k++) {
-        char *g = S("(o%d_ + %s)", k, coord(em, ix, s, k));
+        char *g = S("(o%d_ + %s)", k, tv_coord(em, ix, s, k));
         r = S("%s && %s >= 0 && %s < %s.shape[%d]", r, g, g, arr, ord[k]);
     }
     return r;
 }
 
-static void emit_load(Emitter *em, Expr *e)
+static void mem_load(Emitter *em, Expr *e)
 {
     const char *name = em->tmp[e->id];
     const char *arr = S("p_%s", e->args[0]->name);
@@ -1211,13 +1186,13 @@ static void emit_load(Emitter *em, Expr *e)
     const Shape *s = &e->shape;
     int ord[TILE_MAX_RANK];
     tile_order(e, s->rank, ord);
-    Lay l = lay_of(em, s);
+    Lay l = tv_lay(em, s);
     const char *ty = emit_storage_type(d);
     line(em, "{ /* tile_load %s */", e->args[0]->name);
     em->ind++;
     mem_prologue(em, e, s, ord, arr);
     line(em, "const %s *p_ = (const %s *)%s.data;", ty, ty, arr);
-    const char *pad = pad_value(em, d, opt_int(e, "padding", 0));
+    const char *pad = pad_value(em, d, ex_opt_int(e, "padding", 0));
     bool vec = em->cuda && !l.repl && l.V > 1 && ord[s->rank - 1] == s->rank - 1;
     if (vec) {
         line(em, "if (ALIGNED && full_) {");
@@ -1227,34 +1202,34 @@ static void emit_load(Emitter *em, Expr *e)
         em->ind++;
         line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
         line(em, "tilec_vload<%d>(%s, r_ * %d, p_ + (%s));", l.V, name, l.V, offset_expr(em, s, ord, arr, "i_", true));
-        close_loop(em);
+        tv_close_loop(em);
         em->ind--;
         line(em, "} else {");
         em->ind++;
     }
-    open_elem_loop(em, s);
-    line(em, "%s[%s] = (%s) ? p_[%s] : %s;", name, home_idx(em), inbounds_expr(em, s, ord, arr, "i_"),
+    tv_open_loop(em, s);
+    line(em, "%s[%s] = (%s) ? p_[%s] : %s;", name, tv_home_idx(em), inbounds_expr(em, s, ord, arr, "i_"),
          offset_expr(em, s, ord, arr, "i_", false), pad);
-    close_loop(em);
+    tv_close_loop(em);
     if (vec) {
         em->ind--;
         line(em, "}");
     }
     em->ind--;
     line(em, "}");
-    if (em->tmp_smem[e->id] && em->cuda) write_mirror(em, name, s);
+    if (em->tmp_smem[e->id] && em->cuda) mem_write_mirror(em, name, s);
 }
 
-static void emit_store(Emitter *em, Expr *e)
+static void mem_store(Emitter *em, Expr *e)
 {
     const char *name = em->tmp[e->id];
     const char *arr = S("p_%s", e->args[0]->name);
     Dtype d = em->tmp_dt[e->id];
     const Shape *s = &e->shape;
-    materialize(em, name, d, s, e->args[1], false);
+    mem_materialize(em, name, d, s, e->args[1], false);
     int ord[TILE_MAX_RANK];
     tile_order(e, s->rank, ord);
-    Lay l = lay_of(em, s);
+    Lay l = tv_lay(em, s);
     const char *ty = emit_storage_type(d);
     line(em, "{ /* tile_store %s */", e->args[0]->name);
     em->ind++;
@@ -1269,16 +1244,16 @@ static void emit_store(Emitter *em, Expr *e)
         em->ind++;
         line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
         line(em, "tilec_vstore<%d>(p_ + (%s), %s, r_ * %d);", l.V, offset_expr(em, s, ord, arr, "i_", true), name, l.V);
-        close_loop(em);
+        tv_close_loop(em);
         em->ind--;
         line(em, "} else {");
         em->ind++;
     }
-    open_elem_loop(em, s);
+    tv_open_loop(em, s);
     char *cond = inbounds_expr(em, s, ord, arr, "i_");
     if (l.repl) cond = S("t_ < %" PRId64 " && %s", l.n, cond);
-    line(em, "if (%s) p_[%s] = %s[%s];", cond, offset_expr(em, s, ord, arr, "i_", false), name, home_idx(em));
-    close_loop(em);
+    line(em, "if (%s) p_[%s] = %s[%s];", cond, offset_expr(em, s, ord, arr, "i_", false), name, tv_home_idx(em));
+    tv_close_loop(em);
     if (vec) {
         em->ind--;
         line(em, "}");
@@ -1287,24 +1262,24 @@ static void emit_store(Emitter *em, Expr *e)
     line(em, "}");
 }
 
-static void emit_call(Emitter *em, Expr *e)
+static void mem_call(Emitter *em, Expr *e)
 {
     Inline *in = e->inl;
     line(em, "{ /* inlined %s */", e->name);
     em->ind++;
     for (int i = 0; i < e->nargs; i++) {
         Symbol *ps = in->params[i];
-        materialize(em, sym_name(em, ps), ps->dtype, &ps->shape, e->args[i], em->sym_smem[ps->id]);
+        mem_materialize(em, tv_sym_name(em, ps), ps->dtype, &ps->shape, e->args[i], em->sym_smem[ps->id]);
     }
     Stmt *body = in->body;
     for (int i = 0; i < body->nitems; i++) {
         Stmt *st = body->items[i];
         if (st->kind == ST_RETURN) {
             if (st->value && em->tmp[e->id])
-                materialize(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, st->value, em->tmp_smem[e->id]);
+                mem_materialize(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, st->value, em->tmp_smem[e->id]);
             continue;
         }
-        emit_stmt(em, st);
+        body_stmt(em, st);
     }
     em->ind--;
     line(em, "}");
@@ -1313,7 +1288,7 @@ static void emit_call(Emitter *em, Expr *e)
 /* ---- reductions ---------------------------------------------------------- */
 
 typedef struct Red {
-    const char *kind;  /* sum prod max min argmax argmin any all */
+    Builtin kind;      /* sum prod max min argmax argmin any all */
     bool arg;          /* argmax / argmin: a (value, index) pair */
     Dtype in;          /* the operand's dtype */
     Dtype acc;         /* accumulation dtype */
@@ -1326,17 +1301,17 @@ typedef struct Red {
 
 static Red red_info(Expr *e)
 {
-    Red r = {.kind = e->name};
+    Red r = {.kind = e->bi};
     Expr *x = e->args[0];
-    r.arg = !strcmp(e->name, "argmax") || !strcmp(e->name, "argmin");
-    r.in = concrete(x->dtype, &x->cval);
-    bool any = !strcmp(e->name, "any") || !strcmp(e->name, "all");
+    r.arg = e->bi == BI_ARGMAX || e->bi == BI_ARGMIN;
+    r.in = ex_concrete(x->dtype, &x->cval);
+    bool any = e->bi == BI_ANY || e->bi == BI_ALL;
     if (any) r.acc = DT_BOOL;
-    else if (r.arg || !strcmp(e->name, "max") || !strcmp(e->name, "min"))
+    else if (r.arg || e->bi == BI_MAX || e->bi == BI_MIN)
         r.acc = r.in == DT_FLOAT16 || r.in == DT_BFLOAT16 ? DT_FLOAT32 : r.in;
     else
         r.acc = r.in == DT_FLOAT16 || r.in == DT_BFLOAT16 ? DT_FLOAT32 : e->dtype;
-    Option *o = opt(e, "axis");
+    Option *o = ex_opt(e, "axis");
     int rank = x->shape.rank;
     bool red[TILE_MAX_RANK] = {0};
     if (!o) {
@@ -1368,13 +1343,13 @@ static Red red_info(Expr *e)
 
 static const char *red_identity(Emitter *em, const Red *r)
 {
-    const char *k = r->kind;
-    if (!strcmp(k, "any")) return "false";
-    if (!strcmp(k, "all")) return "true";
+    Builtin k = r->kind;
+    if (k == BI_ANY) return "false";
+    if (k == BI_ALL) return "true";
     ConstValue c = {.i = 0};
-    if (!strcmp(k, "prod")) c.i = 1, c.u = 1;
-    bool mx = !strcmp(k, "max") || !strcmp(k, "argmax");
-    bool mn = !strcmp(k, "min") || !strcmp(k, "argmin");
+    if (k == BI_PROD) c.i = 1, c.u = 1;
+    bool mx = k == BI_MAX || k == BI_ARGMAX;
+    bool mn = k == BI_MIN || k == BI_ARGMIN;
     if (mx || mn) {
         if (dtype_is_float(r->acc)) return r->acc == DT_FLOAT64 ? (mx ? "(-(double)INFINITY)" : "((double)INFINITY)")
                                                               : (mx ? "(-INFINITY)" : "INFINITY");
@@ -1387,17 +1362,17 @@ static const char *red_identity(Emitter *em, const Red *r)
         if (mx) return S("((%s)0)", dtype_host_type(r->acc));
         return S("((%s)UINT64_MAX)", dtype_host_type(r->acc));
     }
-    return lit(em, &c, r->acc);
+    return val_lit(em, &c, r->acc);
 }
 
 /* acc <- acc op v (and the index pair for argmax/argmin). */
 static void red_update(Emitter *em, const Red *r, const char *acc, const char *ai, const char *v, const char *vi)
 {
-    const char *k = r->kind;
+    Builtin k = r->kind;
     bool f = dtype_is_float(r->acc);
     bool dbl = r->acc == DT_FLOAT64;
     if (r->arg) {
-        bool mx = !strcmp(k, "argmax");
+        bool mx = k == BI_ARGMAX;
         const char *cmp = mx ? ">" : "<";
         if (f)
             line(em, "if ((%s != %s && !(%s != %s && %s < %s)) || (!(%s != %s) && (%s %s %s || (%s == %s && %s < %s)))) { %s = %s; %s = %s; }",
@@ -1406,17 +1381,17 @@ static void red_update(Emitter *em, const Red *r, const char *acc, const char *a
             line(em, "if (%s %s %s || (%s == %s && %s < %s)) { %s = %s; %s = %s; }", v, cmp, acc, v, acc, vi, ai, acc, v, ai, vi);
         return;
     }
-    if (!strcmp(k, "any")) line(em, "%s = %s || %s;", acc, acc, v);
-    else if (!strcmp(k, "all")) line(em, "%s = %s && %s;", acc, acc, v);
-    else if (!strcmp(k, "max") || !strcmp(k, "min")) {
-        bool mx = k[1] == 'a';
+    if (k == BI_ANY) line(em, "%s = %s || %s;", acc, acc, v);
+    else if (k == BI_ALL) line(em, "%s = %s && %s;", acc, acc, v);
+    else if (k == BI_MAX || k == BI_MIN) {
+        bool mx = k == BI_MAX;
         if (f) line(em, "%s = %s(%s, %s);", acc, dbl ? (mx ? "tilec_maxd" : "tilec_mind") : (mx ? "tilec_maxf" : "tilec_minf"), acc, v);
         else if (r->acc == DT_BOOL) line(em, "%s = %s %s %s;", acc, acc, mx ? "||" : "&&", v);
         else line(em, "%s = %s %s %s ? %s : %s;", acc, v, mx ? ">" : "<", acc, v, acc);
     } else {
-        const char *op = !strcmp(k, "sum") ? "+" : "*";
+        const char *op = k == BI_SUM ? "+" : "*";
         if (f) line(em, "%s = %s %s %s;", acc, acc, op, v);
-        else line(em, "%s = (%s)((%s)%s %s (%s)%s);", acc, dtype_host_type(r->acc), utype(r->acc), acc, op, utype(r->acc), v);
+        else line(em, "%s = (%s)((%s)%s %s (%s)%s);", acc, dtype_host_type(r->acc), val_utype(r->acc), acc, op, val_utype(r->acc), v);
     }
 }
 
@@ -1449,8 +1424,8 @@ static char *red_src(Emitter *em, const Red *rd, const Shape *xs, const char *r,
         int64_t stride = 1;
         for (int q = a + 1; q < xs->rank; q++) stride *= xs->dim[q];
         bool red = k < rd->nax && rd->axes[k] == a;
-        char *c = red ? coord(em, j, &js, k++) : coord(em, r, &rd->keep, a);
-        src = S("%s + (%s << %d)", src, c, log2i(stride));
+        char *c = red ? tv_coord(em, j, &js, k++) : tv_coord(em, r, &rd->keep, a);
+        src = S("%s + (%s << %d)", src, c, tv_log2(stride));
     }
     return S("(%s)", src);
 }
@@ -1467,7 +1442,7 @@ static char *red_dst(Emitter *em, const Red *rd, const Shape *xs, const char *i)
         }
         int64_t stride = 1;
         for (int q = a + 1; q < xs->rank; q++) stride *= rd->keep.dim[q];
-        dst = S("%s + (%s << %d)", dst, coord(em, i, xs, a), log2i(stride));
+        dst = S("%s + (%s << %d)", dst, tv_coord(em, i, xs, a), tv_log2(stride));
     }
     return S("(%s)", dst);
 }
@@ -1475,11 +1450,11 @@ static char *red_dst(Emitter *em, const Red *rd, const Shape *xs, const char *i)
 /* Whether the register/shuffle path applies (see emit_reduce_fast). */
 static bool red_fast(Emitter *em, Expr *e, const Red *rd)
 {
-    Lay l = lay_of(em, &e->args[0]->shape);
+    Lay l = tv_lay(em, &e->args[0]->shape);
     return rd->trailing && !l.repl && rd->nred >= l.V && (!rd->arg || rd->nax == 1 || rd->nax == e->args[0]->shape.rank);
 }
 
-static void note_reduce(Emitter *em, Expr *e)
+static void red_note(Emitter *em, Expr *e)
 {
     if (!em->cuda) return;
     Red rd = red_info(e);
@@ -1495,12 +1470,12 @@ static void red_distribute(Emitter *em, Expr *e, const Red *rd, const char *res)
     const char *name = em->tmp[e->id];
     Dtype d = e->dtype;
     if (e->shape.rank == 0) {
-        line(em, "%s = %s;", name, st(em, d, conv(em, S("%s[0]", res), rd->arg ? DT_INT32 : rd->acc, d)));
+        line(em, "%s = %s;", name, val_st(em, d, val_conv(em, S("%s[0]", res), rd->arg ? DT_INT32 : rd->acc, d)));
         return;
     }
-    open_elem_loop(em, &e->shape);
-    line(em, "%s[%s] = %s;", name, home_idx(em), st(em, d, conv(em, S("%s[i_]", res), rd->arg ? DT_INT32 : rd->acc, d)));
-    close_loop(em);
+    tv_open_loop(em, &e->shape);
+    line(em, "%s[%s] = %s;", name, tv_home_idx(em), val_st(em, d, val_conv(em, S("%s[i_]", res), rd->arg ? DT_INT32 : rd->acc, d)));
+    tv_close_loop(em);
 }
 
 static void emit_reduce_host(Emitter *em, Expr *e, const Red *rd)
@@ -1513,10 +1488,10 @@ static void emit_reduce_host(Emitter *em, Expr *e, const Red *rd)
     em->ind++;
     line(em, "acc_[r_] = %s;", red_identity(em, rd));
     if (rd->arg) line(em, "ai_[r_] = INT32_MAX;");
-    close_loop(em);
-    open_elem_loop(em, &x->shape);
+    tv_close_loop(em);
+    tv_open_loop(em, &x->shape);
     Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
-    line(em, "const %s v_ = %s;", at, evc(em, x, c, rd->acc));
+    line(em, "const %s v_ = %s;", at, ex_evc(em, x, c, rd->acc));
     line(em, "const int64_t r_ = %s;", red_dst(em, rd, &x->shape, "i_"));
     if (rd->arg) {
         /* position along the reduced axes */
@@ -1525,7 +1500,7 @@ static void emit_reduce_host(Emitter *em, Expr *e, const Red *rd)
         char *pos = S("0");
         int64_t stride = 1;
         for (int i = rd->nax - 1; i >= 0; i--) {
-            pos = S("%s + %s * %" PRId64, pos, coord(em, "i_", &x->shape, rd->axes[i]), stride);
+            pos = S("%s + %s * %" PRId64, pos, tv_coord(em, "i_", &x->shape, rd->axes[i]), stride);
             stride *= js.dim[i];
         }
         line(em, "const int32_t vi_ = (int32_t)(%s);", pos);
@@ -1533,7 +1508,7 @@ static void emit_reduce_host(Emitter *em, Expr *e, const Red *rd)
     } else {
         red_update(em, rd, "acc_[r_]", NULL, "v_", NULL);
     }
-    close_loop(em);
+    tv_close_loop(em);
     red_distribute(em, e, rd, rd->arg ? "ai_" : "acc_");
 }
 
@@ -1566,15 +1541,15 @@ static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
     line(em, "const int i_ = c_ * %d + t_ * %d + k_;", T * V, V);
     line(em, "(void)e_; (void)i_;");
     Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
-    line(em, "const %s v_ = %s;", at, evc(em, x, c, rd->acc));
+    line(em, "const %s v_ = %s;", at, ex_evc(em, x, c, rd->acc));
     if (rd->arg) {
         line(em, "const int32_t vi_ = (int32_t)(i_ & %" PRId64 ");", rd->nred - 1);
         red_update(em, rd, "acc_", "ai_", "v_", "vi_");
     } else {
         red_update(em, rd, "acc_", NULL, "v_", NULL);
     }
-    close_loop(em);
-    close_loop(em);
+    tv_close_loop(em);
+    tv_close_loop(em);
     int64_t wg = g < 32 ? g : 32;
     line(em, "#pragma unroll");
     line(em, "for (int off_ = %" PRId64 "; off_ > 0; off_ >>= 1) {", wg / 2);
@@ -1586,10 +1561,10 @@ static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
     } else {
         red_update(em, rd, "acc_", NULL, "o_", NULL);
     }
-    close_loop(em);
+    tv_close_loop(em);
     line(em, "q_[j_] = acc_;");
     if (rd->arg) line(em, "qi_[j_] = ai_;");
-    close_loop(em);
+    tv_close_loop(em);
     int64_t groups_per_row = T / g; /* groups in one chunk row of T threads */
     if (g > 32) {
         int64_t wpg = g / 32;
@@ -1602,7 +1577,7 @@ static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
         line(em, "#pragma unroll");
         line(em, "for (int j_ = 0; j_ < %d; ++j_) { sp_%d[j_][t_ >> 5] = q_[j_];%s }", Q, e->id,
              rd->arg ? S(" spi_%d[j_][t_ >> 5] = qi_[j_];", e->id) : "");
-        close_loop(em);
+        tv_close_loop(em);
         line(em, "__syncthreads();");
         line(em, "#pragma unroll");
         line(em, "for (int j_ = 0; j_ < %d; ++j_) {", Q);
@@ -1618,10 +1593,10 @@ static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
         } else {
             red_update(em, rd, "acc_", NULL, "o_", NULL);
         }
-        close_loop(em);
+        tv_close_loop(em);
         line(em, "q_[j_] = acc_;");
         if (rd->arg) line(em, "qi_[j_] = ai_;");
-        close_loop(em);
+        tv_close_loop(em);
     }
     if (rd->nres == 1 && g == T) {
         /* One group spanning the block: every thread already holds the result. */
@@ -1636,7 +1611,7 @@ static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
     line(em, "#pragma unroll");
     line(em, "for (int j_ = 0; j_ < %d; ++j_) sr_%d[j_ * %" PRId64 " + t_ / %" PRId64 "] = %s[j_];", Q, e->id,
          groups_per_row, g, rd->arg ? "qi_" : "q_");
-    close_loop(em);
+    tv_close_loop(em);
     line(em, "__syncthreads();");
     red_distribute(em, e, rd, S("sr_%d", e->id));
     em->smem_bytes += (int)(rd->nres * (dtype_bits(rd->acc) > 32 ? 8 : 4));
@@ -1649,17 +1624,17 @@ static void emit_reduce_generic(Emitter *em, Expr *e, const Red *rd)
 {
     Expr *x = e->args[0];
     const char *at = acc_type(rd);
-    Lay lx = lay_of(em, &x->shape);
+    Lay lx = tv_lay(em, &x->shape);
     line(em, "%s *sb_ = (%s *)s_red_;", at, at);
     line(em, "__syncthreads();");
-    open_elem_loop(em, &x->shape);
+    tv_open_loop(em, &x->shape);
     Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
     if (lx.repl) line(em, "if (t_ < %" PRId64 ")", lx.n);
-    line(em, "sb_[i_ + (i_ >> 5)] = %s;", evc(em, x, c, rd->acc));
-    close_loop(em);
+    line(em, "sb_[i_ + (i_ >> 5)] = %s;", ex_evc(em, x, c, rd->acc));
+    tv_close_loop(em);
     line(em, "__syncthreads();");
     const char *name = em->tmp[e->id];
-    open_elem_loop(em, &e->shape);
+    tv_open_loop(em, &e->shape);
     line(em, "%s acc_ = %s;", at, red_identity(em, rd));
     if (rd->arg) line(em, "int32_t ai_ = INT32_MAX;");
     line(em, "for (int j_ = 0; j_ < %" PRId64 "; ++j_) {", rd->nred);
@@ -1668,16 +1643,16 @@ static void emit_reduce_generic(Emitter *em, Expr *e, const Red *rd)
     line(em, "const %s v_ = sb_[s_ + (s_ >> 5)];", at);
     if (rd->arg) red_update(em, rd, "acc_", "ai_", "v_", "j_");
     else red_update(em, rd, "acc_", NULL, "v_", NULL);
-    close_loop(em);
+    tv_close_loop(em);
     Dtype from = rd->arg ? DT_INT32 : rd->acc;
     if (e->shape.rank == 0)
-        line(em, "%s = %s;", name, st(em, e->dtype, conv(em, rd->arg ? "ai_" : "acc_", from, e->dtype)));
+        line(em, "%s = %s;", name, val_st(em, e->dtype, val_conv(em, rd->arg ? "ai_" : "acc_", from, e->dtype)));
     else
-        line(em, "%s[e_] = %s;", name, st(em, e->dtype, conv(em, rd->arg ? "ai_" : "acc_", from, e->dtype)));
-    close_loop(em);
+        line(em, "%s[e_] = %s;", name, val_st(em, e->dtype, val_conv(em, rd->arg ? "ai_" : "acc_", from, e->dtype)));
+    tv_close_loop(em);
 }
 
-static void emit_reduce(Emitter *em, Expr *e)
+static void red_emit(Emitter *em, Expr *e)
 {
     Red rd = red_info(e);
     line(em, "{ /* tile_%s */", e->name);
@@ -1685,12 +1660,12 @@ static void emit_reduce(Emitter *em, Expr *e)
     if (!em->cuda) {
         emit_reduce_host(em, e, &rd);
     } else {
-        if (red_fast(em, e, &rd)) emit_reduce_fast(em, e, &rd, lay_of(em, &e->args[0]->shape));
+        if (red_fast(em, e, &rd)) emit_reduce_fast(em, e, &rd, tv_lay(em, &e->args[0]->shape));
         else emit_reduce_generic(em, e, &rd);
     }
     em->ind--;
     line(em, "}");
-    if (em->tmp_smem[e->id] && em->cuda) write_mirror(em, em->tmp[e->id], &e->shape);
+    if (em->tmp_smem[e->id] && em->cuda) mem_write_mirror(em, em->tmp[e->id], &e->shape);
 }
 
 /* ---- gather, scatter, atomics -------------------------------------------- */
@@ -1710,56 +1685,57 @@ static const char *atomic_suffix(Dtype d)
 /* Element-wise access of an array at index tiles: each element of the
  * operation's shape addresses array[idx0][idx1]...; out-of-bounds elements
  * read the padding (gather) or are skipped (scatter, atomics). */
-static void emit_indexed(Emitter *em, Expr *e)
+static void mem_indexed(Emitter *em, Expr *e)
 {
     const char *n = e->name;
     const char *arr = S("p_%s", e->args[0]->name);
     Dtype d = e->args[0]->dtype;
     const char *ty = emit_storage_type(d);
     const Shape *s = &e->shape;
-    Expr *iv = opt(e, "index")->value;
+    Expr *iv = ex_opt(e, "index")->value;
     int rank = iv->kind == EX_LIST ? iv->nargs : 1;
-    Lay l = lay_of(em, s);
+    Lay l = tv_lay(em, s);
     line(em, "{ /* tile_%s %s */", n, e->args[0]->name);
     em->ind++;
-    line(em, "%s%s *p_ = (%s%s *)%s.data;", strcmp(n, "gather") ? "" : "const ", ty, strcmp(n, "gather") ? "" : "const ", ty, arr);
+    const char *cq = e->bi == BI_GATHER ? "const " : "";
+    line(em, "%s%s *p_ = (%s%s *)%s.data;", cq, ty, cq, ty, arr);
     if (s->rank == 0) {
         line(em, "{");
         em->ind++;
         line(em, "const int i_ = 0;");
         line(em, "(void)i_;");
     } else {
-        open_elem_loop(em, s);
+        tv_open_loop(em, s);
     }
     Ctx c = {.shape = s, .idx = s->rank ? "i_" : "0", .home = s->rank > 0};
     char *inb = S("true"), *off = S("0");
     for (int k = 0; k < rank; k++) {
         Expr *x = iv->kind == EX_LIST ? iv->args[k] : iv;
-        line(em, "const int64_t g%d_ = %s;", k, evc(em, x, sub_ctx(em, x, c), DT_INT64));
+        line(em, "const int64_t g%d_ = %s;", k, ex_evc(em, x, ex_sub_ctx(em, x, c), DT_INT64));
         inb = S("%s && g%d_ >= 0 && g%d_ < %s.shape[%d]", inb, k, k, arr, k);
         off = S("%s + g%d_ * %s.strides[%d]", off, k, arr, k);
     }
-    const char *dst = s->rank ? S("%s[%s]", em->tmp[e->id] ? em->tmp[e->id] : "", home_idx(em)) : em->tmp[e->id];
-    if (!strcmp(n, "gather")) {
-        line(em, "%s = (%s) ? p_[%s] : %s;", dst, inb, off, pad_value(em, d, opt_int(e, "padding", 0)));
+    const char *dst = s->rank ? S("%s[%s]", em->tmp[e->id] ? em->tmp[e->id] : "", tv_home_idx(em)) : em->tmp[e->id];
+    if (e->bi == BI_GATHER) {
+        line(em, "%s = (%s) ? p_[%s] : %s;", dst, inb, off, pad_value(em, d, ex_opt_int(e, "padding", 0)));
     } else {
         if (em->cuda && l.repl) inb = S("t_ < %" PRId64 " && %s", l.n, inb);
-        char *v = st(em, d, evc(em, e->args[1], sub_ctx(em, e->args[1], c), d));
-        int mo = (int)opt_int(e, "memory_order", 1), sc = (int)opt_int(e, "scope", 2);
-        if (!strcmp(n, "scatter")) {
+        char *v = val_st(em, d, ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), d));
+        int mo = (int)ex_opt_int(e, "memory_order", 1), sc = (int)ex_opt_int(e, "scope", 2);
+        if (e->bi == BI_SCATTER) {
             line(em, "if (%s) p_[%s] = %s;", inb, off, v);
-        } else if (!strcmp(n, "atomic_cas")) {
-            char *v2 = st(em, d, evc(em, e->args[2], sub_ctx(em, e->args[2], c), d));
+        } else if (e->bi == BI_ATOMIC_CAS) {
+            char *v2 = val_st(em, d, ex_evc(em, e->args[2], ex_sub_ctx(em, e->args[2], c), d));
             line(em, "%s = (%s) ? tilec_atomic_cas_%s(&p_[%s], %s, %s, %d, %d) : (%s)0;", dst, inb, atomic_suffix(d), off, v,
                  v2, mo, sc, ty);
         } else {
             line(em, "%s = (%s) ? tilec_%s_%s(&p_[%s], %s, %d, %d) : (%s)0;", dst, inb, n, atomic_suffix(d), off, v, mo, sc, ty);
         }
     }
-    close_loop(em);
+    tv_close_loop(em);
     em->ind--;
     line(em, "}");
-    if (em->tmp[e->id] && em->tmp_smem[e->id] && em->cuda && s->rank) write_mirror(em, em->tmp[e->id], s);
+    if (em->tmp[e->id] && em->tmp_smem[e->id] && em->cuda && s->rank) mem_write_mirror(em, em->tmp[e->id], s);
 }
 
 /* ---- scans ---------------------------------------------------------------- */
@@ -1767,19 +1743,19 @@ static void emit_indexed(Emitter *em, Expr *e)
 /* Inclusive or exclusive prefix sums/products along one axis: the operand
  * goes to a buffer (shared memory on the GPU, padded against bank
  * conflicts) and each result element folds its prefix from it. */
-static void emit_scan(Emitter *em, Expr *e)
+static void red_scan(Emitter *em, Expr *e)
 {
     Expr *x = e->args[0];
     const Shape *s = &e->shape;
-    int ax = (int)opt_int(e, "axis", -1);
+    int ax = (int)ex_opt_int(e, "axis", -1);
     if (ax < 0) ax += s->rank;
-    bool excl = opt_int(e, "exclusive", 0) != 0, rev = opt_int(e, "reverse", 0) != 0;
-    bool sum = !strcmp(e->name, "cumsum");
+    bool excl = ex_opt_int(e, "exclusive", 0) != 0, rev = ex_opt_int(e, "reverse", 0) != 0;
+    bool sum = e->bi == BI_CUMSUM;
     Dtype acc = e->dtype == DT_FLOAT16 || e->dtype == DT_BFLOAT16 ? DT_FLOAT32 : e->dtype;
     const char *at = acc == DT_FLOAT32 ? "float" : acc == DT_FLOAT64 ? "double" : dtype_host_type(acc);
     int64_t n = shape_numel(s), len = s->dim[ax], stride = 1;
     for (int q = ax + 1; q < s->rank; q++) stride *= s->dim[q];
-    Lay l = lay_of(em, s);
+    Lay l = tv_lay(em, s);
     line(em, "{ /* tile_%s */", e->name);
     em->ind++;
     const char *pad = em->cuda ? "+ ((%s) >> 5)" : "";
@@ -1790,17 +1766,17 @@ static void emit_scan(Emitter *em, Expr *e)
     } else {
         line(em, "%s sb_[%" PRId64 "];", at, n);
     }
-    open_elem_loop(em, s);
+    tv_open_loop(em, s);
     Ctx c = {.shape = s, .idx = "i_", .home = true};
     if (em->cuda && l.repl) line(em, "if (t_ < %" PRId64 ")", n);
-    line(em, "sb_[i_%s] = %s;", em->cuda ? " + (i_ >> 5)" : "", evc(em, x, sub_ctx(em, x, c), acc));
-    close_loop(em);
+    line(em, "sb_[i_%s] = %s;", em->cuda ? " + (i_ >> 5)" : "", ex_evc(em, x, ex_sub_ctx(em, x, c), acc));
+    tv_close_loop(em);
     if (em->cuda) line(em, "__syncthreads();");
-    open_elem_loop(em, s);
-    line(em, "const int c_ = %s;", coord(em, "i_", s, ax));
+    tv_open_loop(em, s);
+    line(em, "const int c_ = %s;", tv_coord(em, "i_", s, ax));
     line(em, "const int b_ = i_ - c_ * %" PRId64 ";", stride);
     ConstValue one = {.i = 1, .u = 1}, zero = {.i = 0};
-    line(em, "%s acc_ = %s;", at, lit(em, sum ? &zero : &one, acc));
+    line(em, "%s acc_ = %s;", at, val_lit(em, sum ? &zero : &one, acc));
     line(em, "for (int k_ = 0; k_ < %" PRId64 "; ++k_) {", len);
     em->ind++;
     const char *cond = rev ? (excl ? "k_ > c_" : "k_ >= c_") : (excl ? "k_ < c_" : "k_ <= c_");
@@ -1809,13 +1785,13 @@ static void emit_scan(Emitter *em, Expr *e)
     if (dtype_is_float(acc))
         line(em, "if (%s) acc_ = acc_ %s %s;", cond, sum ? "+" : "*", v);
     else
-        line(em, "if (%s) acc_ = (%s)((%s)acc_ %s (%s)%s);", cond, at, utype(acc), sum ? "+" : "*", utype(acc), v);
-    close_loop(em);
-    line(em, "%s[%s] = %s;", em->tmp[e->id], home_idx(em), st(em, e->dtype, conv(em, "acc_", acc, e->dtype)));
-    close_loop(em);
+        line(em, "if (%s) acc_ = (%s)((%s)acc_ %s (%s)%s);", cond, at, val_utype(acc), sum ? "+" : "*", val_utype(acc), v);
+    tv_close_loop(em);
+    line(em, "%s[%s] = %s;", em->tmp[e->id], tv_home_idx(em), val_st(em, e->dtype, val_conv(em, "acc_", acc, e->dtype)));
+    tv_close_loop(em);
     em->ind--;
     line(em, "}");
-    if (em->tmp_smem[e->id] && em->cuda) write_mirror(em, em->tmp[e->id], s);
+    if (em->tmp_smem[e->id] && em->cuda) mem_write_mirror(em, em->tmp[e->id], s);
 }
 
 /* ---- matrix multiply on tensor cores -------------------------------------- */
@@ -1851,7 +1827,7 @@ static bool raw_acc(Dtype acc, int kk)
     return acc == DT_FLOAT32 && kk == 16;
 }
 
-static char *frag_acc_type(Emitter *em, Dtype acc, int kk)
+static char *mma_frag_acc_type(Emitter *em, Dtype acc, int kk)
 {
     if (raw_acc(acc, kk)) return S("tilec_frag_acc");
     return S("nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, %d, %s>", kk, acc == DT_INT32 ? "int" : "float");
@@ -1864,7 +1840,7 @@ static char *frag_acc_type(Emitter *em, Dtype acc, int kk)
  * 32), every float2 of a warp's fragment access hit the same four banks, an
  * 8-way conflict (ncu, H100) in the prologue and epilogue of every
  * tile_mma K loop. */
-static int64_t acc_ld(int64_t N)
+static int64_t mma_acc_ld(int64_t N)
 {
     return N + 8;
 }
@@ -1916,13 +1892,13 @@ static char *mma_stmt(Emitter *em, const MmaKind *k, const char *c, const char *
 /* Stages operand x (rows x cols, row stride ld) into shared buffer buf.
  * A tile already in registers with the staging bits is copied in vector
  * runs; anything else element by element. */
-static void stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, int64_t ld)
+static void mma_stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, int64_t ld)
 {
-    Lay l = lay_of(em, &x->shape);
+    Lay l = tv_lay(em, &x->shape);
     int64_t cols = x->shape.rank ? x->shape.dim[x->shape.rank - 1] : 1;
     const char *reg = NULL;
-    if (x->kind == EX_NAME && x->sym && x->sym->kind == SYM_VAR) reg = sym_name(em, x->sym);
-    if (x->kind == EX_BUILTIN && !strcmp(x->name, "load")) reg = em->tmp[x->id];
+    if (x->kind == EX_NAME && x->sym && x->sym->kind == SYM_VAR) reg = tv_sym_name(em, x->sym);
+    if (x->kind == EX_BUILTIN && x->bi == BI_LOAD) reg = em->tmp[x->id];
     if (em->cuda && reg && k->bits_match && !l.repl && l.V > 1) {
         const char *st = dtype_host_type(x->dtype);
         line(em, "#pragma unroll");
@@ -1931,15 +1907,15 @@ static void stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, int64
         line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
         line(em, "tilec_vstore<%d>((%s *)%s + (i_ / %" PRId64 ") * %" PRId64 " + (i_ %% %" PRId64 "), %s, r_ * %d);", l.V, st,
              buf, cols, ld, cols, reg, l.V);
-        close_loop(em);
+        tv_close_loop(em);
         return;
     }
-    open_elem_loop(em, &x->shape);
+    tv_open_loop(em, &x->shape);
     Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
-    char *v = ev(em, x, sub_ctx(em, x, c));
+    char *v = ex_ev(em, x, ex_sub_ctx(em, x, c));
     if (em->cuda && l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
     line(em, "%s[(i_ / %" PRId64 ") * %" PRId64 " + (i_ %% %" PRId64 ")] = %s;", buf, cols, ld, cols, S(k->fmt, v));
-    close_loop(em);
+    tv_close_loop(em);
 }
 
 /* How the warps share the 16x16 output blocks of an M x N tile_mma.  When
@@ -2058,7 +2034,7 @@ static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int6
             line(em, "if (k_ + 16 < %" PRId64 ") {", K);
             em->ind++;
             frag_loads(em, k, g, lda, ldb, swz, "fa_[((k_ >> 4) + 1) & 1]", "fb_[((k_ >> 4) + 1) & 1]", "k_ + 16");
-            close_loop(em);
+            tv_close_loop(em);
             frag_products(em, k, g, cf, "fa_[(k_ >> 4) & 1]", "fb_[(k_ >> 4) & 1]");
         } else {
             line(em, "%s fa_[%" PRId64 "];", opnd_type(em, k, false), g->fm);
@@ -2066,7 +2042,7 @@ static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int6
             frag_loads(em, k, g, lda, ldb, swz, "fa_", "fb_", "k_");
             frag_products(em, k, g, cf, "fa_", "fb_");
         }
-        close_loop(em);
+        tv_close_loop(em);
         em->ind--;
         line(em, "}");
         return;
@@ -2083,8 +2059,8 @@ static void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int6
     line(em, "%s", opnd_load(em, k, false, "fa_", "sa_", "tm_ * 16", "k_", lda, swz));
     line(em, "%s", opnd_load(em, k, true, "fb_", "sb_", "k_", "tn_ * 16", ldb, swz));
     line(em, "%s", mma_stmt(em, k, S("%s[b_]", cf), "fa_", "fb_"));
-    close_loop(em);
-    close_loop(em);
+    tv_close_loop(em);
+    tv_close_loop(em);
 }
 
 /* Stages a and b; each warp then runs the WMMA k loop for its 16x16 output
@@ -2099,21 +2075,21 @@ static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
     line(em, "%s *sa_ = (%s *)s_mma_;", k.sty, k.sty);
     line(em, "%s *sb_ = sa_ + %" PRId64 ";", k.sty, M * lda);
     line(em, "__syncthreads();");
-    stage(em, a, "sa_", &k, lda);
-    stage(em, b, "sb_", &k, ldb);
+    mma_stage(em, a, "sa_", &k, lda);
+    mma_stage(em, b, "sb_", &k, ldb);
     Dtype cdt = a->dtype == DT_INT8 ? DT_INT32 : DT_FLOAT32;
-    int64_t ldc = acc_ld(N);
+    int64_t ldc = mma_acc_ld(N);
     bool acc_in = !frag_sym && e->nargs > 2;
     if (acc_in) {
         line(em, "%s *sc_ = (%s *)(sb_ + %" PRId64 ");", k.cty, k.cty, K * ldb);
         MmaKind ck = {.fmt = "%s"};
-        stage(em, e->args[2], "sc_", &ck, ldc);
+        mma_stage(em, e->args[2], "sc_", &ck, ldc);
     }
     line(em, "__syncthreads();");
     MmaTiling g = mma_tiling(em, M, N);
     if (!frag_sym) {
         /* the accumulator in fragments c_: the given one, or zeros */
-        line(em, "%s c_[%" PRId64 "];", frag_acc_type(em, cdt, k.kk), g.bpw);
+        line(em, "%s c_[%" PRId64 "];", mma_frag_acc_type(em, cdt, k.kk), g.bpw);
         line(em, "#pragma unroll");
         line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
         em->ind++;
@@ -2123,7 +2099,7 @@ static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
         } else {
             line(em, "%s", acc_fill(em, cdt, k.kk, "c_[b_]", "0"));
         }
-        close_loop(em);
+        tv_close_loop(em);
     }
     mma_products(em, &k, &g, N, K, lda, ldb, false, frag_sym ? frag_sym : "c_");
     if (!frag_sym) {
@@ -2133,7 +2109,7 @@ static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
         em->ind++;
         frag_coords(em, &g, N);
         line(em, "%s", acc_move(em, cdt, k.kk, true, "c_[b_]", S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * ldc), ldc));
-        close_loop(em);
+        tv_close_loop(em);
     }
     line(em, "__syncthreads();");
 }
@@ -2142,7 +2118,7 @@ static void mma_core(Emitter *em, Expr *e, const char *frag_sym)
  * shared memory (rows padded against bank conflicts), WMMA (mma.sync on the
  * tensor cores) per warp; float8 goes through float16 (exactly).  Host:
  * float dot products (int64 for int8). */
-static void emit_mma(Emitter *em, Expr *e)
+static void mma_emit(Emitter *em, Expr *e)
 {
     Expr *a = e->args[0], *b = e->args[1], *acc = e->nargs > 2 ? e->args[2] : NULL;
     int64_t M = a->shape.dim[0], K = a->shape.dim[1], N = b->shape.dim[1];
@@ -2154,17 +2130,17 @@ static void emit_mma(Emitter *em, Expr *e)
         const char *at = integer ? "int64_t" : "float";
         MmaKind hk = {.fmt = "%s"};
         line(em, "%s sa_[%" PRId64 "], sb_[%" PRId64 "];", integer ? "int32_t" : "float", M * K, K * N);
-        stage(em, a, "sa_", &hk, K);
-        stage(em, b, "sb_", &hk, N);
+        mma_stage(em, a, "sa_", &hk, K);
+        mma_stage(em, b, "sb_", &hk, N);
         line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) {", M * N);
         em->ind++;
         line(em, "const int m_ = i_ / %" PRId64 ", n_ = i_ %% %" PRId64 ";", N, N);
         Ctx c = {.shape = &e->shape, .idx = "i_", .home = true};
-        line(em, "%s s_ = %s;", at, acc ? evc(em, acc, sub_ctx(em, acc, c), integer ? DT_INT64 : DT_FLOAT32) : "0");
+        line(em, "%s s_ = %s;", at, acc ? ex_evc(em, acc, ex_sub_ctx(em, acc, c), integer ? DT_INT64 : DT_FLOAT32) : "0");
         line(em, "for (int k_ = 0; k_ < %" PRId64 "; ++k_) s_ += (%s)sa_[m_ * %" PRId64 " + k_] * (%s)sb_[k_ * %" PRId64 " + n_];",
              K, at, K, at, N);
         line(em, "%s[i_] = %s;", name, integer ? "(int32_t)s_" : "s_");
-        close_loop(em);
+        tv_close_loop(em);
         em->ind--;
         line(em, "}");
         return;
@@ -2172,12 +2148,12 @@ static void emit_mma(Emitter *em, Expr *e)
     mma_core(em, e, NULL);
     MmaKind k = mma_kind(a->dtype);
     line(em, "const %s *scr_ = (const %s *)((%s *)s_mma_ + %" PRId64 ");", k.cty, k.cty, k.sty, M * (K + k.pad) + K * (N + k.pad));
-    open_elem_loop(em, &e->shape);
-    line(em, "%s[e_] = scr_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, acc_ld(N), N);
-    close_loop(em);
+    tv_open_loop(em, &e->shape);
+    line(em, "%s[e_] = scr_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, mma_acc_ld(N), N);
+    tv_close_loop(em);
     em->ind--;
     line(em, "}");
-    if (em->tmp_smem[e->id]) write_mirror(em, name, &e->shape);
+    if (em->tmp_smem[e->id]) mem_write_mirror(em, name, &e->shape);
 }
 
 /* The shared bytes an mma needs: staging of a and b, and the accumulator. */
@@ -2186,7 +2162,7 @@ static int64_t mma_bytes(const Expr *e)
     const Expr *a = e->args[0], *b = e->args[1];
     int64_t M = a->shape.dim[0], K = a->shape.dim[1], N = b->shape.dim[1];
     MmaKind k = mma_kind(a->dtype);
-    return (M * (K + k.pad) + K * (N + k.pad)) * k.esize + M * acc_ld(N) * 4 + 64;
+    return (M * (K + k.pad) + K * (N + k.pad)) * k.esize + M * mma_acc_ld(N) * 4 + 64;
 }
 
 /* ---- fragment-resident accumulators --------------------------------------
@@ -2195,29 +2171,29 @@ static int64_t mma_bytes(const Expr *e)
  * refreshed from the fragments (through shared memory) before a statement
  * that reads it otherwise. */
 
-static bool is_frag_update(const Stmt *st)
+static bool mma_is_frag_update(const Stmt *st)
 {
-    return st->kind == ST_ASSIGN && st->op < 0 && st->value->kind == EX_BUILTIN && !strcmp(st->value->name, "mma") &&
+    return st->kind == ST_ASSIGN && st->op < 0 && st->value->kind == EX_BUILTIN && st->value->bi == BI_MMA &&
            st->value->args[2]->kind == EX_NAME && st->value->args[2]->sym == st->target->sym;
 }
 
 /* Whether e reads symbol sym (the accumulator argument of a fragment update
  * excepted, passed as skip). */
-static bool expr_reads(const Expr *e, const Symbol *sym, const Expr *skip)
+static bool ex_reads(const Expr *e, const Symbol *sym, const Expr *skip)
 {
     if (!e || e == skip) return false;
     if (e->kind == EX_NAME && e->sym == sym) return true;
-    if (expr_reads(e->a, sym, skip) || expr_reads(e->b, sym, skip) || expr_reads(e->c, sym, skip)) return true;
+    if (ex_reads(e->a, sym, skip) || ex_reads(e->b, sym, skip) || ex_reads(e->c, sym, skip)) return true;
     for (int i = 0; i < e->nargs; i++)
-        if (expr_reads(e->args[i], sym, skip)) return true;
+        if (ex_reads(e->args[i], sym, skip)) return true;
     for (int i = 0; i < e->nopts; i++)
-        if (expr_reads(e->opts[i].value, sym, skip)) return true;
+        if (ex_reads(e->opts[i].value, sym, skip)) return true;
     return false;
 }
 
-static void frag_to_registers(Emitter *em, Symbol *sym)
+static void mma_frag_to_registers(Emitter *em, Symbol *sym)
 {
-    const char *name = sym_name(em, sym);
+    const char *name = tv_sym_name(em, sym);
     int64_t M = sym->shape.dim[0], N = sym->shape.dim[1];
     MmaTiling g = mma_tiling(em, M, N);
     const char *cty = sym->dtype == DT_INT32 ? "int" : "float";
@@ -2230,10 +2206,10 @@ static void frag_to_registers(Emitter *em, Symbol *sym)
     em->ind++;
     frag_coords(em, &g, N);
     line(em, "%s", acc_move(em, sym->dtype, em->sym_kk[sym->id], true, S("f%s[b_]", name),
-                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * acc_ld(N)), acc_ld(N)));
-    close_loop(em);
+                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * mma_acc_ld(N)), mma_acc_ld(N)));
+    tv_close_loop(em);
     line(em, "__syncthreads();");
-    Lay l = lay_of(em, &sym->shape);
+    Lay l = tv_lay(em, &sym->shape);
     if (!l.repl && l.V % 4 == 0 && N % l.V == 0) {
         /* A thread's runs of V elements lie in one buffer row, 16-byte
          * aligned (rows of N + 8 words): read them four words at a time. */
@@ -2246,19 +2222,19 @@ static void frag_to_registers(Emitter *em, Symbol *sym)
         line(em, "for (int q_ = 0; q_ < %d; q_ += 4) {", l.V);
         em->ind++;
         line(em, "const %s u_ = *(const %s *)(sc_ + (i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 " + q_);", vty, vty, N,
-             acc_ld(N), N);
+             mma_acc_ld(N), N);
         line(em, "%s[r_ * %d + q_] = u_.x; %s[r_ * %d + q_ + 1] = u_.y;", name, l.V, name, l.V);
         line(em, "%s[r_ * %d + q_ + 2] = u_.z; %s[r_ * %d + q_ + 3] = u_.w;", name, l.V, name, l.V);
-        close_loop(em);
-        close_loop(em);
+        tv_close_loop(em);
+        tv_close_loop(em);
     } else {
-        open_elem_loop(em, &sym->shape);
-        line(em, "%s[e_] = sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, acc_ld(N), N);
-        close_loop(em);
+        tv_open_loop(em, &sym->shape);
+        line(em, "%s[e_] = sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, mma_acc_ld(N), N);
+        tv_close_loop(em);
     }
     em->ind--;
     line(em, "}");
-    if (em->sym_smem[sym->id]) write_mirror(em, name, &sym->shape);
+    if (em->sym_smem[sym->id]) mem_write_mirror(em, name, &sym->shape);
 }
 
 /* The value of an accumulator's initialiser that is the same for every
@@ -2268,18 +2244,18 @@ static void frag_to_registers(Emitter *em, Symbol *sym)
 static char *uniform_init(Emitter *em, Expr *e, Dtype d)
 {
     if (!e || e->kind != EX_BUILTIN) return NULL;
-    bool uniform = !strcmp(e->name, "zeros") || !strcmp(e->name, "ones") ||
-                   (!strcmp(e->name, "full") && e->nargs > 1 && e->args[1]->shape.rank == 0);
+    bool uniform = e->bi == BI_ZEROS || e->bi == BI_ONES ||
+                   (e->bi == BI_FULL && e->nargs > 1 && e->args[1]->shape.rank == 0);
     if (!uniform) return NULL;
     Ctx c = {.shape = &e->shape, .idx = "0"};
-    return evc(em, e, c, d);
+    return ex_evc(em, e, c, d);
 }
 
 /* The fragments of sym start as init: a uniform value is written into
  * them directly; anything else goes registers -> shared -> fragments. */
-static void registers_to_frag(Emitter *em, Symbol *sym, Expr *init)
+static void mma_registers_to_frag(Emitter *em, Symbol *sym, Expr *init)
 {
-    const char *name = sym_name(em, sym);
+    const char *name = tv_sym_name(em, sym);
     char *u = uniform_init(em, init, sym->dtype);
     if (u) {
         MmaTiling g = mma_tiling(em, sym->shape.dim[0], sym->shape.dim[1]);
@@ -2296,66 +2272,68 @@ static void registers_to_frag(Emitter *em, Symbol *sym, Expr *init)
     em->ind++;
     line(em, "%s *sc_ = (%s *)s_mma_;", cty, cty);
     line(em, "__syncthreads();");
-    open_elem_loop(em, &sym->shape);
-    Lay l = lay_of(em, &sym->shape);
+    tv_open_loop(em, &sym->shape);
+    Lay l = tv_lay(em, &sym->shape);
     if (l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
-    line(em, "sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "] = %s[e_];", N, acc_ld(N), N, name);
-    close_loop(em);
+    line(em, "sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "] = %s[e_];", N, mma_acc_ld(N), N, name);
+    tv_close_loop(em);
     line(em, "__syncthreads();");
     line(em, "#pragma unroll");
     line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
     em->ind++;
     frag_coords(em, &g, N);
     line(em, "%s", acc_move(em, sym->dtype, em->sym_kk[sym->id], false, S("f%s[b_]", name),
-                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * acc_ld(N)), acc_ld(N)));
-    close_loop(em);
+                            S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * mma_acc_ld(N)), mma_acc_ld(N)));
+    tv_close_loop(em);
     em->ind--;
     line(em, "}");
 }
 
 /* Materialises the loads and calls inside e, innermost first. */
-static void hoist(Emitter *em, Expr *e)
+static void body_hoist(Emitter *em, Expr *e)
 {
     if (!e || (e->is_const && e->shape.rank == 0)) return;
     if (e->kind == EX_CALL) {
-        emit_call(em, e);
+        mem_call(em, e);
         return;
     }
-    if (e->kind == EX_BUILTIN && !strcmp(e->name, "load")) {
-        for (int i = 0; i < e->nopts; i++) hoist(em, e->opts[i].value);
-        emit_load(em, e);
-        return;
+    if (e->kind == EX_BUILTIN) {
+        switch (builtin_info(e->bi)->cls) {
+        case BCLASS_MEM:
+            if (e->bi == BI_STORE) return; /* its statement stores it */
+            for (int i = 0; i < e->nopts; i++) body_hoist(em, e->opts[i].value);
+            mem_load(em, e);
+            return;
+        case BCLASS_REDUCE:
+            body_hoist(em, e->args[0]);
+            red_emit(em, e);
+            return;
+        case BCLASS_INDEXED:
+            for (int i = 1; i < e->nargs; i++) body_hoist(em, e->args[i]);
+            body_hoist(em, ex_opt(e, "index")->value);
+            mem_indexed(em, e);
+            return;
+        case BCLASS_MMA:
+            for (int i = 0; i < e->nargs; i++) body_hoist(em, e->args[i]);
+            mma_emit(em, e);
+            return;
+        case BCLASS_SCAN:
+            body_hoist(em, e->args[0]);
+            red_scan(em, e);
+            return;
+        case BCLASS_FACTORY: case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE:
+        case BCLASS_SHAPE: case BCLASS_QUERY:
+            break; /* element-wise: its operands may hold materialised values */
+        }
     }
-    if (e->kind == EX_BUILTIN && !strcmp(e->name, "store")) return;
-    if (e->kind == EX_BUILTIN && sema_is_reduction(e->name)) {
-        hoist(em, e->args[0]);
-        emit_reduce(em, e);
-        return;
-    }
-    if (e->kind == EX_BUILTIN && (!strcmp(e->name, "gather") || !strcmp(e->name, "scatter") || !strncmp(e->name, "atomic_", 7))) {
-        for (int i = 1; i < e->nargs; i++) hoist(em, e->args[i]);
-        hoist(em, opt(e, "index")->value);
-        emit_indexed(em, e);
-        return;
-    }
-    if (e->kind == EX_BUILTIN && (!strcmp(e->name, "mma") || !strcmp(e->name, "matmul"))) {
-        for (int i = 0; i < e->nargs; i++) hoist(em, e->args[i]);
-        emit_mma(em, e);
-        return;
-    }
-    if (e->kind == EX_BUILTIN && (!strcmp(e->name, "cumsum") || !strcmp(e->name, "cumprod"))) {
-        hoist(em, e->args[0]);
-        emit_scan(em, e);
-        return;
-    }
-    hoist(em, e->a);
-    hoist(em, e->b);
-    hoist(em, e->c);
-    for (int i = 0; i < e->nargs; i++) hoist(em, e->args[i]);
+    body_hoist(em, e->a);
+    body_hoist(em, e->b);
+    body_hoist(em, e->c);
+    for (int i = 0; i < e->nargs; i++) body_hoist(em, e->args[i]);
 }
 
 /* Shared memory one block may have on sm_XX (opt-in limit). */
-static int smem_limit(int arch)
+static int pipeline_smem_limit(int arch)
 {
     switch (arch) {
     case 0: case 80: case 87: return 163 * 1024;
@@ -2370,7 +2348,7 @@ static int smem_limit(int arch)
  * global -> shared memory (cp.async when ALIGNED, zero-filled past the
  * array's edges) into stage j % S of a ring of S buffers, S - 1 steps ahead
  * of the products that read them.  One barrier per step both publishes
- * stage j to every warp and retires stage (j - 1) % S, which the copies
+ * stage j to every warp and retires mma_stage (j - 1) % S, which the copies
  * issued right after it overwrite.  The accumulator stays in fragments. */
 
 /* A stage holds the A operand (M x K) then the B operand (K x N), 16-bit
@@ -2409,7 +2387,7 @@ static int pipe_stages(const Emitter *em, const PipeLoop *pl)
 {
     int64_t b = pipe_stage_elems(pl) * 2;
     int64_t blocks = pipe_blocks_per_sm(em, pl);
-    int64_t budget = (smem_limit(em->co->arch) - 2048) / blocks;
+    int64_t budget = (pipeline_smem_limit(em->co->arch) - 2048) / blocks;
     for (int s = 4; s > 2; s--)
         if (s * b <= budget) return s;
     return 2;
@@ -2428,13 +2406,13 @@ static int64_t pipe_bytes(const Emitter *em, const PipeLoop *pl)
 static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int64_t cols)
 {
     const char *arr = S("p_%s", l->args[0]->name);
-    Expr *iv = opt(l, "index")->value;
+    Expr *iv = ex_opt(l, "index")->value;
     line(em, "{ /* tile_load %s, asynchronously */", l->args[0]->name);
     em->ind++;
     for (int d = 0; d < 2; d++) {
         Expr *x = iv->args[d];
         Ctx c = {.shape = &x->shape, .idx = "0"};
-        line(em, "const int64_t o%d_ = (int64_t)(%s) * %" PRId64 ";", d, evc(em, x, c, DT_INT64), d ? cols : rows);
+        line(em, "const int64_t o%d_ = (int64_t)(%s) * %" PRId64 ";", d, ex_evc(em, x, c, DT_INT64), d ? cols : rows);
     }
     int64_t runs = rows * cols / 8, per_row = cols / 8, reps = (runs + em->T - 1) / em->T;
     line(em, "const bool full_ = o0_ >= 0 && o0_ + %" PRId64 " <= %s.shape[0] && o1_ >= 0 && o1_ + %" PRId64 " <= %s.shape[1];",
@@ -2461,7 +2439,7 @@ static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int6
             else
                 line(em, "tilec_pipe_copy16(%s + tilec_swz<%" PRId64 ">(row_ + r_ * %" PRId64 ", col_), g_ + r_ * gs_);", dst,
                      cols, rstep);
-            close_loop(em);
+            tv_close_loop(em);
             em->ind--;
             continue;
         }
@@ -2485,7 +2463,7 @@ static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int6
             line(em, "tilec_pipe_copy8<ALIGNED>(%s + %s, (const uint16_t *)%s.data, o0_ + row_, "
                      "o1_ + col_, %s.shape[0], %s.shape[1], %s.strides[0], %s.strides[1]);",
                  dst, d, arr, arr, arr, arr, arr);
-        close_loop(em);
+        tv_close_loop(em);
         em->ind--;
     }
     line(em, "}");
@@ -2496,7 +2474,7 @@ static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int6
 /* Sets the loop counter to step j's value and issues that step's copies. */
 static void pipe_issue_step(Emitter *em, const PipeLoop *pl, const char *j, const char *slot)
 {
-    line(em, "%s = (%s)(pk0_ + %s);", sym_name(em, pl->k), emit_storage_type(pl->k->dtype), j);
+    line(em, "%s = (%s)(pk0_ + %s);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype), j);
     line(em, "uint16_t *pd_ = ps_ + %s * %" PRId64 ";", slot, pipe_stage_elems(pl));
     pipe_issue(em, pl->load[0], "pd_", pl->M, pl->K);
     pipe_issue(em, pl->load[1], S("(pd_ + %" PRId64 ")", pl->M * pl->K), pl->K, pl->N);
@@ -2511,24 +2489,24 @@ static void pipe_issue_ahead(Emitter *em, const PipeLoop *pl, int stages)
     line(em, "if (kn_ < pn_) {");
     em->ind++;
     pipe_issue_step(em, pl, "kn_", S("(rs_ == 0 ? %d : rs_ - 1)", stages - 1));
-    close_loop(em);
+    tv_close_loop(em);
     line(em, "tilec_pipe_commit();");
 }
 
-static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
+static void pipeline_emit_for(Emitter *em, Stmt *st, const PipeLoop *pl)
 {
     int stages = pipe_stages(em, pl);
     MmaKind mk = mma_kind(pl->dtype);
     MmaTiling g = mma_tiling(em, pl->M, pl->N);
-    const char *kn = sym_name(em, pl->k);
+    const char *kn = tv_sym_name(em, pl->k);
     line(em, "{ /* K loop: tile_mma operands copied %d step%s ahead (%d stages) */", stages - 1, stages > 2 ? "s" : "", stages);
     em->ind++;
     if (st->init_s)
-        for (int i = 0; i < st->init_s->nitems; i++) emit_stmt(em, st->init_s->items[i]);
+        for (int i = 0; i < st->init_s->nitems; i++) body_stmt(em, st->init_s->items[i]);
     emit_line(em->o, em->co, st->cond->loc);
     Ctx c = {.shape = &pl->hi->shape, .idx = "0"};
     line(em, "const int64_t pk0_ = (int64_t)%s;", kn);
-    line(em, "const int64_t pe_ = (int64_t)(%s);", evc(em, pl->hi, c, DT_INT64));
+    line(em, "const int64_t pe_ = (int64_t)(%s);", ex_evc(em, pl->hi, c, DT_INT64));
     line(em, "const int64_t pn_ = pe_ > pk0_ ? pe_ - pk0_ : 0;");
     line(em, "uint16_t *ps_ = (uint16_t *)s_mma_;");
     line(em, "__syncthreads();"); /* the buffer may have served a conversion */
@@ -2537,9 +2515,9 @@ static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
     line(em, "if (ks_ < pn_) {");
     em->ind++;
     pipe_issue_step(em, pl, "ks_", "ks_");
-    close_loop(em);
+    tv_close_loop(em);
     line(em, "tilec_pipe_commit();");
-    close_loop(em);
+    tv_close_loop(em);
     /* Where a step's copies go: with two or more blocks per SM, after the
      * products (the other block's products cover this one's copy issue,
      * and the copies' address registers are not reused right away by the
@@ -2559,10 +2537,10 @@ static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
     emit_line(em->o, em->co, pl->update->loc);
     line(em, "const %s *sa_ = (const %s *)(ps_ + rs_ * %" PRId64 ");", mk.sty, mk.sty, pipe_stage_elems(pl));
     line(em, "const %s *sb_ = sa_ + %" PRId64 ";", mk.sty, pl->M * pl->K);
-    mma_products(em, &mk, &g, pl->N, pl->K, pl->K, pl->N, true, S("f%s", sym_name(em, pl->acc)));
+    mma_products(em, &mk, &g, pl->N, pl->K, pl->K, pl->N, true, S("f%s", tv_sym_name(em, pl->acc)));
     if (late) pipe_issue_ahead(em, pl, stages);
     line(em, "rs_ = rs_ == %d ? 0 : rs_ + 1;", stages - 1);
-    close_loop(em);
+    tv_close_loop(em);
     line(em, "tilec_pipe_wait<0>();");
     line(em, "__syncthreads();");
     line(em, "%s = (%s)(pk0_ + pn_);", kn, emit_storage_type(pl->k->dtype));
@@ -2572,7 +2550,7 @@ static void emit_pipelined_for(Emitter *em, Stmt *st, const PipeLoop *pl)
 
 /* Finds the loops to pipeline (the accumulator must be in fragments) and
  * makes room for their buffers. */
-static void find_pipes(Emitter *em, Stmt *st)
+static void pipeline_find(Emitter *em, Stmt *st)
 {
     if (!st) return;
     PipeLoop pl;
@@ -2582,19 +2560,19 @@ static void find_pipes(Emitter *em, Stmt *st)
         if (bytes > em->mma_bytes) em->mma_bytes = bytes;
         return;
     }
-    find_pipes(em, st->then_s);
-    find_pipes(em, st->else_s);
-    find_pipes(em, st->body);
-    for (int i = 0; i < st->nitems; i++) find_pipes(em, st->items[i]);
+    pipeline_find(em, st->then_s);
+    pipeline_find(em, st->else_s);
+    pipeline_find(em, st->body);
+    for (int i = 0; i < st->nitems; i++) pipeline_find(em, st->items[i]);
 }
 
 /* ---- statements ---------------------------------------------------------- */
 
 static char *scalar_cond(Emitter *em, Expr *c)
 {
-    hoist(em, c);
+    body_hoist(em, c);
     Ctx cc = {.shape = &c->shape, .idx = "0"};
-    return evc(em, c, cc, DT_BOOL);
+    return ex_evc(em, c, cc, DT_BOOL);
 }
 
 /* Whether a continue in st targets the loop st is the body of. */
@@ -2616,10 +2594,10 @@ static void emit_loop_body(Emitter *em, Stmt *body, Stmt *step, int label)
         return;
     }
     em->cont_label[em->nloops++] = label;
-    emit_stmt(em, body);
+    body_stmt(em, body);
     em->nloops--;
     if (has_continue(body)) line(em, "cont%d_:;", label);
-    if (step) emit_stmt(em, step);
+    if (step) body_stmt(em, step);
 }
 
 /* Refreshes the registers of every fragment accumulator the leaf statement
@@ -2627,19 +2605,19 @@ static void emit_loop_body(Emitter *em, Stmt *body, Stmt *step, int label)
 static void refresh_frags(Emitter *em, Stmt *st)
 {
     if (!em->cuda) return;
-    const Expr *skip = is_frag_update(st) && em->sym_frag[st->target->sym->id] ? st->value->args[2] : NULL;
-    const Expr *roots[3] = {st->init, st->value, st->kind == ST_ASSIGN && st->op >= 0 ? st->target : NULL};
+    const Expr *skip = mma_is_frag_update(st) && em->sym_frag[st->target->sym->id] ? st->value->args[2] : NULL;
+    const Expr *roots[2] = {st->init, st->value}; /* sema desugared x op= v */
     for (int i = 0; i < em->k->nsyms; i++) {
         if (!em->sym_frag[i] || !em->syms[i]) continue;
-        for (int r = 0; r < 3; r++)
-            if (expr_reads(roots[r], em->syms[i], skip)) {
-                frag_to_registers(em, em->syms[i]);
+        for (int r = 0; r < 2; r++)
+            if (ex_reads(roots[r], em->syms[i], skip)) {
+                mma_frag_to_registers(em, em->syms[i]);
                 break;
             }
     }
 }
 
-static void emit_stmt(Emitter *em, Stmt *st)
+static void body_stmt(Emitter *em, Stmt *st)
 {
     if (!st) return;
     emit_line(em->o, em->co, st->loc);
@@ -2647,51 +2625,32 @@ static void emit_stmt(Emitter *em, Stmt *st)
         refresh_frags(em, st);
     switch (st->kind) {
     case ST_DECL:
-        materialize(em, sym_name(em, st->sym), st->sym->dtype, &st->sym->shape, st->init, em->sym_smem[st->sym->id]);
-        if (em->sym_frag[st->sym->id]) registers_to_frag(em, st->sym, st->init);
+        mem_materialize(em, tv_sym_name(em, st->sym), st->sym->dtype, &st->sym->shape, st->init, em->sym_smem[st->sym->id]);
+        if (em->sym_frag[st->sym->id]) mma_registers_to_frag(em, st->sym, st->init);
         return;
     case ST_ASSIGN: {
         Symbol *sym = st->target->sym;
         Expr *v = st->value;
         if (em->sym_frag[sym->id]) { /* v = tile_mma(a, b, v) on the fragments */
-            hoist(em, v->args[0]);
-            hoist(em, v->args[1]);
+            body_hoist(em, v->args[0]);
+            body_hoist(em, v->args[1]);
             line(em, "{ /* %s = tile_mma(..., %s) on tensor cores */", sym->name, sym->name);
             em->ind++;
-            mma_core(em, v, S("f%s", sym_name(em, sym)));
+            mma_core(em, v, S("f%s", tv_sym_name(em, sym)));
             em->ind--;
             line(em, "}");
             return;
         }
-        if (st->op >= 0) {
-            /* x op= v is x = x op v with x read at home. */
-            Expr *bin = arena_alloc(em->ar, sizeof *bin);
-            bin->kind = EX_BINARY;
-            bin->op = st->op;
-            bin->a = st->target;
-            bin->b = v;
-            bin->loc = st->loc;
-            Promotion pr;
-            char err[256];
-            if (!dtype_promote(bop_class((BinaryOp)st->op), sym->dtype, NULL, v->dtype, v->is_const ? &v->cval : NULL,
-                               &pr, err, sizeof err)) {
-                em->ok = false;
-                return;
-            }
-            bin->dtype = pr.result;
-            bin->shape = sym->shape;
-            v = bin;
-        }
-        materialize(em, sym_name(em, sym), sym->dtype, &sym->shape, v, em->sym_smem[sym->id]);
+        mem_materialize(em, tv_sym_name(em, sym), sym->dtype, &sym->shape, v, em->sym_smem[sym->id]);
         return;
     }
     case ST_EXPR: {
         Expr *v = st->value;
-        if (v->kind == EX_BUILTIN && !strcmp(v->name, "store")) {
-            for (int i = 0; i < v->nopts; i++) hoist(em, v->opts[i].value);
-            emit_store(em, v); /* materialises (and hoists) the stored value */
+        if (v->kind == EX_BUILTIN && v->bi == BI_STORE) {
+            for (int i = 0; i < v->nopts; i++) body_hoist(em, v->opts[i].value);
+            mem_store(em, v); /* materialises (and hoists) the stored value */
         } else {
-            hoist(em, v); /* calls, scatter and atomics */
+            body_hoist(em, v); /* calls, scatter and atomics */
         }
         return;
     }
@@ -2699,12 +2658,12 @@ static void emit_stmt(Emitter *em, Stmt *st)
         char *c = scalar_cond(em, st->cond);
         line(em, "if (%s) {", c);
         em->ind++;
-        emit_stmt(em, st->then_s);
+        body_stmt(em, st->then_s);
         em->ind--;
         if (st->else_s) {
             line(em, "} else {");
             em->ind++;
-            emit_stmt(em, st->else_s);
+            body_stmt(em, st->else_s);
             em->ind--;
         }
         line(em, "}");
@@ -2713,14 +2672,14 @@ static void emit_stmt(Emitter *em, Stmt *st)
     case ST_FOR: {
         for (int i = 0; i < em->npipes; i++)
             if (em->pipes[i].loop == st) {
-                emit_pipelined_for(em, st, &em->pipes[i]);
+                pipeline_emit_for(em, st, &em->pipes[i]);
                 return;
             }
         int label = em->nlabels++;
         line(em, "{");
         em->ind++;
         if (st->init_s)
-            for (int i = 0; i < st->init_s->nitems; i++) emit_stmt(em, st->init_s->items[i]);
+            for (int i = 0; i < st->init_s->nitems; i++) body_stmt(em, st->init_s->items[i]);
         line(em, "for (;;) {");
         em->ind++;
         if (st->cond) line(em, "if (!(%s)) break;", scalar_cond(em, st->cond));
@@ -2747,7 +2706,7 @@ static void emit_stmt(Emitter *em, Stmt *st)
     case ST_BLOCK:
         line(em, "{");
         em->ind++;
-        for (int i = 0; i < st->nitems; i++) emit_stmt(em, st->items[i]);
+        for (int i = 0; i < st->nitems; i++) body_stmt(em, st->items[i]);
         em->ind--;
         line(em, "}");
         return;
@@ -2769,7 +2728,7 @@ static void plan_expr(const Expr *e, int64_t *maxn, int *minsize)
     if (!e) return;
     int64_t n = shape_numel(&e->shape);
     if (n > *maxn) *maxn = n;
-    if (e->kind == EX_BUILTIN && (!strcmp(e->name, "load") || !strcmp(e->name, "store"))) {
+    if (e->kind == EX_BUILTIN && builtin_info(e->bi)->cls == BCLASS_MEM) {
         int b = dtype_bits(e->args[0]->dtype) / 8;
         if (b > 0 && b < *minsize) *minsize = b;
     }
@@ -2834,8 +2793,8 @@ static int64_t perm_src(Expr *e, int64_t o)
     const Expr *x = e->args[0];
     int r = e->shape.rank, perm[TILE_MAX_RANK];
     for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
-    Option *ax = opt(e, "axis");
-    if (!strcmp(e->name, "permute") && ax && ax->value->kind == EX_LIST)
+    Option *ax = ex_opt(e, "axis");
+    if (e->bi == BI_PERMUTE && ax && ax->value->kind == EX_LIST)
         for (int i = 0; i < r; i++) perm[i] = (int)ax->value->args[i]->cval.i;
     int64_t src = 0;
     for (int i = r - 1; i >= 0; i--) {
@@ -2881,7 +2840,7 @@ static int64_t *mirror_pattern(Emitter *em, const Shape *s, Expr *perm, const Sh
 {
     Layout tv;
     if (!tv_layout(em, s, &tv)) return NULL;
-    Lay l = lay_of(em, s);
+    Lay l = tv_lay(em, s);
     *accesses = (int64_t)(em->T / 32) * l.E;
     int64_t *idx = malloc((size_t)*accesses * 32 * sizeof *idx);
     if (!idx) return NULL;
@@ -2889,7 +2848,7 @@ static int64_t *mirror_pattern(Emitter *em, const Shape *s, Expr *perm, const Sh
         for (int e = 0; e < l.E; e++)
             for (int lane = 0; lane < 32; lane++) {
                 int64_t o = layout_eval(&tv, (int64_t)(w * 32 + lane) + (int64_t)em->T * e);
-                idx[((int64_t)w * l.E + e) * 32 + lane] = perm ? perm_src(perm, o) : from ? bcast_src(from, s, o) : o;
+                idx[((int64_t)w * l.E + e) * 32 + lane] = perm ? perm_src(perm, o) : from ? tv_bcast_src(from, s, o) : o;
             }
     return idx;
 }
@@ -2912,13 +2871,13 @@ static bool mirror_of(const Expr *x, const Symbol *sym, int tmp_id)
  * under each candidate and keep the cheapest, the identity on ties.  Reads
  * whose order the scan does not know (inside other index maps) are not
  * counted: any layout is correct, only their speed is at stake. */
-static void mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, const Symbol *sym, int tmp_id)
+static void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, const Symbol *sym, int tmp_id)
 {
     int es = dtype_bits(d) / 8;
     if (es != 1 && es != 2 && es != 4) return;
     int fs = es == 4 ? 0 : es == 2 ? 1 : 2;
-    Lay l = lay_of(em, s);
-    int lg = log2i(l.n);
+    Lay l = tv_lay(em, s);
+    int lg = tv_log2(l.n);
     if (l.repl || (INT64_C(1) << lg) != l.n || lg < fs + 6 || em->nmswz == 64) return;
     int64_t *pat[33], acc[33]; /* the writes, then up to 32 kinds of reads */
     int np = 0;
@@ -2932,7 +2891,7 @@ static void mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *
         if (pat[np]) np++;
     }
     for (int r = 0; r < em->nbc_reads && np < 33; r++) {
-        if (!mirror_of(em->bc_reads[r].x, sym, tmp_id) || lay_of(em, em->bc_reads[r].ctx).repl) continue;
+        if (!mirror_of(em->bc_reads[r].x, sym, tmp_id) || tv_lay(em, em->bc_reads[r].ctx).repl) continue;
         pat[np] = mirror_pattern(em, em->bc_reads[r].ctx, NULL, s, &acc[np]);
         if (pat[np]) np++;
     }
@@ -2977,11 +2936,11 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
     for (int i = 0; i < ns; i++) {
         if (em.sym_frag[i] && !em.sym_kk[i]) em.sym_frag[i] = false;
         if (em.sym_frag[i]) {
-            int64_t b = em.syms[i]->shape.dim[0] * acc_ld(em.syms[i]->shape.dim[1]) * 4 + 64;
+            int64_t b = em.syms[i]->shape.dim[0] * mma_acc_ld(em.syms[i]->shape.dim[1]) * 4 + 64;
             if (b > em.mma_bytes) em.mma_bytes = b;
         }
     }
-    if (cuda && o->opt_level > 0) find_pipes(&em, f->body);
+    if (cuda && o->opt_level > 0) pipeline_find(&em, f->body);
     for (int i = 0; cuda && i < ne; i++) {
         /* An mma that does not update a fragment accumulator needs room for
          * its accumulator after the staged operands. */
@@ -3000,15 +2959,15 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
         if (sym->shape.rank == 0) {
             line(&em, "%s v%d = 0;", ty, sym->id);
         } else {
-            Lay l = lay_of(&em, &sym->shape);
+            Lay l = tv_lay(&em, &sym->shape);
             declare_tile(&em, ty, sym->dtype, arena_printf(em.ar, "v%d", sym->id), l.E);
             line(&em, "(void)v%d;", sym->id); /* unused when a pipeline loads it to shared memory */
             if (em.sym_frag[i]) {
                 MmaTiling g = mma_tiling(&em, sym->shape.dim[0], sym->shape.dim[1]);
-                line(&em, "%s fv%d[%" PRId64 "];", frag_acc_type(&em, sym->dtype, em.sym_kk[i] ? em.sym_kk[i] : 16), sym->id, g.bpw);
+                line(&em, "%s fv%d[%" PRId64 "];", mma_frag_acc_type(&em, sym->dtype, em.sym_kk[i] ? em.sym_kk[i] : 16), sym->id, g.bpw);
             }
             if (cuda && em.sym_smem[i]) {
-                mirror_swizzle(&em, arena_printf(em.ar, "v%d", sym->id), sym->dtype, &sym->shape, sym, -1);
+                tv_mirror_swizzle(&em, arena_printf(em.ar, "v%d", sym->id), sym->dtype, &sym->shape, sym, -1);
                 line(&em, "__shared__ %s s_v%d[%" PRId64 "];", ty, sym->id, l.n);
                 smem += (int)(l.n * dtype_bits(sym->dtype) / 8);
             }
@@ -3021,11 +2980,11 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
             line(&em, "%s %s = 0;", ty, em.tmp[i]);
             continue;
         }
-        Lay l = lay_of(&em, &em.tmp_shape[i]);
+        Lay l = tv_lay(&em, &em.tmp_shape[i]);
         declare_tile(&em, ty, em.tmp_dt[i], em.tmp[i], l.E);
         line(&em, "(void)%s;", em.tmp[i]); /* unused when it lives in fragments */
         if (cuda && em.tmp_smem[i]) {
-            mirror_swizzle(&em, em.tmp[i], em.tmp_dt[i], &em.tmp_shape[i], NULL, i);
+            tv_mirror_swizzle(&em, em.tmp[i], em.tmp_dt[i], &em.tmp_shape[i], NULL, i);
             line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, em.tmp[i], l.n);
             smem += (int)(l.n * dtype_bits(em.tmp_dt[i]) / 8);
         }
@@ -3040,14 +2999,14 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
         smem += (int)em.red_bytes;
     }
     plan->smem_bytes = smem;
-    int limit = smem_limit(o->arch);
+    int limit = pipeline_smem_limit(o->arch);
     if (smem > 48 * 1024 || smem + plan->dyn_smem_bytes > limit) {
         diag_error_fix(f->loc, "use smaller tiles",
                        "kernel '%s' needs %d bytes of shared memory (at most 49152 static, %d in all on sm_%d)",
                        f->name, smem + plan->dyn_smem_bytes, limit, o->arch ? o->arch : 80);
         return false;
     }
-    emit_stmt(&em, f->body);
+    body_stmt(&em, f->body);
     if (!em.ok) diag_error(f->loc, "internal error: tilec could not generate code for kernel '%s'", f->name);
     return em.ok;
 }

@@ -10,7 +10,6 @@
 #include "codegen/emit.h"
 #include "frontend/diag.h"
 #include "sema/layout.h"
-#include "sema/sema.h"
 #include "tilec_fp.h"
 
 const char *emit_scalar_api_type(Dtype d)
@@ -94,7 +93,7 @@ static void const_values(FILE *o, const Func *f, const int64_t *vals, const char
  * zero size): a wrong dtype or an unlisted constant is reported whatever the
  * problem's size, so it cannot hide until the data grows.  With TILE_CONST
  * parameters, the check also picks the specialization: spec_ is the index
- * (in specvals) of the one the launch runs. */
+ * (in f->specs) of the one the launch runs. */
 bool emit_has_tunable(const Func *f)
 {
     for (int i = 0; i < f->nparams; i++)
@@ -206,9 +205,9 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
     free(tab);
 }
 
-void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, int64_t (*specvals)[16], int nspec,
-                        char **grids)
+void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, char **grids)
 {
+    const int nspec = f->nspecs;
     fputs("    tilec_status st_;\n    tilec_clear_error();\n", o);
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
@@ -234,13 +233,13 @@ void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, int64_
     }
     bool tuned = emit_has_tunable(f);
     if (tuned && !co->tune_explicit) emit_dispatch(o, co, f);
-    if (sema_nconst(f)) {
+    if (ast_nconst(f)) {
         /* "    if (BM == 64 && BN == 128) spec_ = 0;", ... and the error
          * listing the requested and the compiled values */
         fputs("    int spec_ = -1;\n", o);
         for (int s = 0; s < nspec; s++) {
             fputs(s ? "    else if (" : "    if (", o);
-            const_values(o, f, specvals[s], " && ", true);
+            const_values(o, f, f->specs[s].vals, " && ", true);
             fprintf(o, ") spec_ = %d;\n", s);
         }
         fputs("    if (spec_ < 0)\n        return tilec_fail(TILEC_ERR_CONSTANT, \"", o);
@@ -248,7 +247,7 @@ void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, int64_
         fprintf(o, ": no compiled specialization of %s (compiled: ", f->name);
         for (int s = 0; s < nspec; s++) {
             fputs(s ? "; " : "", o);
-            const_values(o, f, specvals[s], ",", false);
+            const_values(o, f, f->specs[s].vals, ",", false);
         }
         fputs(")\"", o);
         for (int i = 0; i < f->nparams; i++)

@@ -28,7 +28,6 @@
 #include <string.h>
 
 #include "codegen/emit.h"
-#include "sema/sema.h"
 
 /* A scalar expression that can be evaluated anywhere in the loop: names,
  * literals, operators, casts, tile_bid, tile_num_blocks and tile_dim. */
@@ -49,8 +48,7 @@ static bool simple_scalar(const Expr *e)
     case EX_CAST:
         return simple_scalar(e->a) && simple_scalar(e->b) && simple_scalar(e->c);
     case EX_BUILTIN:
-        if (!strcmp(e->name, "bid") || !strcmp(e->name, "num_blocks")) return true;
-        if (!strcmp(e->name, "dim")) return true;
+        if (builtin_info(e->bi)->cls == BCLASS_QUERY) return true; /* bid, num_blocks, dim */
         return false;
     default:
         return false;
@@ -73,7 +71,7 @@ static bool reads_sym(const Expr *e, const Symbol *sym)
  * elements from a rank-2 array parameter, identity order, zero padding. */
 static bool async_load(const Expr *e, int64_t rows, int64_t cols, Dtype dt)
 {
-    if (!e || e->kind != EX_BUILTIN || strcmp(e->name, "load")) return false;
+    if (!e || e->kind != EX_BUILTIN || e->bi != BI_LOAD) return false;
     const Expr *arr = e->args[0];
     if (arr->kind != EX_NAME || !arr->sym || arr->sym->kind != SYM_PARAM || arr->sym->param->rank != 2) return false;
     if (e->dtype != dt || e->shape.rank != 2 || e->shape.dim[0] != rows || e->shape.dim[1] != cols) return false;
@@ -121,9 +119,12 @@ bool pipeline_match(const Stmt *st, PipeLoop *pl)
         if (step->nitems != 1) return false;
         step = step->items[0];
     }
-    if (step->kind != ST_ASSIGN || step->op != BOP_ADD || step->value->kind != EX_INT || step->value->ival != 1)
-        return false;
+    if (step->kind != ST_ASSIGN) return false;
     const Symbol *k = step->target->sym;
+    const Expr *inc = step->value; /* k = k + 1, as sema desugars k += 1 */
+    if (inc->kind != EX_BINARY || inc->op != BOP_ADD || inc->a->kind != EX_NAME || inc->a->sym != k ||
+        inc->b->kind != EX_INT || inc->b->ival != 1)
+        return false;
     if (!k || k->kind != SYM_VAR || k->shape.rank != 0 || !dtype_is_int(k->dtype) || !dtype_is_signed(k->dtype))
         return false;
 
@@ -141,7 +142,7 @@ bool pipeline_match(const Stmt *st, PipeLoop *pl)
     if (body->kind != ST_BLOCK) body = &single;
     if (body->nitems < 1 || body->nitems > 3) return false;
     const Stmt *up = body->items[body->nitems - 1];
-    if (up->kind != ST_ASSIGN || up->op >= 0 || up->value->kind != EX_BUILTIN || strcmp(up->value->name, "mma"))
+    if (up->kind != ST_ASSIGN || up->op >= 0 || up->value->kind != EX_BUILTIN || up->value->bi != BI_MMA)
         return false;
     const Expr *m = up->value;
     if (m->nargs != 3 || m->args[2]->kind != EX_NAME || m->args[2]->sym != up->target->sym) return false;

@@ -12,7 +12,6 @@
 
 #include "codegen/emit.h"
 #include "frontend/diag.h"
-#include "sema/sema.h"
 
 /* ---- the module ---------------------------------------------------------- */
 
@@ -234,7 +233,7 @@ static void py_docline(FILE *o, const char *indent, const char *s)
     }
 }
 
-static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *co, bool cuda)
+static void py_kernel(FILE *o, const Func *f, const CodegenOptions *co, bool cuda)
 {
     /* signature: the kernel's parameters in order, then grid= and stream= */
     /* A kernel with TILE_TUNABLE constants takes neither them nor a grid:
@@ -326,19 +325,14 @@ static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *
     }
 
     /* the default grid, per specialization */
-    int nconst = sema_nconst(f);
-    int idx[16] = {0};
-    int64_t vals[16];
+    int nconst = ast_nconst(f);
     /* With constants, their values are checked here whatever the grid:
      * ctypes wraps an integer silently into the parameter's C type, so a
      * value out of its range could reach the launcher as a compiled one. */
     if (!nconst) fputs("    if grid is None:\n", o);
     bool firstspec = true;
-    for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
-        diag_mute(true); /* sema_program reported everything once already */
-        bool typed = sema_kernel(p, (Func *)f, nconst ? vals : NULL);
-        diag_mute(false);
-        if (!typed) continue;
+    for (int sp = 0; sp < f->nspecs; sp++) {
+        const int64_t *vals = f->specs[sp].vals;
         if (nconst) {
             fprintf(o, "    %sif (", firstspec ? "" : "el");
             for (int j = 0; j < f->nparams; j++)
@@ -348,7 +342,7 @@ static void py_kernel(FILE *o, Program *p, const Func *f, const CodegenOptions *
             fputs("):\n", o);
         }
         fputs("        auto = ", o);
-        grid_emit(o, f, true);
+        grid_emit(o, f->specs[sp].typed, true);
         fputc('\n', o);
         firstspec = false;
     }
@@ -436,6 +430,6 @@ bool codegen_python(Program *p, const CodegenOptions *co, bool cuda, const char 
     }
     fputs("    _lib = lib\n    return lib\n\n\n", o);
     for (int i = 0; i < p->nfuncs; i++)
-        if (p->funcs[i]->is_kernel) py_kernel(o, p, p->funcs[i], co, cuda);
+        if (p->funcs[i]->is_kernel) py_kernel(o, p->funcs[i], co, cuda);
     return true;
 }

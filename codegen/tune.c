@@ -14,7 +14,6 @@
 
 #include "codegen/emit.h"
 #include "frontend/diag.h"
-#include "sema/sema.h"
 
 extern const char *const tune_harness_head, *const tune_harness_main;
 
@@ -278,17 +277,15 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
         }
         /* the variants: every combination of the tunables, the other
          * constants at the first shape's values (their plan) */
-        int idx[16] = {0}, nvar = 0;
-        int64_t vals[16];
+        int nvar = 0;
         char *vt = NULL, *th = NULL, *sm = NULL, *fp = NULL;
         size_t vtl = 0, thl = 0, sml = 0, fpl = 0;
         FILE *fv = open_memstream(&vt, &vtl), *ft = open_memstream(&th, &thl), *fs = open_memstream(&sm, &sml);
         FILE *ff = open_memstream(&fp, &fpl);
-        int nconst = sema_nconst(f);
         /* spec: the specialization's number, as codegen_cuda names its
          * kernel (tilec_k_NAME_spec), for the program's register query. */
-        int spec = 0;
-        for (bool first = true; sema_next_spec(f, idx, vals, first); first = false, spec++) {
+        for (int spec = 0; spec < f->nspecs; spec++) {
+            const int64_t *vals = f->specs[spec].vals;
             bool base = true; /* the non-tunable constants at their first value */
             for (int i = 0, c = 0; i < f->nparams; i++) {
                 if (f->params[i].kind != PARAM_CONST) continue;
@@ -296,10 +293,7 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
                 c++;
             }
             if (!base) continue;
-            diag_mute(true);
-            bool typed = sema_kernel(p, f, nconst ? vals : NULL);
-            diag_mute(false);
-            KernelPlan plan = typed ? emit_plan(f, cuda, co->max_threads) : (KernelPlan){.threads = 1};
+            KernelPlan plan = emit_plan(f->specs[spec].typed, cuda, co->max_threads);
             for (int i = 0, c = 0; i < f->nparams; i++) {
                 if (f->params[i].kind != PARAM_CONST) continue;
                 if (f->params[i].tunable) fprintf(fv, "%" PRId64 ", ", vals[c]);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "frontend/builtins.h"
 #include "sema/dtype.h"
 #include "sema/shape.h"
 
@@ -68,6 +69,7 @@ struct Expr {
     bool big_unsigned;   /* EX_INT: an unsigned literal above INT64_MAX */
     double fval;         /* EX_FLOAT */
     const char *name;    /* EX_NAME, EX_CALL, EX_BUILTIN ("load", "exp" ...) */
+    Builtin bi;          /* EX_BUILTIN: which one (frontend/builtins.def) */
     int op;              /* UnaryOp or BinaryOp */
     Expr *a, *b, *c;     /* operands */
     TypeRef type;        /* EX_CAST, EX_TYPE */
@@ -84,6 +86,9 @@ struct Expr {
     Symbol *sym;         /* EX_NAME: what it refers to */
     struct Func *callee; /* EX_CALL */
     struct Inline *inl;  /* EX_CALL: the typed, inlined copy of the callee (sema) */
+    Dtype op_dtype;      /* EX_BINARY: the type both operands convert to before
+                            the operation (sema's promotion; loose for two
+                            untyped constants) */
     int id;              /* numbering for emitters (unique per function) */
 };
 
@@ -110,6 +115,8 @@ struct Stmt {
     Expr *target;
     int op;
     Expr *value; /* also ST_EXPR, ST_RETURN (may be NULL) */
+    bool desugared; /* sema rewrote `x op= v` as `x = x op v`: op is now -1
+                       and value the typed binary (dumps print it as written) */
     /* ST_IF, ST_FOR, ST_WHILE */
     Expr *cond;        /* may be NULL in a for */
     Stmt *then_s, *else_s;
@@ -136,6 +143,17 @@ typedef struct Param {
     Symbol *sym;
 } Param;
 
+/* Most TILE_CONST parameters one kernel may have. */
+enum { AST_MAX_CONSTS = 16 };
+
+/* One specialization of a kernel: the values of its TILE_CONST parameters
+ * (one per PARAM_CONST parameter, in order) and the typed copy of the kernel
+ * sema made for them.  Code generation reads only these copies. */
+typedef struct Spec {
+    int64_t vals[AST_MAX_CONSTS];
+    struct Func *typed;
+} Spec;
+
 typedef struct Func {
     const char *name;
     SrcLoc loc;
@@ -147,6 +165,9 @@ typedef struct Func {
     const char *doc;  /* the comment before the definition, cleaned; or NULL */
     int nsyms;        /* symbols created by sema (ids 0..nsyms-1) */
     int nexprs;       /* expressions numbered by sema (ids 0..nexprs-1) */
+    Spec *specs;      /* kernels: every specialization, typed (sema_program) */
+    int nspecs;
+    const struct Func *origin; /* a typed copy: the parsed kernel it was made from */
 } Func;
 
 /* What a name refers to, created by sema's scope resolution. */
@@ -164,6 +185,14 @@ struct Symbol {
     bool assigned;   /* assigned after its declaration */
     int id;          /* unique within its function */
 };
+
+/* Per-call inlining data, attached to EX_CALL expressions by sema. */
+typedef struct Inline {
+    Stmt *body;       /* a private copy of the callee's body */
+    Symbol **params;  /* one symbol per callee parameter */
+    Symbol *result;   /* holds the return value (NULL for void) */
+    Expr *ret_expr;   /* the final return expression of the copy */
+} Inline;
 
 typedef struct Arena Arena;
 
@@ -189,4 +218,8 @@ void program_free(Program *p);
 const char *ast_binary_op_spelling(BinaryOp op);
 const char *ast_unary_op_spelling(UnaryOp op);
 Func *ast_find_func(const Program *p, const char *name);
+/* The number of f's TILE_CONST parameters. */
+int ast_nconst(const Func *f);
+/* "N=64, BM=128": f's constant parameters bound to vals, for notes and dumps. */
+void ast_spec_label(const Func *f, const int64_t *vals, char *buf, size_t len);
 #endif

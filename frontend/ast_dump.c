@@ -3,7 +3,6 @@
  * only together with tests/golden/. */
 #include "frontend/ast_dump.h"
 
-#include "sema/sema.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -100,10 +99,14 @@ static void dump_stmt(FILE *o, const Stmt *s, int d, bool typed)
         dump_expr(o, s->init, d + 1, typed);
         return;
     case ST_ASSIGN:
-        fprintf(o, "assign %s%s=", s->target->name, s->op < 0 ? "" : ast_binary_op_spelling((BinaryOp)s->op));
+        /* a compound assignment sema desugared prints as written */
+        fprintf(o, "assign %s%s=", s->target->name,
+                s->desugared ? ast_binary_op_spelling((BinaryOp)s->value->op)
+                : s->op < 0  ? ""
+                             : ast_binary_op_spelling((BinaryOp)s->op));
         loc(o, s->loc);
         fputc('\n', o);
-        dump_expr(o, s->value, d + 1, typed);
+        dump_expr(o, s->desugared ? s->value->b : s->value, d + 1, typed);
         return;
     case ST_EXPR:
         fputs("expr", o);

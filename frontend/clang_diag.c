@@ -8,7 +8,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/frontend_ctx.h"
-#include "sema/sema.h"
+#include "frontend/builtins.h"
 
 /* libclang's errors, translated where Tile C has a better thing to say.
  * The first-day mistakes: a file without #include <tilec.h> (one error at
@@ -182,7 +182,7 @@ static bool report_unknown_option(Ctx *cx, const ClangDiag *d)
     memcpy(field, p, n);
     field[n] = '\0';
     const MacroUse *m = d->file ? tile_macro_at(cx, d->file, d->off) : NULL;
-    const char *const *opts = m ? sema_builtin_options(m->name) : NULL;
+    const char *const *opts = m ? builtin_info(builtin_lookup(m->name))->opts : NULL;
     if (!opts || !opts[0]) return false;
     int nopts = 0;
     char list[256] = "";

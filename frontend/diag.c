@@ -16,7 +16,6 @@ typedef struct CachedFile {
 
 static DiagOptions g_opts;
 static bool g_color;
-static bool g_muted; /* sema re-run by codegen: everything was reported once */
 static int g_errors, g_warnings;
 static CachedFile *g_files;
 
@@ -69,7 +68,6 @@ void diag_init(const DiagOptions *opts)
 }
 
 void diag_reset_counts(void) { g_errors = g_warnings = 0; }
-void diag_mute(bool mute) { g_muted = mute; }
 int diag_error_count(void) { return g_errors; }
 int diag_warning_count(void) { return g_warnings; }
 
@@ -150,7 +148,6 @@ static void quote_line(SrcLoc loc)
 static void report(const char *kind, const char *color, SrcLoc loc, const char *fixit, const char *tag,
                    const char *fmt, va_list ap)
 {
-    if (g_muted) return;
     FILE *o = g_opts.out;
     if (g_color) fputs("\033[1m", o);
     if (loc.file && loc.line > 0)
@@ -255,7 +252,7 @@ static void warning_state(const char *name, bool *enabled, bool *as_error)
 
 void diag_warning(const char *name, SrcLoc loc, const char *fmt, ...)
 {
-    if (g_opts.no_warnings || g_muted) return;
+    if (g_opts.no_warnings) return;
     if (name && !*name) name = NULL;
     bool enabled = true, as_error = g_opts.werror;
     if (name) warning_state(name, &enabled, &as_error);

@@ -41,9 +41,6 @@ const DiagWarningInfo *diag_find_warning(const char *name);
 
 void diag_init(const DiagOptions *opts);
 void diag_reset_counts(void);
-/* While muted nothing is printed or counted as a warning (codegen re-runs
- * sema per specialization after everything was reported once). */
-void diag_mute(bool mute);
 int diag_error_count(void);
 int diag_warning_count(void);
 

@@ -16,7 +16,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/frontend_ctx.h"
-#include "sema/sema.h"
+#include "frontend/builtins.h"
 
 
 
@@ -355,16 +355,6 @@ static bool is_assign_op(enum CXBinaryOperatorKind k)
     return k >= CXBinaryOperator_Assign && k <= CXBinaryOperator_OrAssign;
 }
 
-/* Builtins that take a type as an argument, written (T)0 by tilec.h's macros. */
-static int type_arg_index(const char *builtin)
-{
-    if (!strcmp(builtin, "cast")) return 1;
-    if (!strcmp(builtin, "zeros") || !strcmp(builtin, "ones") || !strcmp(builtin, "full") ||
-        !strcmp(builtin, "arange"))
-        return 0;
-    return -1;
-}
-
 static bool is_opts_struct(CXType t)
 {
     CXType u = clang_getCanonicalType(t);
@@ -465,8 +455,14 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
     if (strncmp(name, "__tilec_", 8) == 0) {
         Expr *e = new_expr(cx, EX_BUILTIN, loc);
         e->name = name + 8;
+        e->bi = builtin_lookup(e->name);
+        if (e->bi == BI_NONE) {
+            diag_error(loc, "tile_%s is not supported by this version of tilec yet", e->name);
+            return NULL;
+        }
         e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(nargs + 1));
-        int targ = type_arg_index(e->name);
+        /* a type argument is written (T)0 by tilec.h's macros */
+        int targ = builtin_info(e->bi)->type_arg;
         bool ok = true;
         for (int i = 0; i < nargs; i++) {
             CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);

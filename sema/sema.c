@@ -39,6 +39,8 @@ typedef struct Sema {
     Inline *cur_inline;  /* non-NULL inside an inlined body */
     const char **assigned; /* names assigned anywhere in the current body */
     int nassigned;
+    Expr **late;         /* nodes sema made (desugaring), numbered after the rest */
+    int nlate, caplate;
 } Sema;
 
 static bool type_expr(Sema *s, Expr *e);
@@ -294,50 +296,9 @@ static Option *find_opt(Expr *e, const char *name)
     return NULL;
 }
 
-/* The options each builtin takes, by name without "tile_".  tilec.h's
- * option structs hold more (tile_load's also has the atomics' fields), so
- * the lists here are what is checked, and what messages name. */
-static const char *const opts_mem[] = {"index", "shape", "order", "padding", "latency", NULL};
-static const char *const opts_shape[] = {"shape", NULL};
-static const char *const opts_cast[] = {"rounding", "saturate", NULL};
-static const char *const opts_math[] = {"rounding", "approx", "ftz", NULL};
-static const char *const opts_reduce[] = {"axis", "keepdims", NULL};
-static const char *const opts_axis[] = {"axis", NULL};
-static const char *const opts_gather[] = {"index", "padding", NULL};
-static const char *const opts_scatter[] = {"index", NULL};
-static const char *const opts_atomic[] = {"index", "memory_order", "scope", NULL};
-static const char *const opts_extract[] = {"index", "shape", NULL};
-static const char *const opts_scan[] = {"axis", "exclusive", "reverse", NULL};
-static const char *const opts_none[] = {NULL};
-
-const char *const *sema_builtin_options(const char *n)
-{
-    static const struct {
-        const char *name;
-        const char *const *opts;
-    } table[] = {
-        {"load", opts_mem}, {"store", opts_mem}, {"zeros", opts_shape}, {"ones", opts_shape},
-        {"full", opts_shape}, {"arange", opts_shape}, {"cast", opts_cast}, {"pow", opts_math},
-        {"fma", opts_math}, {"minimum", opts_math}, {"maximum", opts_math}, {"truediv", opts_math},
-        {"gather", opts_gather}, {"scatter", opts_scatter}, {"cat", opts_axis}, {"extract", opts_extract},
-        {"cumsum", opts_scan}, {"cumprod", opts_scan}, {"reshape", opts_shape}, {"broadcast_to", opts_shape},
-        {"transpose", opts_none}, {"permute", opts_axis}, {"expand_dims", opts_axis}, {"squeeze", opts_axis},
-        {"mma", opts_none}, {"matmul", opts_none}, {"where", opts_none}, {"bid", opts_none},
-        {"num_blocks", opts_none}, {"dim", opts_none},
-    };
-    if (!strncmp(n, "tile_", 5)) n += 5;
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (!strcmp(table[i].name, n)) return table[i].opts;
-    if (sema_is_math1(n)) return opts_math;
-    if (sema_is_reduction(n)) return opts_reduce;
-    if (!strncmp(n, "atomic_", 7)) return opts_atomic;
-    return NULL;
-}
-
 static bool check_opts(Expr *e)
 {
-    const char *const *allowed = sema_builtin_options(e->name);
-    if (!allowed) allowed = opts_none;
+    const char *const *allowed = builtin_info(e->bi)->opts;
     bool ok = true;
     for (int i = 0; i < e->nopts; i++) {
         bool found = false;
@@ -591,7 +552,7 @@ static bool builtin_factory(Sema *s, Expr *e)
     if (!shape_option(s, e, shp, &sh)) return false;
     Dtype t = e->args[0]->type.dtype;
     e->args[0]->dtype = t;
-    if (!strcmp(e->name, "full")) {
+    if (e->bi == BI_FULL) {
         Expr *v = e->args[1];
         if (!type_expr(s, v)) return false;
         if (v->shape.rank != 0) {
@@ -604,7 +565,7 @@ static bool builtin_factory(Sema *s, Expr *e)
             return false;
         }
     }
-    if (!strcmp(e->name, "arange")) {
+    if (e->bi == BI_ARANGE) {
         if (sh.rank != 1) {
             diag_error(shp->loc, "tile_arange makes 1-d tiles; give one .shape entry");
             return false;
@@ -677,15 +638,6 @@ static bool builtin_cast(Sema *s, Expr *e)
     return true;
 }
 
-bool sema_is_math1(const char *n)
-{
-    static const char *const names[] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos",
-                                        "tanh", "abs", "floor", "ceil", NULL};
-    for (const char *const *p = names; *p; p++)
-        if (!strcmp(*p, n)) return true;
-    return false;
-}
-
 static bool builtin_math(Sema *s, Expr *e)
 {
     if (!check_opts(e)) return false;
@@ -709,7 +661,7 @@ static bool builtin_math(Sema *s, Expr *e)
     Expr *a = e->args[0];
     if (e->nargs == 1) {
         Dtype t = a->dtype == DT_FLOAT_CONST ? DT_FLOAT32 : a->dtype;
-        if (!strcmp(e->name, "abs")) {
+        if (e->bi == BI_ABS) {
             if (t == DT_INT_CONST) t = dtype_concretize(t, &a->cval);
             if (t == DT_BOOL || t == DT_TFLOAT32 || t == DT_FLOAT8_E4M3FN || t == DT_FLOAT8_E5M2) {
                 diag_error(a->loc, "tile_abs does not take %s", dtype_name(t));
@@ -726,7 +678,7 @@ static bool builtin_math(Sema *s, Expr *e)
         e->shape = a->shape;
         return true;
     }
-    PromoteOp pop = !strcmp(e->name, "truediv") ? PROMOTE_TRUEDIV : PROMOTE_ARITH;
+    PromoteOp pop = e->bi == BI_TRUEDIV ? PROMOTE_TRUEDIV : PROMOTE_ARITH;
     Promotion pr;
     if (!promote2(e->loc, pop, a, e->args[1], &pr)) return false;
     Shape sh;
@@ -742,7 +694,7 @@ static bool builtin_math(Sema *s, Expr *e)
         t = pr2.result;
     }
     if (t == DT_INT_CONST || t == DT_FLOAT_CONST) t = t == DT_INT_CONST ? DT_INT32 : DT_FLOAT32;
-    if ((!strcmp(e->name, "pow") || !strcmp(e->name, "fma")) && !dtype_is_float(t)) {
+    if ((e->bi == BI_POW || e->bi == BI_FMA) && !dtype_is_float(t)) {
         diag_error_fix(e->loc, "cast an operand to a float type", "tile_%s needs floating-point operands, not %s",
                        e->name, dtype_name(t));
         return false;
@@ -804,23 +756,15 @@ static bool axes_option(Sema *s, Expr *e, int rank, int *axes, int *n)
  * int32 (uint32 when unsigned), wider integers and floats keep their type
  * (float16/bfloat16 accumulate in float32); max/min keep the type; argmax
  * and argmin give int32; any/all give bool. */
-static Dtype reduce_result(const char *n, Dtype t)
+static Dtype reduce_result(Builtin b, Dtype t)
 {
-    if (!strcmp(n, "any") || !strcmp(n, "all")) return DT_BOOL;
-    if (!strcmp(n, "argmax") || !strcmp(n, "argmin")) return DT_INT32;
-    if (!strcmp(n, "sum") || !strcmp(n, "prod")) {
+    if (b == BI_ANY || b == BI_ALL) return DT_BOOL;
+    if (b == BI_ARGMAX || b == BI_ARGMIN) return DT_INT32;
+    if (b == BI_SUM || b == BI_PROD) {
         if (t == DT_BOOL) return DT_INT32;
         if (dtype_is_int(t) && dtype_bits(t) < 32) return dtype_is_signed(t) ? DT_INT32 : DT_UINT32;
     }
     return t;
-}
-
-bool sema_is_reduction(const char *n)
-{
-    static const char *const names[] = {"sum", "prod", "max", "min", "argmax", "argmin", "any", "all", NULL};
-    for (const char *const *p = names; *p; p++)
-        if (!strcmp(*p, n)) return true;
-    return false;
 }
 
 static bool builtin_reduce(Sema *s, Expr *e)
@@ -834,8 +778,7 @@ static bool builtin_reduce(Sema *s, Expr *e)
                        dtype_name(t));
         return false;
     }
-    if (t == DT_BOOL && strcmp(e->name, "any") && strcmp(e->name, "all") && strcmp(e->name, "sum") &&
-        strcmp(e->name, "max") && strcmp(e->name, "min")) {
+    if (t == DT_BOOL && e->bi != BI_ANY && e->bi != BI_ALL && e->bi != BI_SUM && e->bi != BI_MAX && e->bi != BI_MIN) {
         diag_error(x->loc, "tile_%s does not take bool tiles", e->name);
         return false;
     }
@@ -852,7 +795,7 @@ static bool builtin_reduce(Sema *s, Expr *e)
         if (!type_expr(s, kd->value) || !expect_const_int(s, kd->value, ".keepdims", &v)) return false;
         keep = v != 0;
     }
-    if ((!strcmp(e->name, "argmax") || !strcmp(e->name, "argmin")) && na > 1 && find_opt(e, "axis")) {
+    if ((e->bi == BI_ARGMAX || e->bi == BI_ARGMIN) && na > 1 && find_opt(e, "axis")) {
         diag_error(find_opt(e, "axis")->loc, "tile_%s takes one axis", e->name);
         return false;
     }
@@ -863,7 +806,7 @@ static bool builtin_reduce(Sema *s, Expr *e)
         if (red && !keep) continue;
         r.dim[r.rank++] = red ? 1 : x->shape.dim[a];
     }
-    e->dtype = reduce_result(e->name, t);
+    e->dtype = reduce_result(e->bi, t);
     e->shape = r;
     return true;
 }
@@ -888,7 +831,7 @@ static bool builtin_shape_op(Sema *s, Expr *e)
     if (x->is_const && x->shape.rank == 0) {
         e->is_const = false;
     }
-    if (!strcmp(n, "reshape") || !strcmp(n, "broadcast_to")) {
+    if (e->bi == BI_RESHAPE || e->bi == BI_BROADCAST_TO) {
         if (!check_opts(e)) return false;
         Shape sh;
         if (!shape_of_option(s, e, &sh)) return false;
@@ -906,7 +849,7 @@ static bool builtin_shape_op(Sema *s, Expr *e)
         e->shape = sh;
         return true;
     }
-    if (!strcmp(n, "transpose")) {
+    if (e->bi == BI_TRANSPOSE) {
         if (!check_opts(e)) return false;
         e->shape.rank = x->shape.rank;
         for (int i = 0; i < x->shape.rank; i++) e->shape.dim[i] = x->shape.dim[x->shape.rank - 1 - i];
@@ -914,7 +857,7 @@ static bool builtin_shape_op(Sema *s, Expr *e)
     }
     if (!check_opts(e)) return false;
     Option *o = find_opt(e, "axis");
-    if (!strcmp(n, "permute")) {
+    if (e->bi == BI_PERMUTE) {
         int64_t v[TILE_MAX_RANK];
         int k;
         if (!o) {
@@ -938,7 +881,7 @@ static bool builtin_shape_op(Sema *s, Expr *e)
         e->shape.rank = k;
         return true;
     }
-    if (!strcmp(n, "expand_dims")) {
+    if (e->bi == BI_EXPAND_DIMS) {
         int64_t ax;
         if (!o) {
             diag_error_fix(e->loc, "add '.axis = N'", "tile_expand_dims needs .axis");
@@ -1009,8 +952,8 @@ static bool index_tiles(Sema *s, Expr *e, Param *arr, Expr *extra, Shape *out)
 static bool builtin_gather_scatter(Sema *s, Expr *e)
 {
     const char *n = e->name;
-    bool gather = !strcmp(n, "gather");
-    bool atomic = !strncmp(n, "atomic_", 7);
+    bool gather = e->bi == BI_GATHER;
+    bool atomic = e->bi != BI_GATHER && e->bi != BI_SCATTER;
     if (!check_opts(e)) return false;
     Param *arr = array_arg(s, e, e->args[0]);
     if (!arr) return false;
@@ -1057,13 +1000,13 @@ static bool builtin_gather_scatter(Sema *s, Expr *e)
     }
     if (atomic) {
         bool ok;
-        if (!strcmp(n, "atomic_add")) ok = at == DT_INT32 || at == DT_UINT32 || at == DT_INT64 || at == DT_UINT64 ||
+        if (e->bi == BI_ATOMIC_ADD) ok = at == DT_INT32 || at == DT_UINT32 || at == DT_INT64 || at == DT_UINT64 ||
                                            at == DT_FLOAT32 || at == DT_FLOAT64;
-        else if (!strcmp(n, "atomic_cas")) ok = at == DT_INT32 || at == DT_UINT32 || at == DT_INT64 || at == DT_UINT64;
+        else if (e->bi == BI_ATOMIC_CAS) ok = at == DT_INT32 || at == DT_UINT32 || at == DT_INT64 || at == DT_UINT64;
         else ok = dtype_bits(at) >= 32 && at != DT_TFLOAT32;
         if (!ok) {
             diag_error(e->args[0]->loc, "tile_%s does not support %s arrays (32- and 64-bit types%s)", n,
-                       dtype_name(at), strcmp(n, "atomic_cas") ? "" : ", integers only");
+                       dtype_name(at), e->bi == BI_ATOMIC_CAS ? ", integers only" : "");
             return false;
         }
     }
@@ -1163,7 +1106,7 @@ static bool builtin_scan(Sema *s, Expr *e)
         diag_error(x->loc, "tile_%s does not take %s tiles", e->name, dtype_name(t));
         return false;
     }
-    e->dtype = reduce_result(!strcmp(e->name, "cumsum") ? "sum" : "prod", t);
+    e->dtype = reduce_result(e->bi == BI_CUMSUM ? BI_SUM : BI_PROD, t);
     e->shape = x->shape;
     return true;
 }
@@ -1217,7 +1160,9 @@ static bool builtin_mma(Sema *s, Expr *e)
 static bool type_builtin(Sema *s, Expr *e)
 {
     const char *n = e->name;
-    if (!strcmp(n, "bid") || !strcmp(n, "num_blocks")) {
+    switch (e->bi) {
+    case BI_BID:
+    case BI_NUM_BLOCKS: {
         int64_t axis;
         if (!type_expr(s, e->args[0]) || !expect_const_int(s, e->args[0], "the axis", &axis)) return false;
         if (axis < 0 || axis > 2) {
@@ -1228,7 +1173,7 @@ static bool type_builtin(Sema *s, Expr *e)
         e->shape = scalar_shape;
         return true;
     }
-    if (!strcmp(n, "dim")) {
+    case BI_DIM: {
         Param *arr = array_arg(s, e, e->args[0]);
         int64_t axis;
         if (!arr || !type_expr(s, e->args[1]) || !expect_const_int(s, e->args[1], "the axis", &axis))
@@ -1242,24 +1187,28 @@ static bool type_builtin(Sema *s, Expr *e)
         e->shape = scalar_shape;
         return true;
     }
-    if (!strcmp(n, "load")) return builtin_mem(s, e, false);
-    if (!strcmp(n, "store")) return builtin_mem(s, e, true);
-    if (!strcmp(n, "zeros") || !strcmp(n, "ones") || !strcmp(n, "full") || !strcmp(n, "arange"))
-        return builtin_factory(s, e);
-    if (!strcmp(n, "cast")) return builtin_cast(s, e);
-    if (sema_is_math1(n) || !strcmp(n, "pow") || !strcmp(n, "fma") || !strcmp(n, "minimum") ||
-        !strcmp(n, "maximum") || !strcmp(n, "truediv"))
+    case BI_LOAD: return builtin_mem(s, e, false);
+    case BI_STORE: return builtin_mem(s, e, true);
+    case BI_ZEROS: case BI_ONES: case BI_FULL: case BI_ARANGE: return builtin_factory(s, e);
+    case BI_CAST: return builtin_cast(s, e);
+    case BI_EXP: case BI_EXP2: case BI_LOG: case BI_LOG2: case BI_SQRT: case BI_RSQRT: case BI_SIN: case BI_COS:
+    case BI_TANH: case BI_ABS: case BI_FLOOR: case BI_CEIL:
+    case BI_POW: case BI_FMA: case BI_MINIMUM: case BI_MAXIMUM: case BI_TRUEDIV:
         return builtin_math(s, e);
-    if (!strcmp(n, "where")) return builtin_where(s, e, e->args[0], e->args[1], e->args[2]);
-    if (sema_is_reduction(n)) return builtin_reduce(s, e);
-    if (!strcmp(n, "gather") || !strcmp(n, "scatter") || !strncmp(n, "atomic_", 7)) return builtin_gather_scatter(s, e);
-    if (!strcmp(n, "cat")) return builtin_cat(s, e);
-    if (!strcmp(n, "mma") || !strcmp(n, "matmul")) return builtin_mma(s, e);
-    if (!strcmp(n, "extract")) return builtin_extract(s, e);
-    if (!strcmp(n, "cumsum") || !strcmp(n, "cumprod")) return builtin_scan(s, e);
-    if (!strcmp(n, "reshape") || !strcmp(n, "broadcast_to") || !strcmp(n, "transpose") || !strcmp(n, "permute") ||
-        !strcmp(n, "expand_dims") || !strcmp(n, "squeeze"))
+    case BI_WHERE: return builtin_where(s, e, e->args[0], e->args[1], e->args[2]);
+    case BI_SUM: case BI_PROD: case BI_MAX: case BI_MIN: case BI_ARGMAX: case BI_ARGMIN: case BI_ANY: case BI_ALL:
+        return builtin_reduce(s, e);
+    case BI_GATHER: case BI_SCATTER: case BI_ATOMIC_ADD: case BI_ATOMIC_MAX: case BI_ATOMIC_MIN: case BI_ATOMIC_XCHG:
+    case BI_ATOMIC_CAS:
+        return builtin_gather_scatter(s, e);
+    case BI_CAT: return builtin_cat(s, e);
+    case BI_MMA: case BI_MATMUL: return builtin_mma(s, e);
+    case BI_EXTRACT: return builtin_extract(s, e);
+    case BI_CUMSUM: case BI_CUMPROD: return builtin_scan(s, e);
+    case BI_RESHAPE: case BI_BROADCAST_TO: case BI_TRANSPOSE: case BI_PERMUTE: case BI_EXPAND_DIMS: case BI_SQUEEZE:
         return builtin_shape_op(s, e);
+    case BI_NONE: case BI_COUNT: break;
+    }
     diag_error(e->loc, "tile_%s is not supported by this version of tilec yet", n);
     return false;
 }
@@ -1575,6 +1524,7 @@ static bool type_expr_inner(Sema *s, Expr *e)
         if (!promote2(e->loc, promote_class((BinaryOp)e->op), e->a, e->b, &pr)) return false;
         if (!broadcast2(e->loc, &e->a->shape, &e->b->shape, &e->shape)) return false;
         e->dtype = pr.result;
+        e->op_dtype = pr.operand;
         return fold_binary(e, e->a, e->b);
     }
     case EX_COND:
@@ -1647,7 +1597,7 @@ static void warn_narrow_reduction(const Expr *v, Dtype dest)
         warn_narrow_reduction(v->b, dest);
     } else if (v->kind == EX_UNARY && (v->op == UOP_NEG || v->op == UOP_PLUS)) {
         warn_narrow_reduction(v->a, dest);
-    } else if (v->kind == EX_BUILTIN && (!strcmp(v->name, "sum") || !strcmp(v->name, "prod")) &&
+    } else if (v->kind == EX_BUILTIN && (v->bi == BI_SUM || v->bi == BI_PROD) &&
                dtype_is_float(v->dtype) && dtype_bits(v->dtype) < 32) {
         diag_warning("narrow-reduction", v->loc,
                      "tile_%s of a %s tile is rounded to %s before it becomes %s; load or tile_cast the tile to "
@@ -1698,6 +1648,43 @@ static bool check_decl(Sema *s, Stmt *st)
     return true;
 }
 
+/* Remembers a node sema made, to number it once the body is typed (so the
+ * ids of the user's expressions do not depend on desugaring). */
+static void add_late(Sema *s, Expr *e)
+{
+    if (s->nlate == s->caplate) {
+        int cap = s->caplate ? 2 * s->caplate : 16;
+        Expr **n = arena_alloc(s->prog->arena, sizeof *n * (size_t)cap);
+        if (s->nlate) memcpy(n, s->late, sizeof *n * (size_t)s->nlate);
+        s->late = n;
+        s->caplate = cap;
+    }
+    s->late[s->nlate++] = e;
+}
+
+/* `x op= v` becomes `x = x op v`, the binary typed as its promotion says, so
+ * that later phases see one form of assignment and re-derive no type. */
+static void desugar_compound(Sema *s, Stmt *st, const Promotion *pr, const Shape *shape)
+{
+    Arena *a = s->prog->arena;
+    Expr *x = arena_alloc(a, sizeof *x);
+    *x = *st->target;
+    Expr *bin = arena_alloc(a, sizeof *bin);
+    bin->kind = EX_BINARY;
+    bin->loc = st->loc;
+    bin->op = st->op;
+    bin->a = x;
+    bin->b = st->value;
+    bin->dtype = pr->result;
+    bin->op_dtype = pr->operand;
+    bin->shape = *shape;
+    add_late(s, x);
+    add_late(s, bin);
+    st->value = bin;
+    st->op = -1;
+    st->desugared = true;
+}
+
 static bool check_assign(Sema *s, Stmt *st)
 {
     Expr *t = st->target;
@@ -1722,6 +1709,7 @@ static bool check_assign(Sema *s, Stmt *st)
                            dtype_name(vt), dtype_name(sym->dtype), sym->name);
             return false;
         }
+        desugar_compound(s, st, &pr, &vs);
     } else if (!dtype_implicitly_converts(vt, v->is_const ? &v->cval : NULL, sym->dtype)) {
         char fix[128];
         snprintf(fix, sizeof fix, "convert explicitly: tile_cast(value, %s)", dtype_source_type(sym->dtype));
@@ -1750,8 +1738,8 @@ static bool check_stmt(Sema *s, Stmt *st)
     case ST_EXPR: {
         Expr *v = st->value;
         if (!type_expr(s, v)) return false;
-        bool effect = (v->kind == EX_BUILTIN && (!strcmp(v->name, "store") || !strcmp(v->name, "scatter") ||
-                                                 !strncmp(v->name, "atomic_", 7))) ||
+        bool effect = (v->kind == EX_BUILTIN && (v->bi == BI_STORE || builtin_info(v->bi)->cls == BCLASS_INDEXED) &&
+                       v->bi != BI_GATHER) ||
                       v->kind == EX_CALL;
         if (!effect) diag_warning("unused-value", v->loc, "expression result unused");
         return true;
@@ -1828,7 +1816,7 @@ static bool check_stmt(Sema *s, Stmt *st)
 
 /* ---- entry points ------------------------------------------------------- */
 
-bool sema_kernel(Program *p, Func *f, const int64_t *consts)
+static bool sema_kernel(Program *p, Func *f, const int64_t *consts)
 {
     Sema s = {.prog = p, .func = f, .consts = consts, .cur_func = f, .depth = 0};
     int ci = 0;
@@ -1851,26 +1839,17 @@ bool sema_kernel(Program *p, Func *f, const int64_t *consts)
     collect_assigned(&s, f->body);
     s.depth = 1;
     bool ok = f->body ? check_stmt(&s, f->body) : true;
+    for (int i = 0; i < s.nlate; i++) s.late[i]->id = s.next_expr++;
     f->nsyms = s.next_sym;
     f->nexprs = s.next_expr;
     return ok;
 }
 
-Inline *sema_inline_of(const Expr *call)
+/* Steps idx (one counter per constant parameter, the first fastest) to the
+ * next combination of listed values and fills vals; false when done. */
+static bool next_spec(const Func *f, int *idx, int64_t *vals, bool first)
 {
-    return call->inl;
-}
-
-int sema_nconst(const Func *f)
-{
-    int n = 0;
-    for (int i = 0; i < f->nparams; i++) n += f->params[i].kind == PARAM_CONST;
-    return n;
-}
-
-bool sema_next_spec(const Func *f, int *idx, int64_t *vals, bool first)
-{
-    int n = sema_nconst(f);
+    int n = ast_nconst(f);
     if (!first) {
         int j = 0, c = 0;
         for (int q = 0; q < f->nparams && j < n; q++) {
@@ -1891,34 +1870,66 @@ bool sema_next_spec(const Func *f, int *idx, int64_t *vals, bool first)
     return true;
 }
 
+/* A private copy of kernel f for one specialization to type. */
+static Func *copy_kernel(Arena *a, const Func *f)
+{
+    Func *k = arena_alloc(a, sizeof *k);
+    *k = *f;
+    k->params = arena_alloc(a, sizeof *k->params * (size_t)(f->nparams ? f->nparams : 1));
+    for (int i = 0; i < f->nparams; i++) {
+        k->params[i] = f->params[i];
+        k->params[i].sym = NULL;
+    }
+    k->body = copy_stmt(a, f->body);
+    k->specs = NULL;
+    k->nspecs = 0;
+    k->origin = f;
+    return k;
+}
+
+enum { MAX_SPECS = 256 };
+
 bool sema_program(Program *p)
 {
     bool ok = true;
     for (int i = 0; i < p->nfuncs; i++) {
         Func *f = p->funcs[i];
         if (!f->is_kernel) continue;
-        int nconst = sema_nconst(f);
-        if (nconst > 16) {
-            diag_error(f->loc, "kernel '%s' has more than 16 constant parameters", f->name);
+        f->specs = NULL;
+        f->nspecs = 0;
+        int nconst = ast_nconst(f);
+        if (nconst > AST_MAX_CONSTS) {
+            diag_error(f->loc, "kernel '%s' has more than %d constant parameters", f->name, AST_MAX_CONSTS);
             ok = false;
             continue;
         }
-        /* Every specialization, so that a shape that only breaks for one
-         * listed value is reported too (and named in a note). */
-        int idx[16] = {0};
-        int64_t vals[16];
-        for (bool first = true; sema_next_spec(f, idx, vals, first); first = false) {
+        int64_t count = 1;
+        for (int q = 0; q < f->nparams; q++)
+            if (f->params[q].kind == PARAM_CONST && count <= MAX_SPECS) count *= f->params[q].nspecs;
+        if (count > MAX_SPECS) {
+            diag_error(f->loc, "kernel '%s' has more than %d specializations", f->name, MAX_SPECS);
+            ok = false;
+            continue;
+        }
+        f->specs = arena_alloc(p->arena, sizeof *f->specs * (size_t)count);
+        /* Every specialization, each typed once in its own copy: a shape
+         * that only breaks for one listed value is reported too (and named
+         * in a note), and code generation reads the copies. */
+        int idx[AST_MAX_CONSTS] = {0};
+        int64_t vals[AST_MAX_CONSTS] = {0};
+        for (bool first = true; next_spec(f, idx, vals, first); first = false) {
             int before = diag_error_count();
-            if (sema_kernel(p, f, nconst ? vals : NULL)) continue;
+            Func *k = copy_kernel(p->arena, f);
+            if (sema_kernel(p, k, nconst ? vals : NULL)) {
+                Spec *sp = &f->specs[f->nspecs++];
+                memcpy(sp->vals, vals, sizeof sp->vals);
+                sp->typed = k;
+                continue;
+            }
             ok = false;
             if (nconst && diag_error_count() > before) {
-                char buf[256] = "";
-                for (int j = 0, m = 0; j < f->nparams; j++)
-                    if (f->params[j].kind == PARAM_CONST) {
-                        size_t len = strlen(buf);
-                        snprintf(buf + len, sizeof buf - len, "%s%s=%" PRId64, m ? ", " : "", f->params[j].name, vals[m]);
-                        m++;
-                    }
+                char buf[256];
+                ast_spec_label(f, vals, buf, sizeof buf);
                 diag_note(f->loc, "in kernel '%s' compiled for %s", f->name, buf);
             }
             break;
