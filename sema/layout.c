@@ -12,7 +12,12 @@
 
 typedef LayoutNode Node;
 
-enum { LEAF = LAYOUT_NODE_LEAF, TUPLE = LAYOUT_NODE_TUPLE, TILE = LAYOUT_NODE_TILE };
+enum {
+    LEAF = LAYOUT_NODE_LEAF,
+    TUPLE = LAYOUT_NODE_TUPLE,
+    TILE = LAYOUT_NODE_TILE,
+    UNDER = LAYOUT_NODE_UNDERSCORE
+};
 
 /* ---- errors and arithmetic ------------------------------------------- */
 
@@ -38,7 +43,7 @@ static bool fail(Err *e, const char *fmt, ...)
 static bool wrap(Err *e, const char *prefix)
 {
     if (e && e->buf && e->len) {
-        char tmp[512];
+        char tmp[1024];
         snprintf(tmp, sizeof tmp, "%s%s", prefix, e->buf);
         snprintf(e->buf, e->len, "%s", tmp);
     }
@@ -157,6 +162,20 @@ static void b_leaf(Builder *b, int64_t s, int64_t d)
     b->leaves++;
 }
 
+/* `_` (CuTe's Underscore), only in a tiler; counted like a leaf. */
+static void b_under(Builder *b)
+{
+    if (b_bad(b)) return;
+    if (b->n >= LAYOUT_MAX_NODES || b->leaves >= LAYOUT_MAX_LEAVES) {
+        b->full = true;
+        return;
+    }
+    b_note_child(b);
+    b->nd[b->n] = (Node){.kind = UNDER, .end = (int16_t)(b->n + 1)};
+    b->n++;
+    b->leaves++;
+}
+
 static void b_open(Builder *b, int kind)
 {
     if (b_bad(b)) return;
@@ -184,6 +203,10 @@ static void b_copy(Builder *b, const Node *src, int i)
 {
     if (src[i].kind == LEAF) {
         b_leaf(b, src[i].shape, src[i].stride);
+        return;
+    }
+    if (src[i].kind == UNDER) {
+        b_under(b);
         return;
     }
     b_open(b, src[i].kind);
@@ -247,8 +270,11 @@ static bool check_sub(const Node *nd, int n, int i, int depth, bool tile_ok,
                       bool check_vals, int *leaves, Err *e)
 {
     const Node *x = &nd[i];
-    if (x->kind == LEAF) {
+    if (x->kind == LEAF || x->kind == UNDER) {
         if (x->end != i + 1) return fail(e, "malformed layout tree");
+        if (x->kind == UNDER && !tile_ok)
+            return fail(e, "'_' outside a tiler (it may only be a whole tiler or an element "
+                           "of <...>)");
         if (++*leaves > LAYOUT_MAX_LEAVES)
             return fail(e, "more than %d modes", LAYOUT_MAX_LEAVES);
         return true;
@@ -371,7 +397,14 @@ static bool parse_int(Parser *p, int64_t *v)
 {
     size_t start = p->pos;
     bool neg = false;
-    if (p->s[p->pos] == '_') p->pos++; /* CuTe prints static integers as _8 */
+    if (p->s[p->pos] == '_') { /* CuTe prints static integers as _8 */
+        char c = p->s[p->pos + 1];
+        if ((c < '0' || c > '9') && c != '-')
+            return perr(p, start,
+                        "'_' (CuTe's Underscore) may only stand for a whole mode of a tiler, "
+                        "such as <2,_>, not inside a layout or tuple");
+        p->pos++;
+    }
     if (p->s[p->pos] == '-') {
         neg = true;
         p->pos++;
@@ -528,6 +561,15 @@ static bool parse_tiler_rec(Parser *p, Builder *b, int depth)
 {
     skip_ws(p);
     size_t start = p->pos;
+    if (p->s[p->pos] == '_') {
+        char c = p->s[p->pos + 1];
+        if ((c < '0' || c > '9') && c != '-') { /* `_`, not the integer `_8` */
+            b_under(b);
+            if (b_bad(b)) return perr(p, start, "tiler too large");
+            p->pos++;
+            return true;
+        }
+    }
     if (p->s[p->pos] != '<') return parse_layout_into(p, b);
     if (depth >= LAYOUT_MAX_DEPTH) return perr(p, start, "tilers nest too deeply");
     b_open(b, TILE);
@@ -625,6 +667,10 @@ static void fmt_layout(Out *o, const Node *nd, int i)
 
 static void fmt_tiler(Out *o, const Node *nd, int i)
 {
+    if (nd[i].kind == UNDER) {
+        out_ch(o, '_');
+        return;
+    }
     if (nd[i].kind != TILE) {
         fmt_layout(o, nd, i);
         return;
@@ -1117,7 +1163,11 @@ static bool complement_flat(const Node *nd, int i, int64_t m, Flat *out, Err *e)
     }
     for (int k = 0; k < f.n; k++)
         if (f.d[k] < 0)
-            return fail(e, "complement: negative stride %" PRId64 " is not supported", f.d[k]);
+            return fail(e,
+                        "complement: mode %" PRId64 ":%" PRId64
+                        " has a negative stride; a complement is defined only for "
+                        "non-negative strides",
+                        f.s[k], f.d[k]);
     sort_flat(&f);
     out->n = 0;
     int64_t span = 1; /* shape*stride of the previous sorted mode */
@@ -1201,18 +1251,29 @@ bool layout_complement_uncoalesced(const Layout *l, int64_t m, Layout *out, char
  * 0, u, ..., (m-1)*u; `carry[k]` sums their maxima over the leaves of B, and
  * we refuse when it reaches a's shape (CuTe would return a layout that is
  * not A o B, e.g. for (6,6):(8,9) o (6,3):(1,1)). */
-static bool compose_leaf(const Flat *a, int64_t s, int64_t d, int64_t *carry, Builder *b, Err *e)
+static bool compose_leaf(const Flat *a, const Node *an, int ai, int64_t s, int64_t d,
+                         int64_t *carry, Builder *b, Err *e)
 {
     int64_t t;
     if (d == 0) { /* CuTe's static stride-0 shortcut */
         b_leaf(b, s, 0);
         return true;
     }
-    if (d < 0)
-        return fail(e, "compose: negative stride %" PRId64 " in the right operand is not supported",
-                    d);
     int r = a->n;
-    if (r == 1) {
+    if (d < 0 && r > 1) {
+        char txt[LAYOUT_STR_MAX];
+        Out o = {txt, sizeof txt, 0};
+        fmt_layout(&o, an, ai);
+        out_end(&o);
+        return fail(e,
+                    "compose: mode %" PRId64 ":%" PRId64
+                    " of the right operand has a negative stride, so it reaches negative "
+                    "indices, where the left operand %s is not defined: only a layout that "
+                    "coalesces to a single mode (its extension past its size included) is "
+                    "linear on every integer",
+                    s, d, txt);
+    }
+    if (r == 1) { /* a single mode s0:d0 is d0*i for every integer i */
         if (mul_ovf(d, a->d[0], &t)) return fail(e, "compose: value exceeds the limit 2^48");
         b_leaf(b, s, t);
         return true;
@@ -1275,13 +1336,14 @@ static bool compose_leaf(const Flat *a, int64_t s, int64_t d, int64_t *carry, Bu
     return true;
 }
 
-static bool compose_node(const Flat *a, const Node *bn, int bi, int64_t *carry, Builder *out,
-                         Err *e)
+static bool compose_node(const Flat *a, const Node *an, int ai, const Node *bn, int bi,
+                         int64_t *carry, Builder *out, Err *e)
 {
-    if (bn[bi].kind == LEAF) return compose_leaf(a, bn[bi].shape, bn[bi].stride, carry, out, e);
+    if (bn[bi].kind == LEAF)
+        return compose_leaf(a, an, ai, bn[bi].shape, bn[bi].stride, carry, out, e);
     b_open(out, TUPLE);
     for (int c = bi + 1; c < bn[bi].end; c = bn[c].end)
-        if (!compose_node(a, bn, c, carry, out, e)) return false;
+        if (!compose_node(a, an, ai, bn, c, carry, out, e)) return false;
     b_close(out);
     return true;
 }
@@ -1293,16 +1355,22 @@ static bool emit_compose(const Node *an, int ai, const Node *bn, int bi, Builder
     int64_t carry[FLAT_CAP] = {0};
     flatten_sub(an, ai, &f);
     coalesce_core(f.s, f.d, f.n, true, &a);
-    return compose_node(&a, bn, bi, carry, out, e);
+    return compose_node(&a, an, ai, bn, bi, carry, out, e);
 }
 
 typedef bool (*BinOp)(const Node *an, int ai, const Node *bn, int bi, Builder *out, Err *e);
 
 /* Apply op by mode while the tiler is a bracket <...>: mode k of a with
- * tiler element k, later modes of a copied (CuTe's transform_layout). */
+ * tiler element k, later modes of a copied (CuTe's transform_layout).  A `_`
+ * keeps its mode of a whole: composition, divide and product with CuTe's
+ * Underscore are the identity. */
 static bool bymode(const Node *an, int ai, const Node *tn, int ti, BinOp op, const char *name,
                    Builder *out, Err *e)
 {
+    if (tn[ti].kind == UNDER) {
+        b_copy(out, an, ai);
+        return true;
+    }
     if (tn[ti].kind != TILE) return op(an, ai, tn, ti, out, e);
     int k = tn[ti].nchild, r = rank_of(an, ai);
     if (k > r) return fail(e, "%s: tiler has %d modes but the layout has rank %d", name, k, r);
@@ -1362,11 +1430,31 @@ bool layout_compose(const Layout *a, const Layout *b, Layout *out, char *err, si
 
 /* ---- divide and product ------------------------------------------------------ */
 
+/* wrap() with a prefix naming the layout subtree at i and a number:
+ * "<pre><layout><mid><value>: " before the inner reason. */
+static bool wrap_sub(Err *e, const char *pre, const Node *nd, int i, const char *mid, int64_t v)
+{
+    char txt[LAYOUT_STR_MAX], prefix[LAYOUT_STR_MAX + 256];
+    Out o = {txt, sizeof txt, 0};
+    fmt_layout(&o, nd, i);
+    out_end(&o);
+    snprintf(prefix, sizeof prefix, "%s%s%s%" PRId64 ": ", pre, txt, mid, v);
+    return wrap(e, prefix);
+}
+
 static bool op_logical_divide(const Node *an, int ai, const Node *bn, int bi, Builder *out, Err *e)
 {
     Layout c, bc;
+    for (int j = bi; j < bn[bi].end; j++)
+        if (bn[j].kind == LEAF && bn[j].shape > 1 && bn[j].stride < 0)
+            return fail(e,
+                        "logical-divide: tiler mode %" PRId64 ":%" PRId64
+                        " has a negative stride, so the tiler leaves A's domain [0, %" PRId64
+                        ") and has no complement there",
+                        bn[j].shape, bn[j].stride, sub_size(an, ai));
     if (!complement_sub(bn, bi, sub_size(an, ai), false, &c, e))
-        return wrap(e, "logical-divide: ");
+        return wrap_sub(e, "logical-divide: tiler ", bn, bi, " has no complement for size(A) = ",
+                        sub_size(an, ai));
     Builder bb;
     b_init(&bb, bc.node);
     b_open(&bb, TUPLE);
@@ -1386,7 +1474,9 @@ static bool op_logical_product(const Node *an, int ai, const Node *bn, int bi, B
     if (mul_ovf(sub_size(an, ai), sub_cosize(bn, bi), &m) || m > LAYOUT_MAX_VALUE)
         return fail(e, "logical-product: size(A)*cosize(B) exceeds the limit 2^48");
     Layout c;
-    if (!complement_sub(an, ai, m, false, &c, e)) return wrap(e, "logical-product: ");
+    if (!complement_sub(an, ai, m, false, &c, e))
+        return wrap_sub(e, "logical-product: A = ", an, ai,
+                        " has no complement for size(A)*cosize(B) = ", m);
     b_open(out, TUPLE);
     b_copy(out, an, ai);
     if (!emit_compose(c.node, 0, bn, bi, out, e)) return wrap(e, "logical-product: ");
@@ -1424,13 +1514,33 @@ bool layout_logical_product(const Layout *a, const Layout *b, Layout *out, char 
 
 /* CuTe's zip2_by: split each rank-2 (tile, rest) mode at the tiler's
  * terminals into `first` (tiles) and `second` (rests, then the modes the
- * tiler did not reach). */
-static bool zip2(const Node *ln, int li, const Node *tn, int ti, Builder *first, Builder *second,
-                 Err *e)
+ * tiler did not reach).  A `_` terminal left its mode of the layout whole,
+ * and zip2_by splits that mode as it stands: CuTe requires it to have rank 2
+ * (sub-mode 0 goes with the tiles, sub-mode 1 with the rests) and does not
+ * compile otherwise; we fail with the reason. */
+/* Out of line so that the recursion below does not carry its buffer. */
+static __attribute__((noinline)) bool zip2_kept_rank(const Node *ln, int li, Err *e,
+                                                     const char *name)
 {
+    char mode[LAYOUT_STR_MAX];
+    Out o = {mode, sizeof mode, 0};
+    fmt_layout(&o, ln, li);
+    out_end(&o);
+    return fail(e,
+                "%s: a '_' in the tiler keeps the mode %s whole, and the zip (CuTe's "
+                "zip2_by) can only split a kept mode of rank 2 into (tile, rest); "
+                "this one has rank %d",
+                name, mode, rank_of(ln, li));
+}
+
+static bool zip2(const Node *ln, int li, const Node *tn, int ti, Builder *first, Builder *second,
+                 Err *e, const char *name)
+{
+    if (tn[ti].kind == UNDER && (ln[li].kind != TUPLE || ln[li].nchild != 2))
+        return zip2_kept_rank(ln, li, e, name);
     if (tn[ti].kind != TILE) {
         if (ln[li].kind != TUPLE || ln[li].nchild != 2)
-            return fail(e, "zipped-divide: internal error: divided mode is not rank 2");
+            return fail(e, "%s: internal error: divided mode is not rank 2", name);
         int c0 = li + 1;
         b_copy(first, ln, c0);
         b_copy(second, ln, ln[c0].end);
@@ -1443,7 +1553,7 @@ static bool zip2(const Node *ln, int li, const Node *tn, int ti, Builder *first,
     for (int m = 0; m < r; m++) {
         int lm = mode_of(ln, li, m);
         if (m < k) {
-            if (!zip2(ln, lm, tn, tc, first, second, e)) return false;
+            if (!zip2(ln, lm, tn, tc, first, second, e, name)) return false;
             tc = tn[tc].end;
         } else {
             b_copy(second, ln, lm);
@@ -1462,7 +1572,7 @@ static bool zipped(const Layout *a, const LayoutTiler *t, bool tiled, Layout *ou
     Builder bf, bs, b;
     b_init(&bf, f.node);
     b_init(&bs, s.node);
-    if (!zip2(ld.node, 0, t->node, 0, &bf, &bs, e)) return false;
+    if (!zip2(ld.node, 0, t->node, 0, &bf, &bs, e, name)) return false;
     if (!b_done(&bf, e, name) || !b_done(&bs, e, name)) return false;
     b_init(&b, tmp.node);
     b_open(&b, TUPLE);
@@ -1580,16 +1690,18 @@ bool layout_raked_product(const Layout *a, const Layout *b, Layout *out, char *e
 /* ---- inverses ------------------------------------------------------------------ */
 
 /* Follow strides 1, s*d, ... through the coalesced modes (CuTe's
- * inverse_seq); the inverse's strides are the colexicographic strides of
- * the modes found. */
+ * inverse_seq, which compares |stride|); the inverse's strides are the
+ * colexicographic strides of the modes found, with the sign of the mode's
+ * stride.  A negative-stride mode reaches its offsets only from negative
+ * indices, so it may be followed only when the layout coalesces to that one
+ * mode (a linear function, defined on every integer); otherwise CuTe's answer
+ * would not satisfy l(r(i)) == i and we fail. */
 static bool right_inverse_node(const Node *nd, int i, Layout *out, Err *e, const char *name)
 {
-    Flat f, c;
+    Flat f, c, cx;
     flatten_sub(nd, i, &f);
     coalesce_core(f.s, f.d, f.n, false, &c);
-    for (int k = 0; k < c.n; k++)
-        if (c.d[k] < 0)
-            return fail(e, "%s: negative stride %" PRId64 " is not supported", name, c.d[k]);
+    coalesce_core(f.s, f.d, f.n, true, &cx); /* one mode: linear on every integer */
     int64_t rstride[LAYOUT_MAX_LEAVES], prod = 1;
     for (int k = 0; k < c.n; k++) {
         rstride[k] = prod;
@@ -1602,16 +1714,24 @@ static bool right_inverse_node(const Node *nd, int i, Layout *out, Err *e, const
     for (;;) {
         int found = -1;
         for (int k = 0; k < c.n; k++)
-            if (!used[k] && c.d[k] == next && c.s[k] > 1) {
+            if (!used[k] && abs64(c.d[k]) == next && c.s[k] > 1) {
                 found = k;
                 break;
             }
         if (found < 0) break;
+        if (c.d[found] < 0 && cx.n > 1)
+            return fail(e,
+                        "%s: offset %" PRId64 " is reached through mode %" PRId64 ":%" PRId64
+                        ", whose stride is negative, so the inverse would need negative "
+                        "indices, where the layout is not defined: only a layout that "
+                        "coalesces to a single mode (its extension past its size included) is "
+                        "linear on every integer",
+                        name, next, c.s[found], c.d[found]);
         used[found] = true;
         r.s[r.n] = c.s[found];
-        r.d[r.n] = rstride[found];
+        r.d[r.n] = c.d[found] < 0 ? -rstride[found] : rstride[found];
         r.n++;
-        if (mul_ovf(c.s[found], c.d[found], &next)) break;
+        if (mul_ovf(c.s[found], abs64(c.d[found]), &next)) break;
     }
     Layout tmp;
     Builder b;
@@ -1640,8 +1760,13 @@ bool layout_left_inverse(const Layout *l, Layout *out, char *err, size_t errlen)
         if (f.s[k] > 1 && f.d[k] == 0)
             return fail(&e, "left-inverse: layout is not injective (mode %" PRId64
                             ":0 repeats offsets)", f.s[k]);
-        if (f.d[k] < 0)
-            return fail(&e, "left-inverse: negative stride %" PRId64 " is not supported", f.d[k]);
+        if (f.s[k] > 1 && f.d[k] < 0)
+            return fail(&e,
+                        "left-inverse: mode %" PRId64 ":%" PRId64
+                        " has a negative stride; the left inverse is right-inverse((L, "
+                        "complement(L))), and a complement is defined only for non-negative "
+                        "strides",
+                        f.s[k], f.d[k]);
     }
     Layout c, lc;
     if (!complement_sub(l->node, 0, default_cotarget(l), false, &c, &e))

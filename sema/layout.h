@@ -43,7 +43,10 @@ enum {
 typedef enum LayoutNodeKind {
     LAYOUT_NODE_LEAF = 0,  /* an integer mode: shape, stride */
     LAYOUT_NODE_TUPLE = 1, /* ( ... ): its children follow in preorder */
-    LAYOUT_NODE_TILE = 2   /* < ... >: only in a LayoutTiler, above layouts */
+    LAYOUT_NODE_TILE = 2,  /* < ... >: only in a LayoutTiler, above layouts */
+    LAYOUT_NODE_UNDERSCORE = 3 /* `_`, CuTe's Underscore: only in a LayoutTiler,
+                                * as the whole tiler or an element of < ... >;
+                                * keeps that mode of the layout whole */
 } LayoutNodeKind;
 
 /* One node of a tree stored in preorder.  A node's subtree is the index
@@ -64,8 +67,11 @@ typedef struct Layout {
     LayoutNode node[LAYOUT_MAX_NODES];
 } Layout;
 
-/* A tiler: a layout, or a bracketed tuple of tilers `<A,B,...>` (CuTe's
- * make_tile), which makes composition, divide and product act by mode. */
+/* A tiler: a layout, `_` (CuTe's Underscore, a LAYOUT_NODE_UNDERSCORE node),
+ * or a bracketed tuple of tilers `<A,B,...>` (CuTe's make_tile), which makes
+ * composition, divide and product act by mode.  A `_` keeps its mode of the
+ * layout whole (those operations are the identity on it); a whole tiler `_`
+ * returns the layout unchanged.  `_` is invalid anywhere in a Layout. */
 typedef struct LayoutTiler {
     int n;
     LayoutNode node[LAYOUT_MAX_NODES];
@@ -81,19 +87,23 @@ typedef struct LayoutTuple {
 /* ---- Text ------------------------------------------------------------ */
 
 /* Parses `SHAPE:STRIDE` or a bare `SHAPE` (compact column-major strides,
- * CuTe's LayoutLeft; size-1 modes get stride 0 as in CuTe).  Integers may be
- * written `_8` as CuTe prints static integers.  Errors name the 1-based
- * column: "column 5: expected ',' or ')' but found ':'". */
+ * CuTe's LayoutLeft; size-1 modes get stride 0 as in CuTe).  Strides may be
+ * negative or 0.  Integers may be written `_8` as CuTe prints static
+ * integers; a lone `_` is an error here (and in tuples): it belongs in a
+ * tiler.  Errors name the 1-based column: "column 5: expected ',' or ')' but
+ * found ':'". */
 bool layout_parse(const char *text, Layout *out, char *err, size_t errlen);
-/* Parses a layout or `<T0,T1,...>` where each Ti is a layout or a tiler. */
+/* Parses a layout, `_`, or `<T0,T1,...>` where each Ti is a layout, `_` or
+ * a tiler: `<2,_>`, `<_,4:1>`, `<_,<2:3,_>>`.  `_8` is the integer 8. */
 bool layout_tiler_parse(const char *text, LayoutTiler *out, char *err,
                         size_t errlen);
 /* Parses an integer or a nested tuple of integers: `3`, `(1,(0,2))`. */
 bool layout_tuple_parse(const char *text, LayoutTuple *out, char *err,
                         size_t errlen);
 
-/* Print in CuTe's notation.  Like snprintf: return the length of the whole
- * text and write at most size-1 characters plus a NUL. */
+/* Print in CuTe's notation (a tiler's `_` as `_`).  Like snprintf: return
+ * the length of the whole text and write at most size-1 characters plus a
+ * NUL. */
 size_t layout_format(const Layout *l, char *buf, size_t size);
 size_t layout_tiler_format(const LayoutTiler *t, char *buf, size_t size);
 size_t layout_tuple_format(const LayoutTuple *t, char *buf, size_t size);
@@ -148,7 +158,9 @@ bool layout_from_order(int rank, const int64_t *shape, const int *order,
 /* ---- Queries ---------------------------------------------------------- */
 
 int64_t layout_size(const Layout *l);   /* product of the shape */
-int64_t layout_cosize(const Layout *l); /* 1 + max |offset| (CuTe's cosize) */
+/* CuTe's cosize, 1 + sum((shape-1)*|stride|): 1 + the largest offset of
+ * the layout with every stride made non-negative. */
+int64_t layout_cosize(const Layout *l);
 int layout_rank(const Layout *l);       /* top-level modes; a leaf has 1 */
 int layout_depth(const Layout *l);      /* leaf 0, flat tuple 1, ... */
 /* Leaves in order into shape[]/stride[] (LAYOUT_MAX_LEAVES each, either may
@@ -164,7 +176,11 @@ bool layout_equal_function(const Layout *a, const Layout *b);
 /* The layout function of a linear index, as CuTe computes it: idx is split
  * colexicographically over the leaves and the last leaf takes whatever is
  * left, so idx >= size extends the layout along its last mode (composition
- * relies on this).  idx must be >= 0; arithmetic wraps instead of trapping. */
+ * relies on this).  idx must be >= 0 (a single leaf s:d also gives d*idx for
+ * a negative idx); arithmetic wraps instead of trapping.  The algebra also
+ * treats a layout that coalesces to one mode s:d, its extension included, as
+ * d*i on every integer i: that is where negative strides of a right-hand
+ * operand (compose) or of a right inverse may lead. */
 int64_t layout_eval(const Layout *l, int64_t idx);
 /* The function of a coordinate: a natural (hierarchical) coordinate, or any
  * coarser one where an integer stands for a whole sub-tuple (decomposed
@@ -202,10 +218,12 @@ bool layout_sort(const Layout *l, Layout *out, char *err, size_t errlen);
  * complement((2,4):(1,2), 16) = 2:8.  Defined when l (flattened, without
  * stride-0 and size-1 modes, sorted by stride) is admissible: every stride
  * is a multiple of shape*stride of the mode before it; otherwise an error
- * (l overlaps itself, or holes that cannot be tiled).  Negative strides are
- * refused.  The last mode is ceil(m / span) where span is shape*stride of
- * the largest-stride mode, as CuTe rounds up, so (l, result) is a bijection
- * onto [0, round_up(m, span)). */
+ * ("layout is not injective: two modes have stride D", "layout is not
+ * admissible: stride D is not a multiple of S ...").  Negative strides are
+ * refused ("mode S:D has a negative stride; ...").  The last mode is
+ * ceil(m / span) where span is shape*stride of the largest-stride mode, as
+ * CuTe rounds up, so (l, result) is a bijection onto
+ * [0, round_up(m, span)), and the result is ordered (increasing). */
 bool layout_complement(const Layout *l, int64_t m, Layout *out, char *err,
                        size_t errlen);
 /* The same before coalescing, one mode per sorted mode of l plus the rest:
@@ -215,27 +233,48 @@ bool layout_complement_uncoalesced(const Layout *l, int64_t m, Layout *out,
 
 /* Composition a o b: result(c) = a(b(c)) for every coordinate c of b, and
  * the result's shape is compatible with b's (each leaf of b becomes a
- * coalesced sub-layout).  a is extended along its last mode (see
- * layout_eval), as in CuTe.  Fails with CuTe's stride divisibility condition
- * (a stride of b must divide, or be divisible by, the shapes of a it
- * crosses) or shape divisibility condition, and for negative strides in b. */
+ * coalesced sub-layout).  a is coalesced (keeping its last mode's stride)
+ * and extended along its last mode (see layout_eval), as in CuTe.  CuTe's
+ * admissibility conditions, for each leaf s:d of b with d > 0 when the
+ * coalesced a has shapes a0..a(r-2) before its unbounded last mode:
+ *  - stride divisibility: d is left-divisible by (a0, ..., a(r-2)): for
+ *    some i, p = a0*...*a(i-1) divides d and, unless i == r-1, c = d/p
+ *    divides a(i).  Fails with "compose: stride divisibility condition
+ *    violated: stride D of the right operand leaves R, which neither divides
+ *    nor is a multiple of shape A of the left operand".
+ *  - shape divisibility: s is left-divisible by (a(i)/c, a(i+1), ...,
+ *    a(r-2)); "compose: shape divisibility condition violated: ...".
+ * Stride-0 leaves always compose, and so does every leaf when a coalesces to
+ * one mode.  A negative d composes only then (a is then linear on every
+ * integer); otherwise "compose: mode S:D of the right operand has a
+ * negative stride, ...".  Fails too when b's modes, composed one by one as
+ * CuTe does, would carry from one mode of a into the next ("the modes of
+ * the right operand overlap ..."), where CuTe's result is not a(b(i)). */
 bool layout_compose(const Layout *a, const Layout *b, Layout *out, char *err,
                     size_t errlen);
 /* By-mode composition: with a tiler <B0,B1,...>, mode i of a is composed
- * with Bi; modes of a beyond the tiler stay.  A layout tiler is plain
- * composition. */
+ * with Bi (a `_` keeps mode i); modes of a beyond the tiler stay.  A layout
+ * tiler is plain composition, the tiler `_` the identity. */
 bool layout_compose_tiler(const Layout *a, const LayoutTiler *t, Layout *out,
                           char *err, size_t errlen);
 
 /* logical_divide(a, b) = a o (b, complement(b, size(a))): mode 0 the tile,
- * mode 1 the tiles.  By mode for a tiler. */
+ * mode 1 the tiles.  By mode for a tiler (a `_` keeps its mode of a).
+ * Admissibility: b must have a complement with respect to size(a) (no
+ * negative strides, admissible as for layout_complement), and a must compose
+ * with (b, complement) as for layout_compose; the reason says which:
+ * "logical-divide: tiler B has no complement for size(A) = N: complement:
+ * ...", "logical-divide: tiler mode S:D has a negative stride, ...",
+ * "logical-divide: compose: ...".  Negative strides in a are fine. */
 bool layout_logical_divide(const Layout *a, const Layout *b, Layout *out,
                            char *err, size_t errlen);
 bool layout_logical_divide_tiler(const Layout *a, const LayoutTiler *t,
                                  Layout *out, char *err, size_t errlen);
 /* zipped_divide: logical divide with the tile modes gathered in mode 0 and
  * the rest modes (then a's untouched modes) in mode 1:
- * ((TileM,TileN),(RestM,RestN,L...)). */
+ * ((TileM,TileN),(RestM,RestN,L...)).  A mode kept by a `_` is split as it
+ * stands (CuTe's zip2_by): it must have rank 2, sub-mode 0 joining the tiles
+ * and sub-mode 1 the rests; otherwise an error. */
 bool layout_zipped_divide(const Layout *a, const LayoutTiler *t, Layout *out,
                           char *err, size_t errlen);
 /* tiled_divide: zipped divide with mode 1 unpacked:
@@ -243,7 +282,9 @@ bool layout_zipped_divide(const Layout *a, const LayoutTiler *t, Layout *out,
 bool layout_tiled_divide(const Layout *a, const LayoutTiler *t, Layout *out,
                          char *err, size_t errlen);
 /* logical_product(a, b) = (a, complement(a, size(a)*cosize(b)) o b).  By
- * mode for a tiler. */
+ * mode for a tiler (a `_` keeps its mode of a).  a must have a complement
+ * (so no negative strides); negative strides in b compose as in
+ * layout_compose with the complement on the left. */
 bool layout_logical_product(const Layout *a, const Layout *b, Layout *out,
                             char *err, size_t errlen);
 bool layout_logical_product_tiler(const Layout *a, const LayoutTiler *t,
@@ -260,12 +301,15 @@ bool layout_raked_product(const Layout *a, const Layout *b, Layout *out,
 
 /* Right inverse r: l(r(i)) == i for i < size(r); r covers the longest run
  * of offsets 0,1,2,... that l reaches (CuTe's right_inverse; `1:0` when l
- * never reaches offset 1).  Negative strides are refused. */
+ * never reaches offset 1).  As in CuTe the path follows |stride| and r keeps
+ * the sign: 4:-1 gives 4:-1, right only because a layout that coalesces to
+ * one mode is linear on every integer; a path through a negative stride of
+ * any other layout fails with the reason. */
 bool layout_right_inverse(const Layout *l, Layout *out, char *err,
                           size_t errlen);
 /* Left inverse r of an injective l: r(l(i)) == i for i < size(l), computed
- * as right_inverse((l, complement(l))).  Fails when l is not injective or
- * its complement is not admissible. */
+ * as right_inverse((l, complement(l))).  Fails when l is not injective, has
+ * a negative stride, or its complement is not admissible. */
 bool layout_left_inverse(const Layout *l, Layout *out, char *err,
                          size_t errlen);
 

@@ -184,7 +184,7 @@ static int run_op(int argc, char **argv, char *res, size_t reslen, char *err, si
         LayoutTiler t;
         rc = get_tiler(argv[2], &t, err, errlen);
         if (rc != RES_OK) return rc;
-        if (t.node[0].kind == LAYOUT_NODE_TILE)
+        if (t.node[0].kind == LAYOUT_NODE_TILE || t.node[0].kind == LAYOUT_NODE_UNDERSCORE)
             return say(err, errlen, RES_ERROR, "%s: B must be a layout, not a tiler", name);
         Layout b;
         rc = get_layout(argv[2], &b, err, errlen);
