@@ -19,15 +19,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/layout_cli.h"
 #include "cmd/output.h"
 #include "cmd/tuning.h"
+#include "cmd/types_cli.h"
 #include "codegen/codegen.h"
 #include "frontend/ast_dump.h"
 #include "frontend/diag.h"
 #include "frontend/frontend.h"
 #include "sema/layout.h"
 #include "sema/sema.h"
-#include "sema/types_cli.h"
 
 #ifndef TILEC_VERSION
 #define TILEC_VERSION "0.0.0"

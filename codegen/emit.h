@@ -1,6 +1,6 @@
-/* emit.h: what the kernel emitter (codegen/kernel.c) shares with the
- * per-target file writers (codegen/cuda.c, codegen/host.c) and the header
- * writer.  Internal to codegen/. */
+/* emit.h: what the kernel-body lowering (codegen/lower.h and its files)
+ * shares with the per-target file writers (codegen/cuda.c, codegen/host.c),
+ * the launchers and the header writer.  Internal to codegen/. */
 #ifndef TILEC_EMIT_H
 #define TILEC_EMIT_H
 #include <stdio.h>

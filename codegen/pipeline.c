@@ -1,7 +1,7 @@
 /* pipeline.c: recognises the K loops of tensor-core matrix products whose
  * operand tiles can go straight from global to shared memory, several
- * iterations ahead of their use (a software pipeline of asynchronous
- * copies; kernel.c emits it).
+ * iterations ahead of their use, and emits them as a software pipeline of
+ * asynchronous copies (pipeline_emit_for).
  *
  * The general lowering of `acc = tile_mma(x, y, acc)` loads x and y into
  * registers, then stages them through shared memory for the tensor cores:
@@ -25,9 +25,7 @@
  * evaluating them early, once per K step, is the same as evaluating them in
  * the body); M, N and K multiples of 16; a float32 accumulator.  Whether acc
  * lives in tensor-core fragments is the emitter's decision. */
-#include <string.h>
-
-#include "codegen/emit.h"
+#include "codegen/lower.h"
 
 /* A scalar expression that can be evaluated anywhere in the loop: names,
  * literals, operators, casts, tile_bid, tile_num_blocks and tile_dim. */
@@ -181,4 +179,238 @@ bool pipeline_match(const Stmt *st, PipeLoop *pl)
     pl->K = K;
     pl->dtype = dt;
     return true;
+}
+
+/* Shared memory one block may have on sm_XX (opt-in limit). */
+int pipeline_smem_limit(int arch)
+{
+    switch (arch) {
+    case 0: case 80: case 87: return 163 * 1024;
+    case 86: case 89: case 120: case 121: return 99 * 1024;
+    case 90: case 100: case 101: case 103: return 227 * 1024;
+    default: return arch < 80 ? 64 * 1024 : 99 * 1024;
+    }
+}
+
+/* ---- pipelined K loops ---------------------------------------------------
+ * For a loop pipeline.c accepts, the operand tiles of K step j are copied
+ * global -> shared memory (cp.async when ALIGNED, zero-filled past the
+ * array's edges) into stage j % S of a ring of S buffers, S - 1 steps ahead
+ * of the products that read them.  One barrier per step both publishes
+ * stage j to every warp and retires mma_stage (j - 1) % S, which the copies
+ * issued right after it overwrite.  The accumulator stays in fragments. */
+
+/* A stage holds the A operand (M x K) then the B operand (K x N), 16-bit
+ * elements in tilec_swz's layout (tilec_ops.h): rows unpadded, each row's
+ * 16-byte runs permuted by an XOR so that neither the ldmatrix reads (eight
+ * rows at one column) nor the cp.async writes (eight consecutive runs of a
+ * 128-byte line) collide on a bank.  Tile dimensions are powers of two and
+ * tile_mma's K and N at least 16, so every operand row has 2^k runs, which
+ * tilec_swz takes.  The layout it replaced, rows padded by 16 bytes, kept
+ * ldmatrix conflict-free but not the copies: measured on the H100 (ncu),
+ * they took 2.6-3.75 times their ideal shared-memory wavefronts, over half
+ * of the K loop's, and 4096^3 bf16 went from 309 to 353 TFLOP/s. */
+static int64_t pipe_stage_elems(const PipeLoop *pl)
+{
+    return pl->M * pl->K + pl->K * pl->N;
+}
+
+/* Blocks per SM that the registers allow: the fragment accumulator (M N / T
+ * floats per thread) plus about 64 registers of operand fragments and
+ * addresses, out of 64 K registers per SM.  --min-blocks=N asks nvcc to fit
+ * N blocks (capping registers), so the stages must leave room for N too. */
+static int64_t pipe_blocks_per_sm(const Emitter *em, const PipeLoop *pl)
+{
+    int64_t regs = pl->M * pl->N / em->T + 64;
+    int64_t blocks = 65536 / (regs * em->T);
+    if (blocks < em->co->min_blocks) blocks = em->co->min_blocks;
+    return blocks < 1 ? 1 : blocks;
+}
+
+/* As many stages as fit, up to four, in the shared memory one block may
+ * have when that many blocks share an SM.  A block whose accumulator keeps
+ * it alone on its SM (128 x 256 on 256 threads) gets the whole opt-in
+ * limit; deeper rings hide more of the global-memory latency behind the
+ * products. */
+static int pipe_stages(const Emitter *em, const PipeLoop *pl)
+{
+    int64_t b = pipe_stage_elems(pl) * 2;
+    int64_t blocks = pipe_blocks_per_sm(em, pl);
+    int64_t budget = (pipeline_smem_limit(em->co->arch) - 2048) / blocks;
+    for (int s = 4; s > 2; s--)
+        if (s * b <= budget) return s;
+    return 2;
+}
+
+static int64_t pipe_bytes(const Emitter *em, const PipeLoop *pl)
+{
+    return pipe_stages(em, pl) * pipe_stage_elems(pl) * 2 + 64;
+}
+
+/* The copies of operand load l (rows x cols) into dst (tilec_swz<cols>'s
+ * layout): one 16-byte run of 8 elements per thread and repetition.
+ * Consecutive threads copy consecutive runs of a row, so eight of them fill
+ * one 128-byte line of shared memory and read whole sectors of global
+ * memory. */
+static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int64_t cols)
+{
+    const char *arr = S("p_%s", l->args[0]->name);
+    Expr *iv = ex_opt(l, "index")->value;
+    line(em, "{ /* tile_load %s, asynchronously */", l->args[0]->name);
+    em->ind++;
+    for (int d = 0; d < 2; d++) {
+        Expr *x = iv->args[d];
+        Ctx c = {.shape = &x->shape, .idx = "0"};
+        line(em, "const int64_t o%d_ = (int64_t)(%s) * %" PRId64 ";", d, ex_evc(em, x, c, DT_INT64), d ? cols : rows);
+    }
+    int64_t runs = rows * cols / 8, per_row = cols / 8, reps = (runs + em->T - 1) / em->T;
+    line(em, "const bool full_ = o0_ >= 0 && o0_ + %" PRId64 " <= %s.shape[0] && o1_ >= 0 && o1_ + %" PRId64 " <= %s.shape[1];",
+         rows, arr, cols, arr);
+    /* Whole tiles (all but the edges) need no bounds arithmetic per run;
+     * when the threads cover whole rows, thread t's runs are one column
+     * apart by a fixed number of rows, so its addresses step by constants. */
+    bool stepping = em->T % per_row == 0;
+    for (int whole = 1; whole >= 0; whole--) {
+        line(em, whole ? "if (ALIGNED && full_) {" : "} else {");
+        em->ind++;
+        if (whole && stepping) {
+            int64_t rstep = em->T / per_row;
+            line(em, "const int row_ = t_ / %" PRId64 ", col_ = (t_ %% %" PRId64 ") * 8;", per_row, per_row);
+            line(em, "const uint16_t *g_ = (const uint16_t *)%s.data + (o0_ + row_) * %s.strides[0] + o1_ + col_;", arr, arr);
+            line(em, "const int64_t gs_ = %" PRId64 " * %s.strides[0];", rstep, arr);
+            if (rstep % 8 == 0) line(em, "const int so_ = tilec_swz<%" PRId64 ">(row_, col_);", cols);
+            line(em, "#pragma unroll");
+            line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
+            em->ind++;
+            if (runs % em->T) line(em, "if (r_ * %d + t_ >= %" PRId64 ") break;", em->T, runs);
+            if (rstep % 8 == 0) /* s(row) repeats every 8 rows: one swizzle for all runs */
+                line(em, "tilec_pipe_copy16(%s + so_ + r_ * %" PRId64 ", g_ + r_ * gs_);", dst, rstep * cols);
+            else
+                line(em, "tilec_pipe_copy16(%s + tilec_swz<%" PRId64 ">(row_ + r_ * %" PRId64 ", col_), g_ + r_ * gs_);", dst,
+                     cols, rstep);
+            tv_close_loop(em);
+            em->ind--;
+            continue;
+        }
+        if (whole) line(em, "const uint16_t *g_ = (const uint16_t *)%s.data + o0_ * %s.strides[0] + o1_;", arr, arr);
+        /* The edge copies (and every copy of the unaligned specialization,
+         * which reads element by element with bounds checks) stay a loop:
+         * unrolled, their addresses and checks competed with the
+         * accumulators for registers, and ptxas spilled the accumulators
+         * of the large tiles.  They run on the edges only, or on arrays
+         * that cannot take vector copies at all. */
+        line(em, whole ? "#pragma unroll" : "#pragma unroll 1");
+        line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
+        em->ind++;
+        line(em, "const int c_ = r_ * %d + t_;", em->T);
+        if (runs % em->T) line(em, "if (c_ >= %" PRId64 ") break;", runs);
+        line(em, "const int row_ = c_ / %" PRId64 ", col_ = (c_ %% %" PRId64 ") * 8;", per_row, per_row);
+        const char *d = S("tilec_swz<%" PRId64 ">(row_, col_)", cols);
+        if (whole)
+            line(em, "tilec_pipe_copy16(%s + %s, g_ + row_ * %s.strides[0] + col_);", dst, d, arr);
+        else
+            line(em, "tilec_pipe_copy8<ALIGNED>(%s + %s, (const uint16_t *)%s.data, o0_ + row_, "
+                     "o1_ + col_, %s.shape[0], %s.shape[1], %s.strides[0], %s.strides[1]);",
+                 dst, d, arr, arr, arr, arr, arr);
+        tv_close_loop(em);
+        em->ind--;
+    }
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
+}
+
+/* Sets the loop counter to step j's value and issues that step's copies. */
+static void pipe_issue_step(Emitter *em, const PipeLoop *pl, const char *j, const char *slot)
+{
+    line(em, "%s = (%s)(pk0_ + %s);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype), j);
+    line(em, "uint16_t *pd_ = ps_ + %s * %" PRId64 ";", slot, pipe_stage_elems(pl));
+    pipe_issue(em, pl->load[0], "pd_", pl->M, pl->K);
+    pipe_issue(em, pl->load[1], S("(pd_ + %" PRId64 ")", pl->M * pl->K), pl->K, pl->N);
+}
+
+/* Inside the K loop: issues step ks_ + stages - 1 (if there is one) into
+ * the slot before rs_, the one step ks_ - 1 read, and commits the group
+ * (empty past the end, so that the waits keep counting steps). */
+static void pipe_issue_ahead(Emitter *em, const PipeLoop *pl, int stages)
+{
+    line(em, "const int64_t kn_ = ks_ + %d;", stages - 1);
+    line(em, "if (kn_ < pn_) {");
+    em->ind++;
+    pipe_issue_step(em, pl, "kn_", S("(rs_ == 0 ? %d : rs_ - 1)", stages - 1));
+    tv_close_loop(em);
+    line(em, "tilec_pipe_commit();");
+}
+
+void pipeline_emit_for(Emitter *em, Stmt *st, const PipeLoop *pl)
+{
+    int stages = pipe_stages(em, pl);
+    MmaKind mk = mma_kind(pl->dtype);
+    MmaTiling g = mma_tiling(em, pl->M, pl->N);
+    const char *kn = tv_sym_name(em, pl->k);
+    line(em, "{ /* K loop: tile_mma operands copied %d step%s ahead (%d stages) */", stages - 1, stages > 2 ? "s" : "", stages);
+    em->ind++;
+    if (st->init_s)
+        for (int i = 0; i < st->init_s->nitems; i++) body_stmt(em, st->init_s->items[i]);
+    emit_line(em->o, em->co, st->cond->loc);
+    Ctx c = {.shape = &pl->hi->shape, .idx = "0"};
+    line(em, "const int64_t pk0_ = (int64_t)%s;", kn);
+    line(em, "const int64_t pe_ = (int64_t)(%s);", ex_evc(em, pl->hi, c, DT_INT64));
+    line(em, "const int64_t pn_ = pe_ > pk0_ ? pe_ - pk0_ : 0;");
+    line(em, "uint16_t *ps_ = (uint16_t *)s_mma_;");
+    line(em, "__syncthreads();"); /* the buffer may have served a conversion */
+    line(em, "for (int ks_ = 0; ks_ < %d; ++ks_) {", stages - 1);
+    em->ind++;
+    line(em, "if (ks_ < pn_) {");
+    em->ind++;
+    pipe_issue_step(em, pl, "ks_", "ks_");
+    tv_close_loop(em);
+    line(em, "tilec_pipe_commit();");
+    tv_close_loop(em);
+    /* Where a step's copies go: with two or more blocks per SM, after the
+     * products (the other block's products cover this one's copy issue,
+     * and the copies' address registers are not reused right away by the
+     * fragment loads, which stalled on them: 4096^3 bf16 on 4 warps,
+     * 128x128x64, 348 -> 330 us on the H100); alone on its SM, the block
+     * issues them first, which measured faster there (352 vs 360 us at
+     * 128x256x64 on 8 warps). */
+    bool late = pipe_blocks_per_sm(em, pl) >= 2;
+    /* rs_: the slot step ks_ reads; the step issued now, ks_ + stages - 1,
+     * goes to the slot before it (counters, not a 64-bit modulo per step) */
+    line(em, "int rs_ = 0;");
+    line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
+    em->ind++;
+    line(em, "tilec_pipe_wait<%d>();", stages - 2);
+    line(em, "__syncthreads();");
+    if (!late) pipe_issue_ahead(em, pl, stages);
+    emit_line(em->o, em->co, pl->update->loc);
+    line(em, "const %s *sa_ = (const %s *)(ps_ + rs_ * %" PRId64 ");", mk.sty, mk.sty, pipe_stage_elems(pl));
+    line(em, "const %s *sb_ = sa_ + %" PRId64 ";", mk.sty, pl->M * pl->K);
+    mma_products(em, &mk, &g, pl->N, pl->K, pl->K, pl->N, true, S("f%s", tv_sym_name(em, pl->acc)));
+    if (late) pipe_issue_ahead(em, pl, stages);
+    line(em, "rs_ = rs_ == %d ? 0 : rs_ + 1;", stages - 1);
+    tv_close_loop(em);
+    line(em, "tilec_pipe_wait<0>();");
+    line(em, "__syncthreads();");
+    line(em, "%s = (%s)(pk0_ + pn_);", kn, emit_storage_type(pl->k->dtype));
+    em->ind--;
+    line(em, "}");
+}
+
+/* Finds the loops to pipeline (the accumulator must be in fragments) and
+ * makes room for their buffers. */
+void pipeline_find(Emitter *em, Stmt *st)
+{
+    if (!st) return;
+    PipeLoop pl;
+    if (st->kind == ST_FOR && em->npipes < 16 && pipeline_match(st, &pl) && em->sym_frag[pl.acc->id]) {
+        em->pipes[em->npipes++] = pl;
+        int64_t bytes = pipe_bytes(em, &pl);
+        if (bytes > em->mma_bytes) em->mma_bytes = bytes;
+        return;
+    }
+    pipeline_find(em, st->then_s);
+    pipeline_find(em, st->else_s);
+    pipeline_find(em, st->body);
+    for (int i = 0; i < st->nitems; i++) pipeline_find(em, st->items[i]);
 }

@@ -455,7 +455,7 @@ __device__ __forceinline__ void tilec_ldsm_b(tilec_frag_b &b, const void *p, int
     tilec_ldsm4t_(b.x, tilec_ldsm_row_(p, ld));
 }
 
-/* The swizzled layout of pipelined operand buffers (codegen/kernel.c,
+/* The swizzled layout of pipelined operand buffers (codegen/pipeline.c,
  * pipe_stage_elems): element (r, c) of a row-major tile of C 16-bit columns, no
  * padding, with 16-byte run q = c / 8 of row r stored at run q ^ s(r).
  * s(r) = r % 8 when a row has 8k runs, and (r / (8 / P)) % P when it has
@@ -546,7 +546,7 @@ TILEC_MMA16(tilec_mma_f16, "f16")
 
 /* ---- CUDA only: pipelined tile_mma K loops ---------------------------------
  * Operand runs go global -> shared with cp.async (sm_80 and later), several
- * K steps ahead of the products; see codegen/kernel.c. */
+ * K steps ahead of the products; see codegen/pipeline.c. */
 
 /* One run of 8 16-bit elements of row r, columns c .. c+7, of a rows x cols
  * array (strides rs, cs) into dst (16-byte aligned shared memory); what lies

@@ -357,15 +357,4 @@ bool layout_slice(const Layout *l, int mode, int64_t coord, Layout *rest,
 bool layout_tv_row_major(int rank, const int64_t *shape, int64_t threads,
                          int64_t vec, Layout *out, char *err, size_t errlen);
 
-/* ---- Command line (sema/layout_cli.c) --------------------------------- */
-
-/* `tilec layout OP ARG...`; argv[0] is "layout".  Prints the result on out.
- * Returns 0 on success, 1 on an algebra or operand error ("error: REASON" on
- * err), 2 on a usage error (unknown op, wrong argument count). */
-int layout_cli_main(int argc, char **argv, FILE *out, FILE *err);
-/* `tilec layout --batch`: one `OP ARG...` per line of in, one result line
- * (or `error: REASON`) per line on out; blank lines and lines starting with
- * `#` print nothing.  Returns 0, or 1 when in could not be read. */
-int layout_cli_batch(FILE *in, FILE *out);
-
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cmd/layout_cli.h"
 #include "sema/layout.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

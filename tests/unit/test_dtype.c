@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "sema/dtype.h"
-#include "sema/types_cli.h"
+#include "cmd/types_cli.h"
 
 /* ---- the full arithmetic promotion matrix --------------------------- */
 

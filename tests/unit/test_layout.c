@@ -5,6 +5,7 @@
  * 10,000 `tilec layout --batch` lines. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "cmd/layout_cli.h"
 #include "sema/layout.h"
 
 #include <inttypes.h>

@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "sema/shape.h"
-#include "sema/types_cli.h"
+#include "cmd/types_cli.h"
 
 static Shape parse_ok(const char *text)
 {

@@ -1,6 +1,6 @@
 /* types_cli.c: `tilec promote` and `tilec broadcast`, thin command-line
  * fronts for dtype_promote and shape_broadcast (docs/types.md). */
-#include "sema/types_cli.h"
+#include "cmd/types_cli.h"
 
 #include <errno.h>
 #include <stdint.h>

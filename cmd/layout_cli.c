@@ -2,6 +2,7 @@
  * text front end over the layout algebra (layout.h) so it can be explored
  * and golden-tested from the shell.  Both modes go through run_op, so a
  * batch line prints exactly what the same command line prints. */
+#include "cmd/layout_cli.h"
 #include "sema/layout.h"
 
 #include <ctype.h>

@@ -1,0 +1,305 @@
+/* expr.c: element-wise expressions.  ex_ev returns the C expression of
+ * one element of a value, in the context of the element loop that is
+ * filling a materialised value (intra-kernel fusion): operators in the
+ * operand type sema recorded, math builtins, casts, factories, selects and
+ * shape operations (index maps over their operand). */
+#include "codegen/lower.h"
+
+/* ---- element expressions ------------------------------------------------ */
+
+char *ex_evc(Emitter *em, Expr *e, Ctx c, Dtype to)
+{
+    if (e->is_const && e->shape.rank == 0) return val_lit(em, &e->cval, to);
+    Dtype from = e->dtype;
+    return val_conv(em, ex_ev(em, e, c), from, to);
+}
+
+Ctx ex_sub_ctx(Emitter *em, Expr *e, Ctx c)
+{
+    if (e->shape.rank == 0) return (Ctx){.shape = &e->shape, .idx = "0", .home = false};
+    if (shape_equal(&e->shape, c.shape)) return c;
+    if (c.home && tv_same_home(em, &e->shape, c.shape))
+        return (Ctx){.shape = &e->shape, .idx = c.idx, .home = true, .eidx = c.eidx};
+    if (c.home && tv_bcast_local(em, &e->shape, c.shape))
+        return (Ctx){.shape = &e->shape, .idx = tv_bcast_index(em, c.idx, c.shape, &e->shape), .home = true,
+                     .eidx = S("(%s) %% %d", tv_ctx_reg(em, c), tv_lay(em, &e->shape).E)};
+    return (Ctx){.shape = &e->shape, .idx = tv_bcast_index(em, c.idx, c.shape, &e->shape), .home = false};
+}
+
+Dtype ex_concrete(Dtype d, const ConstValue *v)
+{
+    return dtype_is_loose(d) ? dtype_concretize(d, v) : d;
+}
+
+/* a op b, both already compute values of type ot; result of type rt. */
+static char *binop_str(Emitter *em, BinaryOp op, const char *a, const char *b, Dtype ot, Dtype rt, Dtype bt)
+{
+    const char *sp = ast_binary_op_spelling(op);
+    if (op == BOP_LAND || op == BOP_LOR) return S("(((%s) != 0) %s ((%s) != 0))", a, sp, b);
+    if (op >= BOP_LT && op <= BOP_NE) return S("((%s) %s (%s))", a, sp, b);
+    if (ot == DT_BOOL) {
+        if (op == BOP_AND || op == BOP_OR || op == BOP_XOR) return S("((bool)((%s) %s (%s)))", a, sp, b);
+    }
+    if (dtype_is_float(ot)) {
+        const char *r;
+        if (op == BOP_MOD) r = S("%s(%s, %s)", ot == DT_FLOAT64 ? "fmod" : "fmodf", a, b);
+        else r = S("((%s) %s (%s))", a, sp, b);
+        return val_round(em, rt, r);
+    }
+    const char *T = dtype_host_type(rt);
+    bool sg = dtype_is_signed(ot);
+    switch (op) {
+    case BOP_ADD: case BOP_SUB: case BOP_MUL:
+        return S("((%s)((%s)(%s) %s (%s)(%s)))", T, val_utype(ot), a, sp, val_utype(ot), b);
+    case BOP_DIV:
+        return sg ? S("((%s)tilec_sdiv((int64_t)(%s), (int64_t)(%s)))", T, a, b)
+                  : S("((%s)tilec_udiv((uint64_t)(%s), (uint64_t)(%s)))", T, a, b);
+    case BOP_MOD:
+        return sg ? S("((%s)tilec_srem((int64_t)(%s), (int64_t)(%s)))", T, a, b)
+                  : S("((%s)tilec_urem((uint64_t)(%s), (uint64_t)(%s)))", T, a, b);
+    case BOP_SHL:
+        return S("((%s)tilec_shl((uint64_t)(%s), (int64_t)(%s), %d))", T, a, b, dtype_bits(rt));
+    case BOP_SHR:
+        return dtype_is_signed(rt) ? S("((%s)tilec_sar((int64_t)(%s), (int64_t)(%s), %d))", T, a, b, dtype_bits(rt))
+                                   : S("((%s)tilec_shr((uint64_t)(%s), (int64_t)(%s), %d))", T, a, b, dtype_bits(rt));
+    default:
+        (void)bt;
+        return S("((%s)((%s) %s (%s)))", T, a, sp, b);
+    }
+}
+
+static char *ev_binary(Emitter *em, Expr *e, Ctx c)
+{
+    Dtype ot = ex_concrete(e->op_dtype, &e->a->cval);
+    if (e->op == BOP_SHL || e->op == BOP_SHR) {
+        Dtype rt = ex_concrete(e->dtype, &e->a->cval);
+        Dtype bt = ex_concrete(e->b->dtype, &e->b->cval);
+        return binop_str(em, (BinaryOp)e->op, ex_evc(em, e->a, ex_sub_ctx(em, e->a, c), rt),
+                         ex_evc(em, e->b, ex_sub_ctx(em, e->b, c), bt), rt, rt, bt);
+    }
+    if (e->op == BOP_LAND || e->op == BOP_LOR) {
+        Dtype at = ex_concrete(e->a->dtype, &e->a->cval), bt = ex_concrete(e->b->dtype, &e->b->cval);
+        return binop_str(em, (BinaryOp)e->op, ex_evc(em, e->a, ex_sub_ctx(em, e->a, c), at),
+                         ex_evc(em, e->b, ex_sub_ctx(em, e->b, c), bt), at, DT_BOOL, bt);
+    }
+    char *a = ex_evc(em, e->a, ex_sub_ctx(em, e->a, c), ot);
+    char *b = ex_evc(em, e->b, ex_sub_ctx(em, e->b, c), ot);
+    return binop_str(em, (BinaryOp)e->op, a, b, ot, ex_concrete(e->dtype, &e->cval), ot);
+}
+
+Option *ex_opt(Expr *e, const char *name)
+{
+    for (int i = 0; i < e->nopts; i++)
+        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
+    return NULL;
+}
+
+int64_t ex_opt_int(Expr *e, const char *name, int64_t dflt)
+{
+    Option *o = ex_opt(e, name);
+    return o && o->value->is_const ? o->value->cval.i : dflt;
+}
+
+static char *ev_math(Emitter *em, Expr *e, Ctx c)
+{
+    Dtype t = e->dtype;
+    const char *n = e->name;
+    bool dbl = t == DT_FLOAT64;
+    bool approx = ex_opt_int(e, "approx", 0) != 0 || ex_opt_int(e, "rounding", 0) == 6;
+    if (e->nargs == 1) {
+        char *a = ex_evc(em, e->args[0], ex_sub_ctx(em, e->args[0], c), t);
+        if (e->bi == BI_ABS && !dtype_is_float(t) && !dtype_is_signed(t)) return a; /* unsigned */
+        if (e->bi == BI_ABS && !dtype_is_float(t))
+            return S("((%s)((%s) < 0 ? 0 - (%s)(%s) : (%s)(%s)))", dtype_host_type(t), a, val_utype(t), a, val_utype(t), a);
+        const char *fn = n;
+        if (e->bi == BI_ABS) fn = "fabs";
+        if (e->bi == BI_RSQRT) return val_round(em, t, S("%s(%s)", dbl ? "tilec_rsqrt" : "tilec_rsqrtf", a));
+        if (approx && !dbl && (e->bi == BI_EXP || e->bi == BI_LOG || e->bi == BI_SIN || e->bi == BI_COS))
+            return val_round(em, t, S("tilec_fast_%sf(%s)", n, a));
+        return val_round(em, t, S("%s%s(%s)", fn, dbl ? "" : "f", a));
+    }
+    if (e->bi == BI_TRUEDIV) {
+        char *a = ex_evc(em, e->args[0], ex_sub_ctx(em, e->args[0], c), t);
+        char *b = ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), t);
+        return val_round(em, t, S("((%s) / (%s))", a, b));
+    }
+    char *a = ex_evc(em, e->args[0], ex_sub_ctx(em, e->args[0], c), t);
+    char *b = ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), t);
+    if (e->bi == BI_MINIMUM || e->bi == BI_MAXIMUM) {
+        bool mn = e->bi == BI_MINIMUM;
+        if (dtype_is_float(t)) return val_round(em, t, S("%s%s(%s, %s)", mn ? "fmin" : "fmax", dbl ? "" : "f", a, b));
+        return S("((%s) %s (%s) ? (%s) : (%s))", a, mn ? "<" : ">", b, a, b);
+    }
+    if (e->bi == BI_POW) return val_round(em, t, S("pow%s(%s, %s)", dbl ? "" : "f", a, b));
+    if (e->bi == BI_FMA) {
+        char *z = ex_evc(em, e->args[2], ex_sub_ctx(em, e->args[2], c), t);
+        return val_round(em, t, S("fma%s(%s, %s, %s)", dbl ? "" : "f", a, b, z));
+    }
+    em->ok = false;
+    return S("0");
+}
+
+/* Reads its operand through a permutation of element indices: a view. */
+bool ex_same_order_view(Builtin b)
+{
+    return b == BI_RESHAPE || b == BI_EXPAND_DIMS || b == BI_SQUEEZE;
+}
+
+/* Shape operations are index maps: element idx of the result is element
+ * src(idx) of the operand, which is read at that index (through its
+ * shared-memory mirror on the GPU when it is materialised). */
+static char *ex_shape_op(Emitter *em, Expr *e, Ctx c)
+{
+    Expr *x = e->args[0];
+    const char *idx = e->shape.rank == 0 && !(c.home && shape_equal(&e->shape, c.shape)) ? "0" : c.idx;
+    if (!(c.home && shape_equal(&e->shape, c.shape)) && !shape_equal(&e->shape, c.shape))
+        idx = tv_bcast_index(em, c.idx, c.shape, &e->shape);
+    char *src;
+    if (e->bi == BI_BROADCAST_TO) {
+        src = tv_bcast_index(em, idx, &e->shape, &x->shape);
+    } else if (e->bi == BI_EXTRACT) {
+        Option *io = ex_opt(e, "index");
+        src = S("0");
+        for (int k = 0; k < x->shape.rank; k++) {
+            int64_t base = (io->value->kind == EX_LIST ? io->value->args[k] : io->value)->cval.i * e->shape.dim[k];
+            int64_t stride = 1;
+            for (int q = k + 1; q < x->shape.rank; q++) stride *= x->shape.dim[q];
+            src = S("%s + ((%" PRId64 " + %s) << %d)", src, base, tv_coord(em, idx, &e->shape, k), tv_log2(stride));
+        }
+        src = S("(%s)", src);
+    } else if (e->bi == BI_CAT) {
+        Expr *b = e->args[1];
+        Option *ao = ex_opt(e, "axis");
+        int ax = ao ? (int)ao->value->cval.i : 0;
+        if (ax < 0) ax += e->shape.rank;
+        int64_t half = x->shape.dim[ax];
+        char *in = S("0");
+        for (int k = 0; k < x->shape.rank; k++) {
+            int64_t stride = 1;
+            for (int q = k + 1; q < x->shape.rank; q++) stride *= x->shape.dim[q];
+            char *ck = tv_coord(em, idx, &e->shape, k);
+            if (k == ax) ck = S("(%s & %" PRId64 ")", ck, half - 1);
+            in = S("%s + (%s << %d)", in, ck, tv_log2(stride));
+        }
+        Dtype t = ex_concrete(e->dtype, &e->cval);
+        Ctx ca = {.shape = &x->shape, .idx = S("(%s)", in), .home = false};
+        Ctx cb = {.shape = &b->shape, .idx = S("(%s)", in), .home = false};
+        return S("((%s < %" PRId64 ") ? (%s) : (%s))", tv_coord(em, idx, &e->shape, ax), half, ex_evc(em, x, ca, t), ex_evc(em, b, cb, t));
+    } else if (e->bi == BI_TRANSPOSE || e->bi == BI_PERMUTE) {
+        int perm[TILE_MAX_RANK];
+        int r = e->shape.rank;
+        for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
+        Option *o = ex_opt(e, "axis");
+        if (e->bi == BI_PERMUTE && o && o->value->kind == EX_LIST)
+            for (int i = 0; i < r; i++) perm[i] = (int)o->value->args[i]->cval.i;
+        src = S("0");
+        for (int i = 0; i < r; i++) {
+            int64_t stride = 1;
+            for (int q = perm[i] + 1; q < r; q++) stride *= x->shape.dim[q];
+            src = S("%s + (%s << %d)", src, tv_coord(em, idx, &e->shape, i), tv_log2(stride));
+        }
+        src = S("(%s)", src);
+    } else {
+        src = S("%s", idx); /* reshape, expand_dims, squeeze keep the row-major order */
+    }
+    bool home = ex_same_order_view(e->bi) && c.home && shape_equal(&e->shape, c.shape) && tv_agree(em, &e->shape, &x->shape);
+    Ctx xc = {.shape = &x->shape, .idx = src, .home = home, .eidx = home ? c.eidx : NULL};
+    if (x->shape.rank == 0) xc = (Ctx){.shape = &x->shape, .idx = "0", .home = false};
+    return ex_ev(em, x, xc);
+}
+
+char *ex_ev(Emitter *em, Expr *e, Ctx c)
+{
+    if (e->is_const && e->shape.rank == 0) return val_lit(em, &e->cval, ex_concrete(e->dtype, &e->cval));
+    switch (e->kind) {
+    case EX_INT:
+    case EX_FLOAT:
+        return val_lit(em, &e->cval, ex_concrete(e->dtype, &e->cval));
+    case EX_NAME: {
+        Symbol *sym = e->sym;
+        if (sym->kind == SYM_PARAM) return S("p_%s", sym->name);
+        return tv_read(em, tv_sym_name(em, sym), sym->dtype, &sym->shape, em->sym_smem[sym->id], c);
+    }
+    case EX_UNARY: {
+        Ctx sc = ex_sub_ctx(em, e->a, c);
+        Dtype t = ex_concrete(e->dtype, &e->a->cval);
+        char *a = ex_evc(em, e->a, sc, e->op == UOP_NOT ? ex_concrete(e->a->dtype, &e->a->cval) : t);
+        switch ((UnaryOp)e->op) {
+        case UOP_NOT: return S("((%s) == 0)", a);
+        case UOP_BITNOT: return t == DT_BOOL ? S("(!(%s))", a) : S("((%s)~(%s))", dtype_host_type(t), a);
+        case UOP_NEG:
+            if (dtype_is_float(t)) return S("(-(%s))", a);
+            return S("((%s)(0 - (%s)(%s)))", dtype_host_type(t), val_utype(t), a);
+        default: return a;
+        }
+    }
+    case EX_BINARY:
+        return ev_binary(em, e, c);
+    case EX_COND: {
+        Dtype t = ex_concrete(e->dtype, &e->cval);
+        char *cc = ex_evc(em, e->a, ex_sub_ctx(em, e->a, c), ex_concrete(e->a->dtype, &e->a->cval));
+        return S("((%s) ? (%s) : (%s))", cc, ex_evc(em, e->b, ex_sub_ctx(em, e->b, c), t), ex_evc(em, e->c, ex_sub_ctx(em, e->c, c), t));
+    }
+    case EX_CAST:
+        return val_cast(em, ex_ev(em, e->a, ex_sub_ctx(em, e->a, c)), ex_concrete(e->a->dtype, &e->a->cval), e->dtype, 0, true);
+    case EX_CALL:
+        return tv_read(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
+    case EX_BUILTIN:
+        if (builtin_info(e->bi)->materialises) /* loads, reductions, mma ...: their registers */
+            return tv_read(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
+        switch (builtin_info(e->bi)->cls) {
+        case BCLASS_QUERY: {
+            if (e->bi == BI_DIM) return S("p_%s.shape[%" PRId64 "]", e->args[0]->name, e->args[1]->cval.i);
+            int64_t ax = e->args[0]->cval.i;
+            if (e->bi == BI_BID)
+                return em->cuda ? S("((int32_t)blockIdx.%c)", "xyz"[ax]) : S("((int32_t)b%c_)", "xyz"[ax]);
+            return em->cuda ? S("((int32_t)gridDim.%c)", "xyz"[ax]) : S("((int32_t)g%c_)", "xyz"[ax]);
+        }
+        case BCLASS_FACTORY:
+            if (e->bi == BI_ZEROS) return val_lit(em, &(ConstValue){.i = 0}, e->dtype);
+            if (e->bi == BI_ONES) return val_lit(em, &(ConstValue){.i = 1, .u = 1}, e->dtype);
+            if (e->bi == BI_FULL) return ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), e->dtype);
+            /* arange: "i_" in this thread's own order */
+            return val_conv(em, S("((int64_t)(%s))", c.idx), DT_INT64, e->dtype);
+        case BCLASS_CAST: {
+            Expr *x = e->args[0];
+            Option *sat = ex_opt(e, "saturate");
+            bool satv = !sat || sat->value->cval.i != 0;
+            return val_cast(em, ex_ev(em, x, ex_sub_ctx(em, x, c)), ex_concrete(x->dtype, &x->cval), e->dtype,
+                            ex_opt_int(e, "rounding", 0), satv);
+        }
+        case BCLASS_WHERE: {
+            Dtype t = ex_concrete(e->dtype, &e->cval);
+            char *cc = ex_evc(em, e->args[0], ex_sub_ctx(em, e->args[0], c), ex_concrete(e->args[0]->dtype, &e->args[0]->cval));
+            return S("((%s) ? (%s) : (%s))", cc, ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), t),
+                     ex_evc(em, e->args[2], ex_sub_ctx(em, e->args[2], c), t));
+        }
+        case BCLASS_SHAPE:
+            return ex_shape_op(em, e, c);
+        case BCLASS_MATH1:
+        case BCLASS_MATH:
+            return ev_math(em, e, c);
+        case BCLASS_MEM: case BCLASS_REDUCE: case BCLASS_SCAN: case BCLASS_INDEXED: case BCLASS_MMA:
+            break; /* materialised; scatter has no value */
+        }
+        em->ok = false;
+        return S("0");
+    default:
+        em->ok = false;
+        return S("0");
+    }
+}
+
+/* Whether e reads symbol sym (the accumulator argument of a fragment update
+ * excepted, passed as skip). */
+bool ex_reads(const Expr *e, const Symbol *sym, const Expr *skip)
+{
+    if (!e || e == skip) return false;
+    if (e->kind == EX_NAME && e->sym == sym) return true;
+    if (ex_reads(e->a, sym, skip) || ex_reads(e->b, sym, skip) || ex_reads(e->c, sym, skip)) return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (ex_reads(e->args[i], sym, skip)) return true;
+    for (int i = 0; i < e->nopts; i++)
+        if (ex_reads(e->opts[i].value, sym, skip)) return true;
+    return false;
+}

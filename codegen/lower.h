@@ -1,0 +1,237 @@
+/* lower.h: what the files that lower one typed kernel specialization to
+ * C-family code share (internal to codegen/; the entry points are in
+ * emit.h).  One file per concern:
+ *   values.c    element values: storage types, narrow-float loads/stores,
+ *               literals, conversions and casts
+ *   tiles.c     where a tile's elements live: the thread-value layout,
+ *               element indices, broadcasts, shared-memory mirrors
+ *   expr.c      element-wise expressions, evaluated inside the loop of the
+ *               value that reads them (intra-kernel fusion)
+ *   scan.c      the analysis before emission: which values materialise,
+ *               which need shared-memory mirrors, buffer sizes
+ *   memory.c    materialisation, tile_load/tile_store, inlined calls,
+ *               gather, scatter and atomics
+ *   reduce.c    reductions and scans
+ *   mma.c       tensor-core products and fragment-resident accumulators
+ *   pipeline.c  K loops as asynchronous copy pipelines
+ *   body.c      statements, the launch plan and the kernel body
+ *
+ * Model.  Every tile value that is named (a variable, a loaded tile, the
+ * result of an inlined tile function, a tile about to be stored) is
+ * materialised in a per-thread register array; everything else (operators,
+ * casts, math, factories) is evaluated element by element inside the loop
+ * that fills the next materialised value, so a kernel's intermediates never
+ * touch memory (intra-kernel fusion).
+ *
+ * Thread-value layout (CUDA).  A tile of n elements over T threads with
+ * vector runs of V: thread t holds E = n/T elements; its element e is the
+ * row-major element i = (e/V)*T*V + t*V + e%V.  Consecutive threads hold
+ * consecutive runs of V elements, so a run of a contiguous row is one 16-byte
+ * access and a warp's accesses are coalesced.  This is the CuTe layout
+ * ((V,T),(E/V)) : ((1,V),(T*V)) from (value, thread) to the tile's row-major
+ * index (see docs/design.md).  Tiles smaller than T elements are replicated:
+ * thread t holds element t % n.  All tiles of one shape share one layout, so
+ * same-shape operands combine register by register; a broadcast operand of a
+ * different shape is read through a shared-memory mirror written when it was
+ * materialised.  Register arrays are indexed only by the unrolled loop
+ * counter, which the compiler resolves to constants.
+ *
+ * Host target: one "thread" holds the whole tile (E = n, i = e), and a
+ * broadcast operand is read from its array directly. */
+#ifndef TILEC_LOWER_H
+#define TILEC_LOWER_H
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/emit.h"
+#include "frontend/diag.h"
+#include "sema/layout.h"
+#include "tilec_fp.h"
+
+typedef struct Emitter {
+    FILE *o;
+    int ind;
+    Arena *ar;
+    bool cuda;
+    Program *p;
+    Func *k;
+    const CodegenOptions *co;
+    int T, Vk;
+    /* indexed by expression id */
+    const char **tmp;   /* materialised name of a load / call / store value */
+    Dtype *tmp_dt;
+    Shape *tmp_shape;
+    bool *tmp_smem;
+    /* indexed by symbol id */
+    Symbol **syms;
+    bool *sym_smem;
+    int nlabels;
+    int cont_label[64];
+    int nloops;
+    bool ok;
+    int smem_bytes;
+    int64_t red_bytes;  /* size of the shared buffer the generic reductions share */
+    int64_t mma_bytes;  /* size of the shared buffer tile_mma stages through */
+    bool *sym_frag;     /* symbol lives in WMMA accumulator fragments */
+    int *mma_target;    /* expr id of a `v = tile_mma(a, b, v)` value -> v's id + 1 */
+    Expr **mma_exprs;   /* expr id -> the tile_mma / tile_matmul expression */
+    int *sym_kk;        /* the WMMA k of its updates */
+    PipeLoop pipes[16]; /* K loops lowered as copy pipelines (pipeline.c) */
+    int npipes;
+    /* shared-memory mirrors: the transposes that read them (scan), and the
+     * swizzle each was given (declaration) */
+    Expr *perm_reads[32];
+    int nperm_reads;
+    struct MirrorRead {
+        const Expr *x;     /* the mirrored value (a name or a materialised node) */
+        const Shape *ctx;  /* read broadcast into this shape, in its threads' order */
+    } bc_reads[64];
+    int nbc_reads;
+    struct MirrorSwz {
+        const char *name;
+        int fs, sh[2]; /* s[i] at i ^ ((i >> sh[k]) & 31) << fs; sh 0: unused */
+    } mswz[64];
+    int nmswz;
+    /* bcast_local's answers: the scan and every evaluation ask again */
+    struct LocalBcast {
+        Shape s, ctx;
+        bool local;
+    } lbc[16];
+    int nlbc;
+} Emitter;
+
+typedef struct Ctx {
+    const Shape *shape; /* the shape of the value being filled */
+    const char *idx;    /* its linear (row-major) element index */
+    bool home;          /* idx is this thread's own element of shape: its
+                         * register is e_, or eidx where that is set (a
+                         * broadcast operand held by the same thread) */
+    const char *eidx;
+} Ctx;
+
+/* Writes one line of generated code at the current indentation. */
+static inline void line(Emitter *em, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void line(Emitter *em, const char *fmt, ...)
+{
+    for (int i = 0; i < em->ind; i++) fputs("    ", em->o);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(em->o, fmt, ap);
+    va_end(ap);
+    fputc('\n', em->o);
+}
+
+/* A string of generated code, in the compile's arena (needs `em` in scope). */
+#define S(...) arena_printf(em->ar, __VA_ARGS__)
+
+/* A tile's thread-value layout as numbers (tiles.c): n elements, E per
+ * thread in vector runs of V; repl: fewer elements than threads, so thread
+ * t holds element t % n. */
+typedef struct Lay {
+    int64_t n;
+    int E, V;
+    bool repl;
+} Lay;
+
+typedef struct MmaKind {
+    const char *sty;   /* staging type in shared memory */
+    const char *fmt;   /* compute value -> staging value */
+    const char *frag;  /* WMMA element type */
+    const char *cty;   /* accumulator type */
+    int kk;            /* WMMA k */
+    int esize;         /* staging element bytes */
+    int pad;           /* row padding (elements) against bank conflicts */
+    bool bits_match;   /* staging bits equal the storage bits (vector copy) */
+    const char *raw;   /* 16-bit operands: the mma.sync helper (tilec_ops.h), not WMMA */
+} MmaKind;
+
+/* How the warps share the 16x16 output blocks of an M x N tile_mma.  When
+ * the blocks divide evenly, the warps form a wm x wn grid and each owns an
+ * fm x fn rectangle of blocks, chosen to minimise fm + fn: per k step a
+ * warp loads fm A and fn B fragments for fm * fn mma_sync (a 2x2 rectangle
+ * loads 4 fragments for 4 products where a column of 4 loads 8).
+ * Otherwise (fewer blocks than warps, or no fitting grid) warp w owns blocks
+ * w, w + nw, ... in row-major order (fm = 0). */
+typedef struct MmaTiling {
+    int64_t blocks, bpw; /* blocks in all, per warp */
+    int wn;              /* warps along N */
+    int64_t fm, fn;      /* blocks per warp along M and N; fm = 0: 1-D */
+} MmaTiling;
+
+/* values.c */
+char *val_ld(Emitter *em, Dtype d, const char *v);
+char *val_st(Emitter *em, Dtype d, const char *v);
+char *val_st_assign(Emitter *em, Dtype d, const Expr *value, const char *v);
+char *val_round(Emitter *em, Dtype d, const char *v);
+const char *val_utype(Dtype d);
+char *val_lit(Emitter *em, const ConstValue *c, Dtype d);
+char *val_conv(Emitter *em, const char *v, Dtype from, Dtype to);
+char *val_cast(Emitter *em, const char *v, Dtype from, Dtype to, int64_t mode, bool sat);
+
+/* tiles.c */
+int tv_log2(int64_t v);
+char *tv_bcast_index(Emitter *em, const char *idx, const Shape *from, const Shape *to);
+char *tv_coord(Emitter *em, const char *idx, const Shape *s, int k);
+Lay tv_lay(Emitter *em, const Shape *s);
+bool tv_agree(Emitter *em, const Shape *a, const Shape *b);
+bool tv_bcast_local(Emitter *em, const Shape *s, const Shape *ctx);
+const char *tv_home_idx(Emitter *em);
+const char *tv_ctx_reg(Emitter *em, Ctx c);
+void tv_open_loop(Emitter *em, const Shape *s);
+void tv_close_loop(Emitter *em);
+char *tv_mirror_at(Emitter *em, const char *name, const char *ix);
+bool tv_same_home(Emitter *em, const Shape *s, const Shape *ctx);
+char *tv_read(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c);
+const char *tv_sym_name(Emitter *em, const Symbol *sym);
+void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, const Symbol *sym, int tmp_id);
+
+/* expr.c */
+char *ex_evc(Emitter *em, Expr *e, Ctx c, Dtype to);
+Ctx ex_sub_ctx(Emitter *em, Expr *e, Ctx c);
+Dtype ex_concrete(Dtype d, const ConstValue *v);
+Option *ex_opt(Expr *e, const char *name);
+int64_t ex_opt_int(Expr *e, const char *name, int64_t dflt);
+bool ex_same_order_view(Builtin b);
+char *ex_ev(Emitter *em, Expr *e, Ctx c);
+bool ex_reads(const Expr *e, const Symbol *sym, const Expr *skip);
+
+/* scan.c */
+void scan_stmt(Emitter *em, Stmt *st);
+
+/* memory.c */
+void mem_write_mirror(Emitter *em, const char *name, const Shape *s);
+void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value, bool mirror);
+void mem_load(Emitter *em, Expr *e);
+void mem_store(Emitter *em, Expr *e);
+void mem_call(Emitter *em, Expr *e);
+void mem_indexed(Emitter *em, Expr *e);
+
+/* reduce.c */
+void red_note(Emitter *em, Expr *e);
+void red_emit(Emitter *em, Expr *e);
+void red_scan(Emitter *em, Expr *e);
+
+/* mma.c */
+MmaKind mma_kind(Dtype t);
+char *mma_frag_acc_type(Emitter *em, Dtype acc, int kk);
+int64_t mma_acc_ld(int64_t N);
+MmaTiling mma_tiling(const Emitter *em, int64_t M, int64_t N);
+void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t N, int64_t K, int64_t lda, int64_t ldb, bool swz, const char *cf);
+void mma_core(Emitter *em, Expr *e, const char *frag_sym);
+void mma_emit(Emitter *em, Expr *e);
+int64_t mma_bytes(const Expr *e);
+bool mma_is_frag_update(const Stmt *st);
+void mma_frag_to_registers(Emitter *em, Symbol *sym);
+void mma_registers_to_frag(Emitter *em, Symbol *sym, Expr *init);
+
+/* pipeline.c (emission) */
+int pipeline_smem_limit(int arch);
+void pipeline_emit_for(Emitter *em, Stmt *st, const PipeLoop *pl);
+void pipeline_find(Emitter *em, Stmt *st);
+
+/* body.c */
+void body_hoist(Emitter *em, Expr *e);
+void body_stmt(Emitter *em, Stmt *st);
+#endif

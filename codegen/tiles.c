@@ -1,0 +1,380 @@
+/* tiles.c: where a tile's elements live.  The thread-value layout of
+ * register tiles (lower.h), element indices and coordinates, broadcasts
+ * between layouts (register to register when the same thread holds both
+ * elements), the per-thread element loop, and the shared-memory mirrors
+ * that broadcast and permuted operands are read through, with the XOR
+ * swizzle that keeps their reads free of bank conflicts. */
+#include "codegen/lower.h"
+
+/* ---- element indices ---------------------------------------------------- */
+
+int tv_log2(int64_t v)
+{
+    int k = 0;
+    while ((INT64_C(1) << k) < v) k++;
+    return k;
+}
+
+/* The linear index in shape `to` of the element that broadcasting maps to
+ * element idx of shape `from` (right-aligned; dims of size 1 repeat). */
+char *tv_bcast_index(Emitter *em, const char *idx, const Shape *from, const Shape *to)
+{
+    if (shape_equal(from, to)) return S("%s", idx);
+    char *r = NULL;
+    int64_t sto = 1;
+    for (int d = to->rank - 1; d >= 0; d--) {
+        int df = d + (from->rank - to->rank);
+        int64_t sfrom = 1;
+        for (int q = df + 1; q < from->rank; q++) sfrom *= from->dim[q];
+        if (to->dim[d] != 1) {
+            char *term = S("((((%s) >> %d) & %" PRId64 ") << %d)", idx, tv_log2(sfrom), from->dim[df] - 1, tv_log2(sto));
+            r = r ? S("%s + %s", r, term) : term;
+        }
+        sto *= to->dim[d];
+    }
+    return r ? S("(%s)", r) : S("0");
+}
+
+/* Coordinate k of row-major index idx in shape s. */
+char *tv_coord(Emitter *em, const char *idx, const Shape *s, int k)
+{
+    int64_t stride = 1;
+    for (int q = k + 1; q < s->rank; q++) stride *= s->dim[q];
+    return S("(((%s) >> %d) & %" PRId64 ")", idx, tv_log2(stride), s->dim[k] - 1);
+}
+
+Lay tv_lay(Emitter *em, const Shape *s)
+{
+    Lay l = {.n = 1, .E = 1, .V = 1};
+    for (int i = 0; i < s->rank; i++) l.n *= s->dim[i];
+    if (!em->cuda) {
+        l.E = (int)l.n;
+        return l;
+    }
+    if (l.n < em->T) {
+        l.repl = true;
+        return l;
+    }
+    int64_t v = em->Vk;
+    int64_t last = s->rank ? s->dim[s->rank - 1] : 1;
+    if (v > last) v = last;
+    if (v > l.n / em->T) v = l.n / em->T;
+    l.V = (int)v;
+    l.E = (int)(l.n / em->T);
+    return l;
+}
+
+/* The thread-value layout of a tile of shape s (CUDA, not replicated), from
+ * the layout algebra: (T,(V,R)):(V,(1,T*V)) maps (thread, value) to the
+ * row-major element index.  Returns false when s is replicated. */
+static bool tv_layout(Emitter *em, const Shape *s, Layout *tv)
+{
+    Lay l = tv_lay(em, s);
+    if (l.repl || !em->cuda) return false;
+    char err[128];
+    int64_t flat = l.n;
+    if (!layout_tv_row_major(1, &flat, em->T, l.V, tv, err, sizeof err)) {
+        em->ok = false;
+        return false;
+    }
+    return true;
+}
+
+/* Whether two shapes with the same row-major order (a reshape) put every
+ * element in the same thread and register: then values pass register to
+ * register, without a trip through shared memory. */
+bool tv_agree(Emitter *em, const Shape *a, const Shape *b)
+{
+    if (shape_equal(a, b)) return true;
+    if (!em->cuda || shape_numel(a) != shape_numel(b)) return !em->cuda && shape_numel(a) == shape_numel(b);
+    Layout la, lb;
+    if (!tv_layout(em, a, &la) || !tv_layout(em, b, &lb)) return false;
+    return layout_equal_function(&la, &lb);
+}
+
+/* Element of a tile of shape s that broadcasting to ctx maps element o of
+ * ctx to (bcast_index, in numbers). */
+static int64_t tv_bcast_src(const Shape *s, const Shape *ctx, int64_t o)
+{
+    int64_t j = 0, sj = 1;
+    for (int d = ctx->rank - 1, ds = s->rank - 1; ds >= 0; d--, ds--) {
+        int64_t c = o % ctx->dim[d];
+        o /= ctx->dim[d];
+        if (s->dim[ds] != 1) j += c * sj;
+        sj *= s->dim[ds];
+    }
+    return j;
+}
+
+/* Whether broadcasting a tile of shape s to shape ctx (of at least its
+ * rank, not equal) leaves every element in place: each thread's value e of
+ * ctx comes from value e % E(s) of the same thread in s.  Then the operand is read from registers, not through a
+ * shared-memory mirror.  With (T,(V,R)):(V,(1,T*V)) layouts that holds, for
+ * instance, for a row vector of BN elements broadcast over (BM, BN) when the
+ * threads' vectors tile a row (T*V divides BN) with the same vector width:
+ * the weight and bias of a layer norm over several rows per block.  We check
+ * it element by element (the tiles are small) instead of by cases. */
+static bool bcast_local_check(Emitter *em, const Shape *s, const Shape *ctx)
+{
+    Lay ls = tv_lay(em, s), lc = tv_lay(em, ctx);
+    if (ls.repl || lc.repl || ls.n >= lc.n) return false;
+    for (int d = 0; d < s->rank; d++) {
+        int64_t cd = ctx->dim[d + ctx->rank - s->rank];
+        if (s->dim[d] != 1 && s->dim[d] != cd) return false;
+    }
+    Layout ts, tc;
+    if (!tv_layout(em, s, &ts) || !tv_layout(em, ctx, &tc)) return false;
+    /* who holds each element of s: thread * E(s) + value */
+    int64_t *owner = malloc((size_t)ls.n * sizeof *owner);
+    if (!owner) return false;
+    for (int64_t t = 0; t < em->T; t++)
+        for (int64_t e = 0; e < ls.E; e++) owner[layout_eval(&ts, t + em->T * e)] = t * ls.E + e;
+    bool ok = true;
+    for (int64_t t = 0; ok && t < em->T; t++) {
+        for (int64_t e = 0; ok && e < lc.E; e++) {
+            int64_t j = tv_bcast_src(s, ctx, layout_eval(&tc, t + em->T * e));
+            ok = owner[j] == t * ls.E + e % ls.E;
+        }
+    }
+    free(owner);
+    return ok;
+}
+
+/* bcast_local_check, remembered: the scan and every evaluation of a
+ * broadcast operand ask it again for the same two shapes. */
+bool tv_bcast_local(Emitter *em, const Shape *s, const Shape *ctx)
+{
+    if (!em->cuda || s->rank == 0 || shape_equal(s, ctx) || s->rank > ctx->rank) return false;
+    int n = em->nlbc < 16 ? em->nlbc : 16;
+    for (int i = 0; i < n; i++)
+        if (shape_equal(&em->lbc[i].s, s) && shape_equal(&em->lbc[i].ctx, ctx)) return em->lbc[i].local;
+    bool local = bcast_local_check(em, s, ctx);
+    em->lbc[em->nlbc++ % 16] = (struct LocalBcast){.s = *s, .ctx = *ctx, .local = local};
+    return local;
+}
+
+/* The C expression of a layout's function at the (thread, value) coordinate
+ * (t_, e_): each leaf's coordinate times its stride, the value mode's leaves
+ * taken colexicographically from e_. */
+static char *tv_index_expr(Emitter *em, const Layout *tv)
+{
+    int64_t shape[64], stride[64];
+    int n = layout_flatten(tv, shape, stride);
+    char *r = S("t_ * %" PRId64, stride[0]);
+    int64_t prefix = 1;
+    for (int i = 1; i < n; i++) {
+        if (shape[i] > 1) r = S("%s + ((e_ / %" PRId64 ") %% %" PRId64 ") * %" PRId64, r, prefix, shape[i], stride[i]);
+        prefix *= shape[i];
+    }
+    return r;
+}
+
+const char *tv_home_idx(Emitter *em)
+{
+    return em->cuda ? "e_" : "i_";
+}
+
+/* The register of a home context's element. */
+const char *tv_ctx_reg(Emitter *em, Ctx c)
+{
+    return c.eidx ? c.eidx : tv_home_idx(em);
+}
+
+void tv_open_loop(Emitter *em, const Shape *s)
+{
+    Lay l = tv_lay(em, s);
+    if (!em->cuda) {
+        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) {", l.n);
+        em->ind++;
+        return;
+    }
+    line(em, "#pragma unroll");
+    line(em, "for (int e_ = 0; e_ < %d; ++e_) {", l.E);
+    em->ind++;
+    Layout tv;
+    if (l.repl)
+        line(em, "const int i_ = t_ & %" PRId64 ";", l.n - 1);
+    else if (tv_layout(em, s, &tv))
+        line(em, "const int i_ = %s;", tv_index_expr(em, &tv));
+    line(em, "(void)i_;");
+}
+
+void tv_close_loop(Emitter *em)
+{
+    em->ind--;
+    line(em, "}");
+}
+
+/* ---- shared-memory mirrors ---------------------------------------------- */
+
+/* The index of element `ix` of mirror `name` in its array: the identity, or
+ * the XOR swizzle chosen for it at its declaration (mirror_swizzle). */
+char *tv_mirror_at(Emitter *em, const char *name, const char *ix)
+{
+    for (int m = 0; m < em->nmswz; m++) {
+        const struct MirrorSwz *z = &em->mswz[m];
+        if (strcmp(z->name, name)) continue;
+        char *r = S("(%s)", ix);
+        for (int k = 0; k < 2; k++)
+            if (z->sh[k]) r = S("%s ^ ((((%s) >> %d) & 31) << %d)", r, ix, z->sh[k], z->fs);
+        return S("(%s)", r);
+    }
+    return S("%s", ix);
+}
+
+/* Whether a value of shape `s` read in context shape `ctx` needs no data
+ * movement: equal shapes, or a broadcast that only adds leading ones (equal
+ * element counts) with agreeing thread-value layouts. */
+bool tv_same_home(Emitter *em, const Shape *s, const Shape *ctx)
+{
+    return shape_equal(s, ctx) || (shape_numel(s) == shape_numel(ctx) && tv_agree(em, s, ctx));
+}
+
+char *tv_read(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c)
+{
+    if (s->rank == 0) return val_ld(em, d, name);
+    /* A one-element tile is held by every thread: no data movement. */
+    if (shape_numel(s) == 1) return val_ld(em, d, S("%s[0]", name));
+    if (c.home && tv_same_home(em, s, c.shape)) return val_ld(em, d, S("%s[%s]", name, tv_ctx_reg(em, c)));
+    if (c.home && tv_bcast_local(em, s, c.shape))
+        return val_ld(em, d, S("%s[(%s) %% %d]", name, tv_ctx_reg(em, c), tv_lay(em, s).E));
+    char *ix = tv_bcast_index(em, c.idx, c.shape, s);
+    if (em->cuda) {
+        if (!smem) em->ok = false; /* the scan must have asked for a mirror */
+        return val_ld(em, d, S("s_%s[%s]", name, tv_mirror_at(em, name, ix)));
+    }
+    return val_ld(em, d, S("%s[%s]", name, ix));
+}
+
+const char *tv_sym_name(Emitter *em, const Symbol *sym)
+{
+    if (sym->kind == SYM_PARAM) return S("p_%s", sym->name);
+    return S("v%d", sym->id);
+}
+
+/* Element of a transpose's or permute's operand read for its element o (the
+ * index map of ev_shape_op, in numbers). */
+static int64_t perm_src(Expr *e, int64_t o)
+{
+    const Expr *x = e->args[0];
+    int r = e->shape.rank, perm[TILE_MAX_RANK];
+    for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
+    Option *ax = ex_opt(e, "axis");
+    if (e->bi == BI_PERMUTE && ax && ax->value->kind == EX_LIST)
+        for (int i = 0; i < r; i++) perm[i] = (int)ax->value->args[i]->cval.i;
+    int64_t src = 0;
+    for (int i = r - 1; i >= 0; i--) {
+        int64_t c = o % e->shape.dim[i], stride = 1;
+        o /= e->shape.dim[i];
+        for (int q = perm[i] + 1; q < r; q++) stride *= x->shape.dim[q];
+        src += c * stride;
+    }
+    return src;
+}
+
+/* Shared-memory cycles of an access pattern (idx[w][e][lane], element
+ * indices, for each warp and register of the threads' loop) under the swizzle
+ * (fs, sh): for each warp-wide access, the largest number of distinct 4-byte
+ * words any of the 32 banks must serve. */
+static int64_t mirror_cost(const int64_t *idx, int64_t accesses, int es, int fs, const int *sh)
+{
+    int64_t cost = 0;
+    for (int64_t a = 0; a < accesses; a++) {
+        int64_t words[32];
+        int per_bank[32] = {0}, worst = 0;
+        for (int lane = 0; lane < 32; lane++) {
+            int64_t j = idx[a * 32 + lane], z = j;
+            for (int k = 0; k < 2; k++)
+                if (sh[k]) z ^= ((j >> sh[k]) & 31) << fs;
+            words[lane] = z * es / 4;
+            bool again = false; /* a word already served (or broadcast) costs nothing more */
+            for (int m = 0; m < lane && !again; m++) again = words[m] == words[lane];
+            if (again) continue;
+            int b = (int)(words[lane] & 31);
+            if (++per_bank[b] > worst) worst = per_bank[b];
+        }
+        cost += worst;
+    }
+    return cost;
+}
+
+/* The element indices that the threads' loop over a tile of shape s reads or
+ * writes, warp access by warp access, into a new array (*accesses gets their
+ * number): through transpose perm when given, else broadcast to shape s
+ * from shape from when given, else s's own. */
+static int64_t *mirror_pattern(Emitter *em, const Shape *s, Expr *perm, const Shape *from, int64_t *accesses)
+{
+    Layout tv;
+    if (!tv_layout(em, s, &tv)) return NULL;
+    Lay l = tv_lay(em, s);
+    *accesses = (int64_t)(em->T / 32) * l.E;
+    int64_t *idx = malloc((size_t)*accesses * 32 * sizeof *idx);
+    if (!idx) return NULL;
+    for (int w = 0; w < em->T / 32; w++)
+        for (int e = 0; e < l.E; e++)
+            for (int lane = 0; lane < 32; lane++) {
+                int64_t o = layout_eval(&tv, (int64_t)(w * 32 + lane) + (int64_t)em->T * e);
+                idx[((int64_t)w * l.E + e) * 32 + lane] = perm ? perm_src(perm, o) : from ? tv_bcast_src(from, s, o) : o;
+            }
+    return idx;
+}
+
+/* Whether x is the value of the mirror of symbol sym (or, sym NULL, of the
+ * node with id tmp_id). */
+static bool mirror_of(const Expr *x, const Symbol *sym, int tmp_id)
+{
+    return sym ? x->kind == EX_NAME && x->sym == sym : x->kind != EX_NAME && x->id == tmp_id;
+}
+
+/* Chooses the layout of mirror `name` (dtype d, shape s) that its readers
+ * need.  Written in the threads' own order (each warp access V elements
+ * apart) and read across (a transpose of a (64, 64) float tile reads 256
+ * elements apart, 16 lanes on one bank in a row-major array; a (256) row
+ * broadcast over (4, 256) 4 apart), no one order of the elements serves
+ * both.  An XOR of the bank bits of the index with up to two higher 5-bit
+ * fields of it does (a bijection within each 32-word block): we count the
+ * bank cycles of the writes and of every transpose's and broadcast's reads
+ * under each candidate and keep the cheapest, the identity on ties.  Reads
+ * whose order the scan does not know (inside other index maps) are not
+ * counted: any layout is correct, only their speed is at stake. */
+void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, const Symbol *sym, int tmp_id)
+{
+    int es = dtype_bits(d) / 8;
+    if (es != 1 && es != 2 && es != 4) return;
+    int fs = es == 4 ? 0 : es == 2 ? 1 : 2;
+    Lay l = tv_lay(em, s);
+    int lg = tv_log2(l.n);
+    if (l.repl || (INT64_C(1) << lg) != l.n || lg < fs + 6 || em->nmswz == 64) return;
+    int64_t *pat[33], acc[33]; /* the writes, then up to 32 kinds of reads */
+    int np = 0;
+    pat[np] = mirror_pattern(em, s, NULL, NULL, &acc[np]);
+    if (!pat[np]) return;
+    np++;
+    for (int r = 0; r < em->nperm_reads && np < 33; r++) {
+        Expr *e = em->perm_reads[r];
+        if (!mirror_of(e->args[0], sym, tmp_id)) continue;
+        pat[np] = mirror_pattern(em, &e->shape, e, NULL, &acc[np]);
+        if (pat[np]) np++;
+    }
+    for (int r = 0; r < em->nbc_reads && np < 33; r++) {
+        if (!mirror_of(em->bc_reads[r].x, sym, tmp_id) || tv_lay(em, em->bc_reads[r].ctx).repl) continue;
+        pat[np] = mirror_pattern(em, em->bc_reads[r].ctx, NULL, s, &acc[np]);
+        if (pat[np]) np++;
+    }
+    int best[2] = {0, 0};
+    if (np > 1) {
+        /* candidates: the identity, one field, two fields */
+        int cand[256][2], nc = 0;
+        cand[nc][0] = cand[nc][1] = 0, nc++;
+        for (int s1 = fs + 5; s1 < lg; s1++)
+            for (int s2 = s1; s2 < lg && nc < 256; s2++) cand[nc][0] = s1, cand[nc][1] = s2 == s1 ? 0 : s2, nc++;
+        int64_t best_cost = -1;
+        for (int c = 0; c < nc; c++) {
+            int64_t cost = 0;
+            for (int k = 0; k < np; k++) cost += mirror_cost(pat[k], acc[k], es, fs, cand[c]);
+            if (best_cost < 0 || cost < best_cost) best_cost = cost, best[0] = cand[c][0], best[1] = cand[c][1];
+        }
+    }
+    for (int k = 0; k < np; k++) free(pat[k]);
+    if (best[0]) em->mswz[em->nmswz++] = (struct MirrorSwz){.name = name, .fs = fs, .sh = {best[0], best[1]}};
+}
