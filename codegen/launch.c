@@ -1,8 +1,9 @@
 /* launch.c: the pieces of a launch function that cuda.c, host.c, header.c
  * and python.c share: its name (--symbol-prefix, --rename) and prototype,
  * how scalars cross the C API, the argument checks every launcher runs
- * before anything else, and the dispatch tables of TILE_TUNABLE constants
- * (--tuning). */
+ * before anything else (the dtype enumerators they name come from the
+ * shared dtype list, runtime/tilec_dtypes.h), and the dispatch tables of
+ * TILE_TUNABLE constants (--tuning). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -20,18 +21,16 @@ const char *emit_scalar_api_type(Dtype d)
     }
 }
 
-static const char *const dtype_enums[] = {
-    [DT_BOOL] = "TILEC_BOOL", [DT_INT8] = "TILEC_INT8", [DT_INT16] = "TILEC_INT16",
-    [DT_INT32] = "TILEC_INT32", [DT_INT64] = "TILEC_INT64", [DT_UINT8] = "TILEC_UINT8",
-    [DT_UINT16] = "TILEC_UINT16", [DT_UINT32] = "TILEC_UINT32", [DT_UINT64] = "TILEC_UINT64",
-    [DT_FLOAT16] = "TILEC_FLOAT16", [DT_BFLOAT16] = "TILEC_BFLOAT16", [DT_FLOAT32] = "TILEC_FLOAT32",
-    [DT_FLOAT64] = "TILEC_FLOAT64", [DT_TFLOAT32] = "TILEC_TFLOAT32",
-    [DT_FLOAT8_E4M3FN] = "TILEC_FLOAT8_E4M3FN", [DT_FLOAT8_E5M2] = "TILEC_FLOAT8_E5M2",
-};
+/* "TILEC_BOOL" ... "TILEC_FLOAT8_E5M2": the runtime's enumerator of each
+ * listed dtype (TILEC_DTYPE_LIST, runtime/tilec_dtypes.h; DT_X == TILEC_X is
+ * asserted in sema/dtype.c); NULL for the compiler-only kinds. */
+#define DTYPE_ENUM_(suffix, name, bits) [DT_##suffix] = "TILEC_" #suffix,
+static const char *const dtype_enums[DT_COUNT] = {TILEC_DTYPE_LIST(DTYPE_ENUM_)};
+#undef DTYPE_ENUM_
 
 const char *emit_dtype_enum(Dtype d)
 {
-    return d > DT_INVALID && d <= DT_FLOAT8_E5M2 ? dtype_enums[d] : "TILEC_DTYPE_INVALID";
+    return d > DT_INVALID && d < DT_COUNT && dtype_enums[d] ? dtype_enums[d] : "TILEC_DTYPE_INVALID";
 }
 
 /* A scalar parameter as the kernel receives it: narrow float types passed

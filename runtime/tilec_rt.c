@@ -4,7 +4,8 @@
  * as CUDA C++ (no designated initialisers, compound literals, VLAs or
  * implicit void* conversions).  All arithmetic on user-supplied extents is
  * overflow-checked: a descriptor is untrusted input, and validation must
- * return a status rather than invoke undefined behaviour. */
+ * return a status rather than invoke undefined behaviour.  The dtype name
+ * and size tables are generated from TILEC_DTYPE_LIST (tilec_dtypes.h). */
 #include "tilec_rt.h"
 
 #include <stdarg.h>
@@ -48,12 +49,16 @@ const char *tilec_status_string(tilec_status s)
     return "TILEC_ERR_UNKNOWN: unknown status";
 }
 
-/* Indexed by tilec_dtype. */
+/* Indexed by tilec_dtype: the invalid entry, then one per row of
+ * TILEC_DTYPE_LIST (tilec_dtypes.h), the list tilec_dtype comes from. */
+#define TILEC_DTYPE_NAME_(suffix, name, bits) , name
+#define TILEC_DTYPE_SIZE_(suffix, name, bits) , (signed char)((bits) / 8)
 static const char *const tilec_dtype_names_[TILEC_DTYPE_COUNT] = {
-    "invalid", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "tfloat32", "float8_e4m3fn", "float8_e5m2"};
+    "invalid" TILEC_DTYPE_LIST(TILEC_DTYPE_NAME_)};
 static const signed char tilec_dtype_sizes_[TILEC_DTYPE_COUNT] = {
-    0, 1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 4, 1, 1};
+    0 TILEC_DTYPE_LIST(TILEC_DTYPE_SIZE_)};
+#undef TILEC_DTYPE_NAME_
+#undef TILEC_DTYPE_SIZE_
 
 const char *tilec_dtype_name(int32_t dtype)
 {

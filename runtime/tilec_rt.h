@@ -1,6 +1,7 @@
 /* tilec_rt.h: the thin C launch runtime that tilec-generated launchers and
  * applications compile in: array descriptors (the seed 001 interoperable
- * array descriptor), status codes with a thread-local error detail, the
+ * array descriptor), the element types (generated from the one list in
+ * tilec_dtypes.h), status codes with a thread-local error detail, the
  * validation every launcher runs before a launch (rank, dtype, shape,
  * strides, overflow, alignment, aliasing, grid limits), grid helpers, the
  * fast-path predicate, DLPack import (legacy and versioned tensors) and the
@@ -19,6 +20,9 @@
  * below always exist and have the same types whatever dlpack.h the build
  * machine has; a system <dlpack/dlpack.h> may be included before or after. */
 #include "tilec_dlpack.h"
+/* The list of element types (TILEC_DTYPE_LIST) that tilec_dtype, the
+ * runtime's tables and the compiler's Dtype are all generated from. */
+#include "tilec_dtypes.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,17 +36,27 @@ extern "C" {
 
 #define TILEC_MAX_RANK 8
 
-/* Element types.  The values are fixed: they equal the compiler's Dtype
- * order (sema/dtype.h), so generated code passes them as plain integers. */
+/* Element types, one enumerator per row of TILEC_DTYPE_LIST
+ * (tilec_dtypes.h), in its order:
+ *
+ *   TILEC_DTYPE_INVALID = 0, TILEC_BOOL = 1,
+ *   TILEC_INT8, TILEC_INT16, TILEC_INT32, TILEC_INT64,            2..5
+ *   TILEC_UINT8, TILEC_UINT16, TILEC_UINT32, TILEC_UINT64,        6..9
+ *   TILEC_FLOAT16, TILEC_BFLOAT16, TILEC_FLOAT32, TILEC_FLOAT64,  10..13
+ *   TILEC_TFLOAT32, TILEC_FLOAT8_E4M3FN, TILEC_FLOAT8_E5M2        14..16
+ *
+ * The values are fixed: the compiler's Dtype (sema/dtype.h) comes from the
+ * same list, so generated code passes them as plain integers.
+ * TILEC_DTYPE_COUNT (17) is one more than the last value; it is a constant
+ * expression that #if can test. */
+#define TILEC_DTYPE_ENUMERATOR_(suffix, name, bits) , TILEC_##suffix
+#define TILEC_DTYPE_PLUS1_(suffix, name, bits) + 1
 typedef enum tilec_dtype {
-    TILEC_DTYPE_INVALID = 0,
-    TILEC_BOOL,
-    TILEC_INT8, TILEC_INT16, TILEC_INT32, TILEC_INT64,
-    TILEC_UINT8, TILEC_UINT16, TILEC_UINT32, TILEC_UINT64,
-    TILEC_FLOAT16, TILEC_BFLOAT16, TILEC_FLOAT32, TILEC_FLOAT64, TILEC_TFLOAT32,
-    TILEC_FLOAT8_E4M3FN, TILEC_FLOAT8_E5M2
+    TILEC_DTYPE_INVALID = 0
+    TILEC_DTYPE_LIST(TILEC_DTYPE_ENUMERATOR_)
 } tilec_dtype;
-#define TILEC_DTYPE_COUNT 17
+#undef TILEC_DTYPE_ENUMERATOR_
+#define TILEC_DTYPE_COUNT (1 TILEC_DTYPE_LIST(TILEC_DTYPE_PLUS1_))
 
 /* tilec_array.flags bits.  READONLY: the memory must not be written (a
  * read-only NumPy array, a DLPack tensor flagged READ_ONLY); an output so

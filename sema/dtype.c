@@ -1,7 +1,10 @@
 /* dtype.c: the element types of Tile C, their spellings, and cuTile's
  * promotion rules (loosely typed constants, bool < integer < float
  * categories, no signed/unsigned mixing, no implicit tf32/float8), with one
- * result rule per operator class.  docs/types.md is the user-facing account. */
+ * result rule per operator class.  docs/types.md is the user-facing account.
+ * The names and widths come from the dtype list shared with the runtime
+ * (TILEC_DTYPE_LIST, runtime/tilec_dtypes.h); static assertions tie each
+ * DT_X to the runtime's TILEC_X. */
 #include "sema/dtype.h"
 
 #include <inttypes.h>
@@ -9,9 +12,40 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct DtypeInfo {
+#include "tilec_rt.h" /* TILEC_X, for the static assertions */
+
+/* The rows both sides share: name and storage width come from
+ * TILEC_DTYPE_LIST, followed by the compiler's loose constant kinds. */
+typedef struct DtypeRow {
     const char *name;
     int bits;
+} DtypeRow;
+
+#define DTYPE_ROW_(suffix, nm, b) [DT_##suffix] = {nm, b},
+static const DtypeRow dtype_row_[DT_COUNT] = {
+    [DT_INVALID] = {"invalid", 0},
+    TILEC_DTYPE_LIST(DTYPE_ROW_)
+    [DT_INT_CONST] = {"int_const", 0},
+    [DT_FLOAT_CONST] = {"float_const", 0},
+};
+#undef DTYPE_ROW_
+
+/* DT_X and the runtime's TILEC_X are the same number (generated launchers
+ * pass emit_dtype_enum(DT_X) where the runtime expects TILEC_X), and the
+ * compiler-only kinds come right after the listed types.  Both enums are
+ * generated from the list, so these hold by construction; they fail the
+ * build when one enum stops following it (an enumerator written into Dtype
+ * by hand, a row spliced into one enum only, a changed TILEC_DTYPE_COUNT). */
+#define DTYPE_SAME_(suffix, nm, b)                                                          \
+    _Static_assert((int)DT_##suffix == (int)TILEC_##suffix, "DT_" #suffix " != TILEC_" #suffix);
+TILEC_DTYPE_LIST(DTYPE_SAME_)
+#undef DTYPE_SAME_
+_Static_assert((int)DT_INVALID == (int)TILEC_DTYPE_INVALID, "DT_INVALID != TILEC_DTYPE_INVALID");
+_Static_assert(DT_INT_CONST == TILEC_DTYPE_COUNT, "the listed dtypes end where DT_INT_CONST begins");
+_Static_assert(DT_COUNT == TILEC_DTYPE_COUNT + 2, "DT_INT_CONST and DT_FLOAT_CONST end Dtype");
+
+/* The compiler's own columns: category, signedness and the spellings. */
+typedef struct DtypeInfo {
     DtypeCategory cat;
     bool is_signed;
     const char *cuda;
@@ -20,34 +54,32 @@ typedef struct DtypeInfo {
 } DtypeInfo;
 
 static const DtypeInfo dtype_info_[DT_COUNT] = {
-    [DT_INVALID] = {"invalid", 0, DTC_BOOL, false, NULL, NULL, NULL},
-    [DT_BOOL] = {"bool", 8, DTC_BOOL, false, "bool", "bool", "bool"},
-    [DT_INT8] = {"int8", 8, DTC_INT, true, "int8_t", "int8_t", "int8_t"},
-    [DT_INT16] = {"int16", 16, DTC_INT, true, "int16_t", "int16_t", "int16_t"},
-    [DT_INT32] = {"int32", 32, DTC_INT, true, "int32_t", "int32_t", "int32_t"},
-    [DT_INT64] = {"int64", 64, DTC_INT, true, "int64_t", "int64_t", "int64_t"},
-    [DT_UINT8] = {"uint8", 8, DTC_INT, false, "uint8_t", "uint8_t", "uint8_t"},
-    [DT_UINT16] = {"uint16", 16, DTC_INT, false, "uint16_t", "uint16_t", "uint16_t"},
-    [DT_UINT32] = {"uint32", 32, DTC_INT, false, "uint32_t", "uint32_t", "uint32_t"},
-    [DT_UINT64] = {"uint64", 64, DTC_INT, false, "uint64_t", "uint64_t", "uint64_t"},
-    [DT_FLOAT16] = {"float16", 16, DTC_FLOAT, true, "__half", "uint16_t", "_Float16"},
-    [DT_BFLOAT16] = {"bfloat16", 16, DTC_FLOAT, true, "__nv_bfloat16", "uint16_t", "__bf16"},
-    [DT_FLOAT32] = {"float32", 32, DTC_FLOAT, true, "float", "float", "float"},
-    [DT_FLOAT64] = {"float64", 64, DTC_FLOAT, true, "double", "double", "double"},
-    [DT_TFLOAT32] = {"tfloat32", 32, DTC_FLOAT, true, "float", "float", "tilec_tf32"},
-    [DT_FLOAT8_E4M3FN] = {"float8_e4m3fn", 8, DTC_FLOAT, true, "__nv_fp8_e4m3", "uint8_t",
-                          "tilec_fp8_e4m3"},
-    [DT_FLOAT8_E5M2] = {"float8_e5m2", 8, DTC_FLOAT, true, "__nv_fp8_e5m2", "uint8_t",
-                        "tilec_fp8_e5m2"},
-    [DT_INT_CONST] = {"int_const", 0, DTC_INT, true, NULL, NULL, NULL},
-    [DT_FLOAT_CONST] = {"float_const", 0, DTC_FLOAT, true, NULL, NULL, NULL},
+    [DT_INVALID] = {DTC_BOOL, false, NULL, NULL, NULL},
+    [DT_BOOL] = {DTC_BOOL, false, "bool", "bool", "bool"},
+    [DT_INT8] = {DTC_INT, true, "int8_t", "int8_t", "int8_t"},
+    [DT_INT16] = {DTC_INT, true, "int16_t", "int16_t", "int16_t"},
+    [DT_INT32] = {DTC_INT, true, "int32_t", "int32_t", "int32_t"},
+    [DT_INT64] = {DTC_INT, true, "int64_t", "int64_t", "int64_t"},
+    [DT_UINT8] = {DTC_INT, false, "uint8_t", "uint8_t", "uint8_t"},
+    [DT_UINT16] = {DTC_INT, false, "uint16_t", "uint16_t", "uint16_t"},
+    [DT_UINT32] = {DTC_INT, false, "uint32_t", "uint32_t", "uint32_t"},
+    [DT_UINT64] = {DTC_INT, false, "uint64_t", "uint64_t", "uint64_t"},
+    [DT_FLOAT16] = {DTC_FLOAT, true, "__half", "uint16_t", "_Float16"},
+    [DT_BFLOAT16] = {DTC_FLOAT, true, "__nv_bfloat16", "uint16_t", "__bf16"},
+    [DT_FLOAT32] = {DTC_FLOAT, true, "float", "float", "float"},
+    [DT_FLOAT64] = {DTC_FLOAT, true, "double", "double", "double"},
+    [DT_TFLOAT32] = {DTC_FLOAT, true, "float", "float", "tilec_tf32"},
+    [DT_FLOAT8_E4M3FN] = {DTC_FLOAT, true, "__nv_fp8_e4m3", "uint8_t", "tilec_fp8_e4m3"},
+    [DT_FLOAT8_E5M2] = {DTC_FLOAT, true, "__nv_fp8_e5m2", "uint8_t", "tilec_fp8_e5m2"},
+    [DT_INT_CONST] = {DTC_INT, true, NULL, NULL, NULL},
+    [DT_FLOAT_CONST] = {DTC_FLOAT, true, NULL, NULL, NULL},
 };
 
 static bool dtype_valid_(Dtype t) { return t > DT_INVALID && t < DT_COUNT; }
 
 const char *dtype_name(Dtype t)
 {
-    return dtype_valid_(t) ? dtype_info_[t].name : "invalid";
+    return dtype_valid_(t) ? dtype_row_[t].name : "invalid";
 }
 
 Dtype dtype_from_name(const char *name)
@@ -57,12 +89,12 @@ Dtype dtype_from_name(const char *name)
     if (strcmp(name, "bool_") == 0)
         return DT_BOOL;
     for (int t = DT_BOOL; t < DT_COUNT; t++)
-        if (strcmp(name, dtype_info_[t].name) == 0)
+        if (strcmp(name, dtype_row_[t].name) == 0)
             return (Dtype)t;
     return DT_INVALID;
 }
 
-int dtype_bits(Dtype t) { return dtype_valid_(t) ? dtype_info_[t].bits : 0; }
+int dtype_bits(Dtype t) { return dtype_valid_(t) ? dtype_row_[t].bits : 0; }
 DtypeCategory dtype_category(Dtype t) { return dtype_valid_(t) ? dtype_info_[t].cat : DTC_BOOL; }
 bool dtype_is_signed(Dtype t) { return dtype_valid_(t) && dtype_info_[t].is_signed; }
 bool dtype_is_loose(Dtype t) { return t == DT_INT_CONST || t == DT_FLOAT_CONST; }

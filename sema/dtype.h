@@ -1,23 +1,28 @@
 /* dtype.h: the element types of Tile C (cuTile's dtypes), their properties
  * and spellings, and the promotion rules that replace C's usual arithmetic
- * conversions.  See docs/language.md, "Types and promotion". */
+ * conversions.  See docs/language.md, "Types and promotion".  The element
+ * types are the rows of TILEC_DTYPE_LIST (runtime/tilec_dtypes.h), the list
+ * the runtime's tilec_dtype comes from too, so DT_X == TILEC_X (asserted in
+ * dtype.c); the loose constant kinds follow them. */
 #ifndef TILEC_DTYPE_H
 #define TILEC_DTYPE_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tilec_dtypes.h"
+
+/* DT_INVALID = 0, then DT_BOOL, DT_INT8 ... DT_FLOAT8_E5M2 (one per row of
+ * TILEC_DTYPE_LIST, in its order), then the compiler's own kinds. */
+#define DT_ENUMERATOR_(suffix, name, bits) DT_##suffix,
 typedef enum Dtype {
     DT_INVALID = 0,
-    DT_BOOL,
-    DT_INT8, DT_INT16, DT_INT32, DT_INT64,
-    DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64,
-    DT_FLOAT16, DT_BFLOAT16, DT_FLOAT32, DT_FLOAT64, DT_TFLOAT32,
-    DT_FLOAT8_E4M3FN, DT_FLOAT8_E5M2,
+    TILEC_DTYPE_LIST(DT_ENUMERATOR_)
     DT_INT_CONST,   /* loosely typed integer literal constant */
     DT_FLOAT_CONST, /* loosely typed floating-point literal constant */
     DT_COUNT
 } Dtype;
+#undef DT_ENUMERATOR_
 
 typedef enum DtypeCategory { DTC_BOOL, DTC_INT, DTC_FLOAT } DtypeCategory;
 

@@ -35,7 +35,7 @@ prepare() {
         bin/tilec tune -O2 --arch="$ARCH" $(sh tests/bench/kernel_flags.sh "$src") "$src" \
             --shapes "tests/bench/tuning/$k.shapes" -o "$OUT/$k.tune.cu"
     done
-    cp runtime/tilec_rt.h runtime/tilec_rt.c runtime/tilec_ops.h runtime/tilec_fp.h runtime/tilec_dlpack.h "$OUT/"
+    cp runtime/tilec_rt.h runtime/tilec_rt.c runtime/tilec_ops.h runtime/tilec_fp.h runtime/tilec_dlpack.h runtime/tilec_dtypes.h "$OUT/"
     echo "tune: prepared $OUT ($(echo $kernels))"
 }
 

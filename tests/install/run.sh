@@ -17,7 +17,7 @@ p=0; f=0
 ok() { p=$((p + 1)); }
 bad() { echo "install: $1"; f=$((f + 1)); }
 if make -s install PREFIX="$PREFIX" > "$OUT/install.log" 2>&1; then ok; else bad "make install failed"; tail -n 5 "$OUT/install.log"; fi
-for x in bin/tilec include/tilec.h include/tilec_rt.h include/tilec_dlpack.h lib/libtilec_rt.a lib/libtilec_rt.so.0.1.0 lib/pkgconfig/tilec.pc \
+for x in bin/tilec include/tilec.h include/tilec_rt.h include/tilec_dlpack.h include/tilec_dtypes.h lib/libtilec_rt.a lib/libtilec_rt.so.0.1.0 lib/pkgconfig/tilec.pc \
          lib/pkgconfig/tilec-cuda.pc lib/pkgconfig/tilec-host.pc lib/cmake/tilec/tilecConfig.cmake \
          lib/cmake/tilec/tilecConfigVersion.cmake share/tilec/tilec_rt.c share/man/man1/tilec.1; do
     if [ -f "$PREFIX/$x" ]; then ok; else bad "missing $x"; fi

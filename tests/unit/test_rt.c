@@ -47,7 +47,14 @@ static void test_strings(void)
     CHECK_INT(TILEC_FLOAT16, 10);
     CHECK_INT(TILEC_TFLOAT32, 14);
     CHECK_INT(TILEC_FLOAT8_E5M2, 16);
+    CHECK_INT(TILEC_DTYPE_COUNT, 17);
 }
+
+/* TILEC_DTYPE_COUNT, generated from the dtype list, stays a preprocessor
+ * constant. */
+#if TILEC_DTYPE_COUNT != 17
+#error "TILEC_DTYPE_COUNT is not 17"
+#endif
 
 static void test_error_text(void)
 {
