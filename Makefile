@@ -147,7 +147,8 @@ examples: all
 golden-update: bin/tilec
 	@for f in examples/*/*.tile.c tests/golden/*.tile.c; do \
 	    n=$$(basename $$f .tile.c); \
-	    bin/tilec --emit=ast $$f > tests/golden/$$n.ast && bin/tilec --emit=typed $$f > tests/golden/$$n.typed; \
+	    bin/tilec --emit=ast $$f > tests/golden/$$n.ast && bin/tilec --emit=typed $$f > tests/golden/$$n.typed && \
+	    bin/tilec --emit=tir $$f > tests/golden/$$n.tir; \
 	done
 
 # ---- installation ------------------------------------------------------------

@@ -35,7 +35,7 @@
 #endif
 
 typedef enum Target { TARGET_CUDA, TARGET_HOST } Target;
-typedef enum Emit { EMIT_CODE, EMIT_AST, EMIT_TYPED } Emit;
+typedef enum Emit { EMIT_CODE, EMIT_AST, EMIT_TYPED, EMIT_TIR } Emit;
 
 typedef struct Options {
     const char *inputs[256];
@@ -397,6 +397,17 @@ static int compile_one(const Options *o, const char *input)
         mem_open(&m);
         if (o->emit == EMIT_AST) {
             ast_dump_program(m.f, p, false);
+        } else if (o->emit == EMIT_TIR) {
+            /* the tile IR each specialization is emitted from (codegen/tir.h) */
+            CodegenOptions co = {.source_name = p->main_file, .header_name = "", .arch = o->arch,
+                                 .opt_level = o->opt_level, .max_threads = o->max_threads, .min_blocks = o->min_blocks};
+            fprintf(m.f, "file %s, target %s\n\n", p->main_file, o->target == TARGET_CUDA ? "cuda" : "host");
+            if (!codegen_tir(p, &co, o->target == TARGET_CUDA, m.f)) {
+                mem_close(&m);
+                free(m.data);
+                program_free(p);
+                return 1;
+            }
         } else {
             /* Each kernel once per specialization: shapes depend on them. */
             fprintf(m.f, "file %s\n", p->main_file);
@@ -653,7 +664,7 @@ static const OptSpec opt_table[] = {
     {"-O", A_NONE, O_O2, NULL, NULL},
     {"--max-threads=", A_EQ, O_MAX_THREADS, "N", "CUDA threads per block at most (power of two, 32..1024; default 256)"},
     {"--min-blocks=", A_EQ, O_MIN_BLOCKS, "N", "ask nvcc to fit N blocks per multiprocessor (caps registers; 1..32)"},
-    {"--emit=", A_EQ, O_EMIT, "ast|typed|code", "print the tilec AST (typed: with dtypes and shapes) instead of code"},
+    {"--emit=", A_EQ, O_EMIT, "ast|typed|tir|code", "print the tilec AST (typed: with dtypes and shapes) or the tile IR instead of code"},
     {"--check", A_NONE, O_CHECK, NULL, "parse and analyse only, write nothing (several files allowed)"},
     {"--no-line-directives", A_NONE, O_NO_LINE, NULL, "no #line directives back to the .tile.c source"},
     {"--write-if-changed", A_NONE, O_WIC, NULL, "leave outputs whose bytes did not change untouched (for Ninja's restat)"},
@@ -884,8 +895,9 @@ static int parse_args(Options *o, int argc, char **argv)
         case O_EMIT:
             if (!strcmp(v, "ast")) o->emit = EMIT_AST;
             else if (!strcmp(v, "typed")) o->emit = EMIT_TYPED;
+            else if (!strcmp(v, "tir")) o->emit = EMIT_TIR;
             else if (!strcmp(v, "code")) o->emit = EMIT_CODE;
-            else return usage_error("unknown --emit kind '%s' (ast, typed or code)", v);
+            else return usage_error("unknown --emit kind '%s' (ast, typed, tir or code)", v);
             break;
         case O_CHECK: o->check_only = true; break;
         case O_NO_LINE: o->line_directives = false; break;

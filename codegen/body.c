@@ -1,57 +1,16 @@
-/* body.c: the kernel body of one typed specialization: statements and
- * control flow, hoisting of materialised values before the statement that
- * reads them, the launch plan (threads per block, vector width), and the
- * declarations of registers, mirrors and shared buffers. */
+/* body.c: the kernel body of one typed specialization: the launch plan
+ * (threads per block, vector width), the passes in order (placement in
+ * scan.c and tir_place, pipelining, lowering to the tile IR), the
+ * declarations of registers, mirrors and shared buffers from the IR's
+ * values, and the code of each IR operation, control flow included. */
 #include "codegen/lower.h"
 
-/* Materialises the loads and calls inside e, innermost first. */
-void body_hoist(Emitter *em, Expr *e)
-{
-    if (!e || (e->is_const && e->shape.rank == 0)) return;
-    if (e->kind == EX_CALL) {
-        mem_call(em, e);
-        return;
-    }
-    if (e->kind == EX_BUILTIN) {
-        switch (builtin_info(e->bi)->cls) {
-        case BCLASS_MEM:
-            if (e->bi == BI_STORE) return; /* its statement stores it */
-            for (int i = 0; i < e->nopts; i++) body_hoist(em, e->opts[i].value);
-            mem_load(em, e);
-            return;
-        case BCLASS_REDUCE:
-            body_hoist(em, e->args[0]);
-            red_emit(em, e);
-            return;
-        case BCLASS_INDEXED:
-            for (int i = 1; i < e->nargs; i++) body_hoist(em, e->args[i]);
-            body_hoist(em, ex_opt(e, "index")->value);
-            mem_indexed(em, e);
-            return;
-        case BCLASS_MMA:
-            for (int i = 0; i < e->nargs; i++) body_hoist(em, e->args[i]);
-            mma_emit(em, e);
-            return;
-        case BCLASS_SCAN:
-            body_hoist(em, e->args[0]);
-            red_scan(em, e);
-            return;
-        case BCLASS_FACTORY: case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE:
-        case BCLASS_SHAPE: case BCLASS_QUERY:
-            break; /* element-wise: its operands may hold materialised values */
-        }
-    }
-    body_hoist(em, e->a);
-    body_hoist(em, e->b);
-    body_hoist(em, e->c);
-    for (int i = 0; i < e->nargs; i++) body_hoist(em, e->args[i]);
-}
+/* ---- emission from the operations (tir.h) -------------------------------- */
 
-/* ---- statements ---------------------------------------------------------- */
+static void emit_ops(Emitter *em, const TirOp *op);
 
-static char *scalar_cond(Emitter *em, Expr *c)
+static char *cond_str(Emitter *em, Expr *c)
 {
-    body_hoist(em, c);
     Ctx cc = {.shape = &c->shape, .idx = "0"};
     return ex_evc(em, c, cc, DT_BOOL);
 }
@@ -68,136 +27,140 @@ static bool has_continue(const Stmt *st)
     return false;
 }
 
-static void emit_loop_body(Emitter *em, Stmt *body, Stmt *step, int label)
+static void emit_loop_body(Emitter *em, const TirOp *op, int label)
 {
     if (em->nloops == 64) {
         em->ok = false;
         return;
     }
     em->cont_label[em->nloops++] = label;
-    body_stmt(em, body);
+    emit_ops(em, op->kids);
     em->nloops--;
-    if (has_continue(body)) line(em, "cont%d_:;", label);
-    if (step) body_stmt(em, step);
+    if (has_continue(op->stmt->body)) line(em, "cont%d_:;", label);
+    emit_ops(em, op->step);
 }
 
-/* Refreshes the registers of every fragment accumulator the leaf statement
- * st reads (other than as the accumulator of its own update). */
-static void refresh_frags(Emitter *em, Stmt *st)
+static void emit_op(Emitter *em, const TirOp *op)
 {
-    if (!em->cuda) return;
-    const Expr *skip = mma_is_frag_update(st) && em->sym_frag[st->target->sym->id] ? st->value->args[2] : NULL;
-    const Expr *roots[2] = {st->init, st->value}; /* sema desugared x op= v */
-    for (int i = 0; i < em->k->nsyms; i++) {
-        if (!em->sym_frag[i] || !em->syms[i]) continue;
-        for (int r = 0; r < 2; r++)
-            if (ex_reads(roots[r], em->syms[i], skip)) {
-                mma_frag_to_registers(em, em->syms[i]);
-                break;
-            }
-    }
-}
-
-void body_stmt(Emitter *em, Stmt *st)
-{
-    if (!st) return;
-    emit_line(em->o, em->co, st->loc);
-    if (st->kind == ST_DECL || st->kind == ST_ASSIGN || st->kind == ST_EXPR || st->kind == ST_RETURN)
-        refresh_frags(em, st);
-    switch (st->kind) {
-    case ST_DECL:
-        mem_materialize(em, tv_sym_name(em, st->sym), st->sym->dtype, &st->sym->shape, st->init, em->sym_smem[st->sym->id]);
-        if (em->sym_frag[st->sym->id]) mma_registers_to_frag(em, st->sym, st->init);
-        return;
-    case ST_ASSIGN: {
-        Symbol *sym = st->target->sym;
-        Expr *v = st->value;
-        if (em->sym_frag[sym->id]) { /* v = tile_mma(a, b, v) on the fragments */
-            body_hoist(em, v->args[0]);
-            body_hoist(em, v->args[1]);
-            line(em, "{ /* %s = tile_mma(..., %s) on tensor cores */", sym->name, sym->name);
-            em->ind++;
-            mma_core(em, v, S("f%s", tv_sym_name(em, sym)));
-            em->ind--;
-            line(em, "}");
-            return;
+    if (op->stmt_start) emit_line(em->o, em->co, op->loc);
+    TirValue *v = op->dst;
+    switch (op->kind) {
+    case TIR_MATERIALIZE: {
+        Expr *e = op->expr;
+        switch (builtin_info(e->bi)->cls) {
+        case BCLASS_MEM: mem_load(em, e); return;
+        case BCLASS_REDUCE: red_emit(em, e); return;
+        case BCLASS_SCAN: red_scan(em, e); return;
+        case BCLASS_INDEXED: mem_indexed(em, e); return;
+        case BCLASS_MMA: mma_emit(em, e); return;
+        case BCLASS_FACTORY: case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE:
+        case BCLASS_SHAPE: case BCLASS_QUERY:
+            break;
         }
-        mem_materialize(em, tv_sym_name(em, sym), sym->dtype, &sym->shape, v, em->sym_smem[sym->id]);
+        em->ok = false; /* element-wise values do not materialise */
         return;
     }
-    case ST_EXPR: {
-        Expr *v = st->value;
-        if (v->kind == EX_BUILTIN && v->bi == BI_STORE) {
-            for (int i = 0; i < v->nopts; i++) body_hoist(em, v->opts[i].value);
-            mem_store(em, v); /* materialises (and hoists) the stored value */
-        } else {
-            body_hoist(em, v); /* calls, scatter and atomics */
-        }
-        return;
-    }
-    case ST_IF: {
-        char *c = scalar_cond(em, st->cond);
-        line(em, "if (%s) {", c);
+    case TIR_CALL:
+        line(em, "{ /* inlined %s */", op->expr->name);
         em->ind++;
-        body_stmt(em, st->then_s);
+        emit_ops(em, op->kids);
         em->ind--;
-        if (st->else_s) {
+        line(em, "}");
+        return;
+    case TIR_DEF:
+        mem_materialize(em, v->name, v->dtype, &v->shape, op->expr, v->mirror);
+        return;
+    case TIR_STORE:
+        mem_store(em, op->expr);
+        return;
+    case TIR_TO_FRAG:
+        mma_registers_to_frag(em, (Symbol *)v->sym, op->expr);
+        return;
+    case TIR_TO_REGS:
+        mma_frag_to_registers(em, (Symbol *)v->sym);
+        return;
+    case TIR_MMA_UPDATE:
+        line(em, "{ /* %s = tile_mma(..., %s) on tensor cores */", v->sym->name, v->sym->name);
+        em->ind++;
+        mma_core(em, op->expr, S("f%s", v->name));
+        em->ind--;
+        line(em, "}");
+        return;
+    case TIR_IF:
+        emit_ops(em, op->pre);
+        line(em, "if (%s) {", cond_str(em, op->expr));
+        em->ind++;
+        emit_ops(em, op->kids);
+        em->ind--;
+        if (op->stmt->else_s) {
             line(em, "} else {");
             em->ind++;
-            body_stmt(em, st->else_s);
+            emit_ops(em, op->else_kids);
             em->ind--;
         }
         line(em, "}");
         return;
-    }
-    case ST_FOR: {
-        for (int i = 0; i < em->npipes; i++)
-            if (em->pipes[i].loop == st) {
-                pipeline_emit_for(em, st, &em->pipes[i]);
-                return;
-            }
+    case TIR_PIPELINED_FOR:
+        pipeline_emit_for(em, op);
+        return;
+    case TIR_FOR: {
         int label = em->nlabels++;
         line(em, "{");
         em->ind++;
-        if (st->init_s)
-            for (int i = 0; i < st->init_s->nitems; i++) body_stmt(em, st->init_s->items[i]);
+        emit_ops(em, op->init);
         line(em, "for (;;) {");
         em->ind++;
-        if (st->cond) line(em, "if (!(%s)) break;", scalar_cond(em, st->cond));
-        emit_loop_body(em, st->body, st->step_s, label);
+        if (op->expr) {
+            emit_ops(em, op->pre);
+            line(em, "if (!(%s)) break;", cond_str(em, op->expr));
+        }
+        emit_loop_body(em, op, label);
         em->ind--;
         line(em, "}");
         em->ind--;
         line(em, "}");
         return;
     }
-    case ST_WHILE: {
+    case TIR_WHILE: {
         int label = em->nlabels++;
         line(em, "for (;;) {");
         em->ind++;
-        line(em, "if (!(%s)) break;", scalar_cond(em, st->cond));
-        emit_loop_body(em, st->body, NULL, label);
+        emit_ops(em, op->pre);
+        line(em, "if (!(%s)) break;", cond_str(em, op->expr));
+        emit_loop_body(em, op, label);
         em->ind--;
         line(em, "}");
         return;
     }
-    case ST_RETURN:
+    case TIR_RETURN:
         line(em, "return;");
         return;
-    case ST_BLOCK:
+    case TIR_BLOCK:
         line(em, "{");
         em->ind++;
-        for (int i = 0; i < st->nitems; i++) body_stmt(em, st->items[i]);
+        emit_ops(em, op->kids);
         em->ind--;
         line(em, "}");
         return;
-    case ST_BREAK:
+    case TIR_BREAK:
         line(em, "break;");
         return;
-    case ST_CONTINUE:
+    case TIR_CONTINUE:
         line(em, "goto cont%d_;", em->cont_label[em->nloops - 1]);
         return;
+    case TIR_NOP:
+        return;
     }
+}
+
+static void emit_ops(Emitter *em, const TirOp *op)
+{
+    for (; op; op = op->next) emit_op(em, op);
+}
+
+void body_emit_ops(Emitter *em, const TirOp *ops)
+{
+    emit_ops(em, ops);
 }
 
 /* ---- plan and body ------------------------------------------------------ */
@@ -269,12 +232,18 @@ static void declare_tile(Emitter *em, const char *ty, Dtype d, const char *name,
 
 bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan)
 {
+    return body_lower(out, p, f, cuda, o, plan, NULL);
+}
+
+bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir)
+{
     Emitter em = {.o = out, .ind = 1, .ar = p->arena, .cuda = cuda, .p = p, .k = f, .co = o, .ok = true};
     *plan = emit_plan(f, cuda, o->max_threads);
     em.T = plan->threads;
     em.Vk = plan->vec;
     int ne = f->nexprs + 1, ns = f->nsyms + 1;
     em.tmp = arena_alloc(p->arena, sizeof(char *) * (size_t)ne);
+    em.tmp_expr = arena_alloc(p->arena, sizeof(Expr *) * (size_t)ne);
     em.tmp_dt = arena_alloc(p->arena, sizeof(Dtype) * (size_t)ne);
     em.tmp_shape = arena_alloc(p->arena, sizeof(Shape) * (size_t)ne);
     em.tmp_smem = arena_alloc(p->arena, sizeof(bool) * (size_t)ne);
@@ -303,44 +272,26 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
         if (mma_bytes(em.mma_exprs[i]) > em.mma_bytes) em.mma_bytes = mma_bytes(em.mma_exprs[i]);
     }
 
-    /* Declarations: every symbol and materialised value, at the top. */
+    /* The values, their homes and mirrors (tir.h), declared at the top. */
+    tir_place(&em);
     if (cuda) line(&em, "const int t_ = (int)threadIdx.x;");
     int smem = 0;
-    for (int i = 0; i < ns; i++) {
-        Symbol *sym = em.syms[i];
-        if (!sym) continue;
-        const char *ty = emit_storage_type(sym->dtype);
-        if (sym->shape.rank == 0) {
-            line(&em, "%s v%d = 0;", ty, sym->id);
-        } else {
-            Lay l = tv_lay(&em, &sym->shape);
-            declare_tile(&em, ty, sym->dtype, arena_printf(em.ar, "v%d", sym->id), l.E);
-            line(&em, "(void)v%d;", sym->id); /* unused when a pipeline loads it to shared memory */
-            if (em.sym_frag[i]) {
-                MmaTiling g = mma_tiling(&em, sym->shape.dim[0], sym->shape.dim[1]);
-                line(&em, "%s fv%d[%" PRId64 "];", mma_frag_acc_type(&em, sym->dtype, em.sym_kk[i] ? em.sym_kk[i] : 16), sym->id, g.bpw);
-            }
-            if (cuda && em.sym_smem[i]) {
-                tv_mirror_swizzle(&em, arena_printf(em.ar, "v%d", sym->id), sym->dtype, &sym->shape, sym, -1);
-                line(&em, "__shared__ %s s_v%d[%" PRId64 "];", ty, sym->id, l.n);
-                smem += (int)(l.n * dtype_bits(sym->dtype) / 8);
-            }
-        }
-    }
-    for (int i = 0; i < ne; i++) {
-        if (!em.tmp[i]) continue;
-        const char *ty = emit_storage_type(em.tmp_dt[i]);
-        if (em.tmp_shape[i].rank == 0) {
-            line(&em, "%s %s = 0;", ty, em.tmp[i]);
+    for (int i = 0; i < em.tir->nvalues; i++) {
+        const TirValue *v = &em.tir->values[i];
+        const char *ty = emit_storage_type(v->dtype);
+        if (v->home == TIR_SCALAR) {
+            line(&em, "%s %s = 0;", ty, v->name);
             continue;
         }
-        Lay l = tv_lay(&em, &em.tmp_shape[i]);
-        declare_tile(&em, ty, em.tmp_dt[i], em.tmp[i], l.E);
-        line(&em, "(void)%s;", em.tmp[i]); /* unused when it lives in fragments */
-        if (cuda && em.tmp_smem[i]) {
-            tv_mirror_swizzle(&em, em.tmp[i], em.tmp_dt[i], &em.tmp_shape[i], NULL, i);
-            line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, em.tmp[i], l.n);
-            smem += (int)(l.n * dtype_bits(em.tmp_dt[i]) / 8);
+        declare_tile(&em, ty, v->dtype, v->name, v->per_thread);
+        /* unused when a pipeline loads it to shared memory, or when it
+         * lives in fragments */
+        line(&em, "(void)%s;", v->name);
+        if (v->home == TIR_FRAGMENT)
+            line(&em, "%s f%s[%" PRId64 "];", mma_frag_acc_type(&em, v->dtype, v->frag_k), v->name, v->frag_blocks);
+        if (v->mirror) {
+            line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, v->name, v->n);
+            smem += (int)(v->n * dtype_bits(v->dtype) / 8);
         }
     }
     if (cuda && em.mma_bytes) {
@@ -360,7 +311,11 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
                        f->name, smem + plan->dyn_smem_bytes, limit, o->arch ? o->arch : 80);
         return false;
     }
-    body_stmt(&em, f->body);
+    em.tir->smem_static = smem;
+    em.tir->smem_dynamic = plan->dyn_smem_bytes;
+    tir_lower(&em);
+    body_emit_ops(&em, em.tir->body);
+    if (tir) *tir = em.tir;
     if (!em.ok) diag_error(f->loc, "internal error: tilec could not generate code for kernel '%s'", f->name);
     return em.ok;
 }

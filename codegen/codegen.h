@@ -52,6 +52,9 @@ bool codegen_check_tunable(Program *p);
 /* tilec tune: the tuning program (tune.c) for the shapes file `shapes`. */
 bool codegen_tune(Program *p, const CodegenOptions *o, bool cuda, const char *shapes, FILE *out);
 bool codegen_cuda(Program *p, const CodegenOptions *o, FILE *out);
+/* `--emit=tir`: the tile IR of every kernel specialization, after placement
+ * and lowering (codegen/tir.h), as text. */
+bool codegen_tir(Program *p, const CodegenOptions *o, bool cuda, FILE *out);
 bool codegen_host(Program *p, const CodegenOptions *o, FILE *out);
 bool codegen_header(Program *p, const CodegenOptions *o, FILE *out);
 /* The Python module (python.c) for the launchers of the cuda or the host

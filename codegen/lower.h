@@ -14,7 +14,9 @@
  *   reduce.c    reductions and scans
  *   mma.c       tensor-core products and fragment-resident accumulators
  *   pipeline.c  K loops as asynchronous copy pipelines
- *   body.c      statements, the launch plan and the kernel body
+ *   tir.c       the tile IR (tir.h): values placed, operations lowered
+ *   body.c      the launch plan, the declarations, emission of the
+ *               operations
  *
  * Model.  Every tile value that is named (a variable, a loaded tile, the
  * result of an inlined tile function, a tile about to be stored) is
@@ -46,6 +48,7 @@
 #include <string.h>
 
 #include "codegen/emit.h"
+#include "codegen/tir.h"
 #include "frontend/diag.h"
 #include "sema/layout.h"
 #include "tilec_fp.h"
@@ -61,6 +64,7 @@ typedef struct Emitter {
     int T, Vk;
     /* indexed by expression id */
     const char **tmp;   /* materialised name of a load / call / store value */
+    Expr **tmp_expr;    /* the materialised expression itself */
     Dtype *tmp_dt;
     Shape *tmp_shape;
     bool *tmp_smem;
@@ -100,6 +104,7 @@ typedef struct Emitter {
         bool local;
     } lbc[16];
     int nlbc;
+    TirKernel *tir;     /* the placed values and the operations (tir.h) */
 } Emitter;
 
 typedef struct Ctx {
@@ -205,7 +210,6 @@ void mem_write_mirror(Emitter *em, const char *name, const Shape *s);
 void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value, bool mirror);
 void mem_load(Emitter *em, Expr *e);
 void mem_store(Emitter *em, Expr *e);
-void mem_call(Emitter *em, Expr *e);
 void mem_indexed(Emitter *em, Expr *e);
 
 /* reduce.c */
@@ -228,10 +232,15 @@ void mma_registers_to_frag(Emitter *em, Symbol *sym, Expr *init);
 
 /* pipeline.c (emission) */
 int pipeline_smem_limit(int arch);
-void pipeline_emit_for(Emitter *em, Stmt *st, const PipeLoop *pl);
+void pipeline_emit_for(Emitter *em, const TirOp *op);
 void pipeline_find(Emitter *em, Stmt *st);
 
 /* body.c */
-void body_hoist(Emitter *em, Expr *e);
-void body_stmt(Emitter *em, Stmt *st);
+void body_emit_ops(Emitter *em, const TirOp *ops);
+/* emit_kernel_body, also handing back the IR it emitted from (tir may be NULL). */
+bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir);
+
+/* tir.c */
+void tir_place(Emitter *em);
+void tir_lower(Emitter *em);
 #endif

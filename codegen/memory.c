@@ -1,7 +1,7 @@
 /* memory.c: values that touch memory.  Materialisation of a value into
  * its registers (and its shared-memory mirror), tile_load and tile_store
  * (vectorised 16-byte runs on the ALIGNED variant, bounds and padding),
- * inlined tile-function calls, and gather, scatter and atomics. */
+ * and gather, scatter and atomics. */
 #include "codegen/lower.h"
 
 /* ---- materialisation ----------------------------------------------------- */
@@ -22,7 +22,6 @@ void mem_write_mirror(Emitter *em, const char *name, const Shape *s)
 /* name (dtype d, shape s) = value, element by element. */
 void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value, bool mirror)
 {
-    body_hoist(em, value);
     if (s->rank == 0) {
         Ctx c = {.shape = s, .idx = "0", .home = false};
         line(em, "%s = %s;", name, val_st_assign(em, d, value, ex_evc(em, value, c, d)));
@@ -205,29 +204,6 @@ void mem_store(Emitter *em, Expr *e)
     if (vec) {
         em->ind--;
         line(em, "}");
-    }
-    em->ind--;
-    line(em, "}");
-}
-
-void mem_call(Emitter *em, Expr *e)
-{
-    Inline *in = e->inl;
-    line(em, "{ /* inlined %s */", e->name);
-    em->ind++;
-    for (int i = 0; i < e->nargs; i++) {
-        Symbol *ps = in->params[i];
-        mem_materialize(em, tv_sym_name(em, ps), ps->dtype, &ps->shape, e->args[i], em->sym_smem[ps->id]);
-    }
-    Stmt *body = in->body;
-    for (int i = 0; i < body->nitems; i++) {
-        Stmt *st = body->items[i];
-        if (st->kind == ST_RETURN) {
-            if (st->value && em->tmp[e->id])
-                mem_materialize(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, st->value, em->tmp_smem[e->id]);
-            continue;
-        }
-        body_stmt(em, st);
     }
     em->ind--;
     line(em, "}");

@@ -342,16 +342,17 @@ static void pipe_issue_ahead(Emitter *em, const PipeLoop *pl, int stages)
     line(em, "tilec_pipe_commit();");
 }
 
-void pipeline_emit_for(Emitter *em, Stmt *st, const PipeLoop *pl)
+void pipeline_emit_for(Emitter *em, const TirOp *op)
 {
+    const Stmt *st = op->stmt;
+    const PipeLoop *pl = op->pipe;
     int stages = pipe_stages(em, pl);
     MmaKind mk = mma_kind(pl->dtype);
     MmaTiling g = mma_tiling(em, pl->M, pl->N);
     const char *kn = tv_sym_name(em, pl->k);
     line(em, "{ /* K loop: tile_mma operands copied %d step%s ahead (%d stages) */", stages - 1, stages > 2 ? "s" : "", stages);
     em->ind++;
-    if (st->init_s)
-        for (int i = 0; i < st->init_s->nitems; i++) body_stmt(em, st->init_s->items[i]);
+    body_emit_ops(em, op->init);
     emit_line(em->o, em->co, st->cond->loc);
     Ctx c = {.shape = &pl->hi->shape, .idx = "0"};
     line(em, "const int64_t pk0_ = (int64_t)%s;", kn);

@@ -13,6 +13,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home);
 static void note_tmp(Emitter *em, Expr *e, Dtype d, const Shape *s)
 {
     em->tmp[e->id] = S("t%d", e->id);
+    em->tmp_expr[e->id] = e;
     em->tmp_dt[e->id] = d;
     em->tmp_shape[e->id] = *s;
 }

@@ -49,13 +49,13 @@ if want unit; then
     section unit "${p:-0}" "${f:-1}"
 fi
 
-# --- golden AST dumps ----------------------------------------------------
+# --- golden AST and tile-IR dumps ----------------------------------------------------
 if want golden; then
     p=0; f=0
     for src in examples/*/*.tile.c tests/golden/*.tile.c; do
         [ -f "$src" ] || continue
         name=$(basename "$src" .tile.c)
-        for kind in ast typed; do
+        for kind in ast typed tir; do
             gold=tests/golden/$name.$kind
             if [ ! -f "$gold" ]; then
                 echo "golden: missing $gold (make golden-update writes it)"; f=$((f + 1)); continue

@@ -188,6 +188,24 @@ expect_rc "--emit=typed" 0 "$TILEC" --emit=typed -I "$OUT/inc" "$K"; has "--emit
 expect_rc "--emit=ast -o" 0 "$TILEC" --emit=ast -I "$OUT/inc" -o "$OUT/k.ast" "$K"; has "--emit=ast -o" "$OUT/k.ast" "kernel void inc"
 expect_rc "--emit=typed of a bad file" 1 "$TILEC" --emit=typed "$BAD"
 [ -s "$OUT/out" ] && fail "--emit=typed of a bad file printed a dump" || pass
+# --emit=tir: the tile IR code is emitted from, for the target and options given
+expect_rc "--emit=tir" 0 "$TILEC" --emit=tir -I "$OUT/inc" "$K"
+has "--emit=tir header" "$OUT/out" "target cuda"
+has "--emit=tir values" "$OUT/out" "float32 (256,) regs (128,(2,1)):(2,(1,256))"
+has "--emit=tir body" "$OUT/out" "store "
+expect_rc "--emit=tir host" 0 "$TILEC" --emit=tir --target=host -I "$OUT/inc" "$K"
+has "--emit=tir host: whole tiles" "$OUT/out" "whole 256:1"
+has "--emit=tir host header" "$OUT/out" "host, one thread a block"
+expect_rc "--emit=tir -O2 matmul" 0 "$TILEC" --emit=tir "$TOP/examples/matmul/matmul.tile.c"
+has "--emit=tir: pipelined K loop" "$OUT/out" "pipelined K loop (k < "
+has "--emit=tir: fragments" "$OUT/out" "+ fragments m16n16k16"
+has "--emit=tir: explicit conversion" "$OUT/out" "convert %v8 fragments -> regs"
+expect_rc "--emit=tir -O0 matmul" 0 "$TILEC" --emit=tir -O0 "$TOP/examples/matmul/matmul.tile.c"
+lacks "--emit=tir -O0: no pipeline" "$OUT/out" "pipelined K loop"
+has "--emit=tir -O0: fragment update" "$OUT/out" "on fragments"
+expect_rc "--emit=tir of a bad file" 1 "$TILEC" --emit=tir "$BAD"
+[ -s "$OUT/out" ] && fail "--emit=tir of a bad file printed a dump" || pass
+expect_rc "--emit=bogus" 2 "$TILEC" --emit=bogus "$K"; has "--emit=bogus lists tir" "$OUT/err" "ast, typed, tir or code"
 rm -f "$OUT"/*.cu "$OUT"/*.h "$OUT"/*.c.out
 expect_rc "--check writes nothing" 0 "$TILEC" --check -I "$OUT/inc" "$K"
 ls "$OUT"/*.cu "$OUT"/*.h "$OUT"/k.c > /dev/null 2>&1 && fail "--check wrote files" || pass

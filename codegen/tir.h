@@ -1,0 +1,103 @@
+/* tir.h: the tile IR of one kernel specialization (internal to codegen/).
+ *
+ * Between the typed AST and the emitted C sits a small IR of plain structs
+ * in the compile's arena:
+ *   - values (TirValue): every tile or scalar that lives somewhere, a
+ *     variable or a materialised expression, with its dtype, shape, home
+ *     (scalar, registers, replicated registers, tensor-core fragments, the
+ *     host's whole-tile array), its thread-value layout in CuTe notation and,
+ *     when it is read out of its threads' order, its shared-memory mirror
+ *     with the swizzle chosen for it.  The placement pass (scan.c, then
+ *     tir_place) decides all of it; the declarations are written from it.
+ *   - operations (TirOp): the body in execution order, with structured
+ *     control flow.  Every value that materialises has its own operation
+ *     before the operation that reads it (loads, reductions, scans, gathers
+ *     and atomics, tile_mma, inlined calls: innermost first), element-wise
+ *     expressions stay fused in the definition that reads them, and the
+ *     changes of home of fragment accumulators are explicit conversions
+ *     (TIR_TO_FRAG, TIR_TO_REGS).  tir_lower builds the list; body.c emits
+ *     code by walking it; tir_print dumps it (`tilec --emit=tir`).
+ *
+ * Element-wise expressions are kept as the typed AST nodes they are (their
+ * operand types recorded by sema), with materialised nodes read from their
+ * values. */
+#ifndef TILEC_TIR_H
+#define TILEC_TIR_H
+#include <stdio.h>
+
+#include "frontend/ast.h"
+#include "sema/layout.h"
+
+typedef enum TirHome {
+    TIR_SCALAR,    /* one copy in every thread */
+    TIR_REGS,      /* per-thread registers, by the thread-value layout */
+    TIR_REPL,      /* fewer elements than threads: thread t holds element t % n */
+    TIR_FRAGMENT,  /* tensor-core accumulator fragments (registers when read) */
+    TIR_WHOLE,     /* host target: the one "thread" holds the whole tile */
+} TirHome;
+
+typedef struct TirValue {
+    const char *name;    /* its C name: v<symbol id> or t<expression id> */
+    const Symbol *sym;   /* a variable or parameter of an inlined call, or NULL */
+    const Expr *expr;    /* a materialised expression, or NULL */
+    Dtype dtype;
+    Shape shape;
+    TirHome home;
+    int64_t n;           /* elements */
+    int per_thread;      /* registers per thread (E); vector runs of vec */
+    int vec;
+    bool mirror;         /* also in shared memory, written after each definition */
+    int swz_base;        /* mirror swizzle: element i at i ^ (((i >> s) & 31) << base) */
+    int swz_shift[2];    /* for each s here (0: none) */
+    int frag_k;          /* TIR_FRAGMENT: the WMMA k of its updates */
+    int64_t frag_blocks; /* TIR_FRAGMENT: 16x16 blocks per warp */
+} TirValue;
+
+typedef enum TirOpKind {
+    TIR_MATERIALIZE, /* dst = expr, computed once: load, reduction, scan, gather, atomic, tile_mma */
+    TIR_CALL,        /* an inlined tile function: kids define its parameters, run its body, define dst */
+    TIR_DEF,         /* dst = expr, element-wise (fused), then its mirror */
+    TIR_STORE,       /* expr is a tile_store: its value (dst) defined, then written */
+    TIR_TO_FRAG,     /* dst's registers (defined by expr) become its fragments */
+    TIR_TO_REGS,     /* dst's fragments copied to its registers before a read */
+    TIR_MMA_UPDATE,  /* dst = tile_mma(a, b, dst) on dst's fragments (expr) */
+    TIR_IF,          /* pre (the condition's values), then kids / else_kids */
+    TIR_FOR,         /* init; loop { pre; if !cond break; kids; step } */
+    TIR_PIPELINED_FOR, /* a K loop as a copy pipeline (pipeline.c); init */
+    TIR_WHILE,       /* loop { pre; if !cond break; kids } */
+    TIR_BLOCK,       /* { kids } */
+    TIR_BREAK,
+    TIR_CONTINUE,
+    TIR_RETURN,
+    TIR_NOP,         /* a statement without effect (it keeps its #line) */
+} TirOpKind;
+
+typedef struct TirOp TirOp;
+struct TirOp {
+    TirOpKind kind;
+    SrcLoc loc;
+    bool stmt_start;     /* the first operation of a source statement (#line) */
+    TirValue *dst;
+    Expr *expr;          /* defined or materialised expression; the condition */
+    const Stmt *stmt;    /* the source statement (loops) */
+    const struct PipeLoop *pipe; /* TIR_PIPELINED_FOR */
+    TirOp *pre, *kids, *else_kids, *init, *step; /* lists, linked by next */
+    TirOp *next;
+};
+
+typedef struct TirKernel {
+    const Func *f;       /* the typed specialization */
+    bool cuda;
+    int threads, vec;
+    TirValue *values;    /* variables by symbol id, then materialised expressions by id */
+    int nvalues;
+    TirValue **by_sym;   /* symbol id -> value, or NULL */
+    TirValue **by_expr;  /* expression id -> value, or NULL */
+    TirOp *body;
+    int smem_static, smem_dynamic; /* bytes */
+} TirKernel;
+
+/* Dumps k (`tilec --emit=tir`): a header, the values with their homes and
+ * layouts, then the operations.  label names the specialization or is NULL. */
+void tir_print(FILE *o, const TirKernel *k, const char *label);
+#endif
