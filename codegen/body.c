@@ -165,46 +165,32 @@ void body_emit_ops(Emitter *em, const TirOp *ops)
 
 /* ---- plan and body ------------------------------------------------------ */
 
-static void plan_walk(const Stmt *st, int64_t *maxn, int *minsize);
+typedef struct PlanScan {
+    int64_t maxn; /* elements of the largest tile */
+    int minsize;  /* bytes of the narrowest element loaded or stored */
+} PlanScan;
 
-static void plan_expr(const Expr *e, int64_t *maxn, int *minsize)
+static bool plan_expr(AstVisitor *v, const Expr *e)
 {
-    if (!e) return;
+    PlanScan *ps = v->ctx;
     int64_t n = shape_numel(&e->shape);
-    if (n > *maxn) *maxn = n;
+    if (n > ps->maxn) ps->maxn = n;
     if (e->kind == EX_BUILTIN && builtin_info(e->bi)->cls == BCLASS_MEM) {
         int b = dtype_bits(e->args[0]->dtype) / 8;
-        if (b > 0 && b < *minsize) *minsize = b;
+        if (b > 0 && b < ps->minsize) ps->minsize = b;
     }
-    plan_expr(e->a, maxn, minsize);
-    plan_expr(e->b, maxn, minsize);
-    plan_expr(e->c, maxn, minsize);
-    for (int i = 0; i < e->nargs; i++) plan_expr(e->args[i], maxn, minsize);
-    if (e->inl) plan_walk(e->inl->body, maxn, minsize);
-}
-
-static void plan_walk(const Stmt *st, int64_t *maxn, int *minsize)
-{
-    if (!st) return;
-    plan_expr(st->init, maxn, minsize);
-    plan_expr(st->value, maxn, minsize);
-    plan_expr(st->cond, maxn, minsize);
-    plan_walk(st->then_s, maxn, minsize);
-    plan_walk(st->else_s, maxn, minsize);
-    plan_walk(st->init_s, maxn, minsize);
-    plan_walk(st->step_s, maxn, minsize);
-    plan_walk(st->body, maxn, minsize);
-    for (int i = 0; i < st->nitems; i++) plan_walk(st->items[i], maxn, minsize);
+    return true;
 }
 
 KernelPlan emit_plan(const Func *f, bool cuda, int max_threads)
 {
     KernelPlan pl = {.threads = 1, .vec = 1};
     if (!cuda) return pl;
-    int64_t maxn = 1;
-    int minsize = 16;
-    plan_walk(f->body, &maxn, &minsize);
-    pl.vec = 16 / minsize;
+    PlanScan ps = {.maxn = 1, .minsize = 16};
+    AstVisitor v = {.expr = plan_expr, .inlined = true, .ctx = &ps};
+    ast_walk_stmt(&v, f->body);
+    int64_t maxn = ps.maxn;
+    pl.vec = 16 / ps.minsize;
     /* Enough threads that each holds about one 16-byte run per tile, 128 to
      * 256 of them (full warps, and at most 8 runs of registers per tile). */
     int64_t t = maxn / pl.vec;

@@ -87,16 +87,9 @@ static char *ev_binary(Emitter *em, Expr *e, Ctx c)
     return binop_str(em, (BinaryOp)e->op, a, b, ot, ex_concrete(e->dtype, &e->cval), ot);
 }
 
-Option *ex_opt(Expr *e, const char *name)
-{
-    for (int i = 0; i < e->nopts; i++)
-        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
-    return NULL;
-}
-
 int64_t ex_opt_int(Expr *e, const char *name, int64_t dflt)
 {
-    Option *o = ex_opt(e, name);
+    Option *o = ast_option(e, name);
     return o && o->value->is_const ? o->value->cval.i : dflt;
 }
 
@@ -158,7 +151,7 @@ static char *ex_shape_op(Emitter *em, Expr *e, Ctx c)
     if (e->bi == BI_BROADCAST_TO) {
         src = tv_bcast_index(em, idx, &e->shape, &x->shape);
     } else if (e->bi == BI_EXTRACT) {
-        Option *io = ex_opt(e, "index");
+        Option *io = ast_option(e, "index");
         src = S("0");
         for (int k = 0; k < x->shape.rank; k++) {
             int64_t base = (io->value->kind == EX_LIST ? io->value->args[k] : io->value)->cval.i * e->shape.dim[k];
@@ -169,7 +162,7 @@ static char *ex_shape_op(Emitter *em, Expr *e, Ctx c)
         src = S("(%s)", src);
     } else if (e->bi == BI_CAT) {
         Expr *b = e->args[1];
-        Option *ao = ex_opt(e, "axis");
+        Option *ao = ast_option(e, "axis");
         int ax = ao ? (int)ao->value->cval.i : 0;
         if (ax < 0) ax += e->shape.rank;
         int64_t half = x->shape.dim[ax];
@@ -189,7 +182,7 @@ static char *ex_shape_op(Emitter *em, Expr *e, Ctx c)
         int perm[TILE_MAX_RANK];
         int r = e->shape.rank;
         for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
-        Option *o = ex_opt(e, "axis");
+        Option *o = ast_option(e, "axis");
         if (e->bi == BI_PERMUTE && o && o->value->kind == EX_LIST)
             for (int i = 0; i < r; i++) perm[i] = (int)o->value->args[i]->cval.i;
         src = S("0");
@@ -263,7 +256,7 @@ char *ex_ev(Emitter *em, Expr *e, Ctx c)
             return val_conv(em, S("((int64_t)(%s))", c.idx), DT_INT64, e->dtype);
         case BCLASS_CAST: {
             Expr *x = e->args[0];
-            Option *sat = ex_opt(e, "saturate");
+            Option *sat = ast_option(e, "saturate");
             bool satv = !sat || sat->value->cval.i != 0;
             return val_cast(em, ex_ev(em, x, ex_sub_ctx(em, x, c)), ex_concrete(x->dtype, &x->cval), e->dtype,
                             ex_opt_int(e, "rounding", 0), satv);
@@ -290,16 +283,3 @@ char *ex_ev(Emitter *em, Expr *e, Ctx c)
     }
 }
 
-/* Whether e reads symbol sym (the accumulator argument of a fragment update
- * excepted, passed as skip). */
-bool ex_reads(const Expr *e, const Symbol *sym, const Expr *skip)
-{
-    if (!e || e == skip) return false;
-    if (e->kind == EX_NAME && e->sym == sym) return true;
-    if (ex_reads(e->a, sym, skip) || ex_reads(e->b, sym, skip) || ex_reads(e->c, sym, skip)) return true;
-    for (int i = 0; i < e->nargs; i++)
-        if (ex_reads(e->args[i], sym, skip)) return true;
-    for (int i = 0; i < e->nopts; i++)
-        if (ex_reads(e->opts[i].value, sym, skip)) return true;
-    return false;
-}

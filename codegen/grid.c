@@ -33,6 +33,7 @@ typedef struct GridScan {
     bool used[3];      /* tile_bid(axis) appears */
     bool persistent;   /* tile_num_blocks appears */
     GridAxis from_store[3], from_load[3];
+    const Func *f;     /* the kernel scanned */
 } GridScan;
 
 static bool const_axis(const Expr *e, int *axis)
@@ -55,13 +56,6 @@ static int entry_axis(const GridScan *g, const Expr *e)
     return -1;
 }
 
-static const Option *find_option(const Expr *e, const char *name)
-{
-    for (int i = 0; i < e->nopts; i++)
-        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
-    return NULL;
-}
-
 static void scan_access(GridScan *g, const Func *f, const Expr *e, bool store)
 {
     if (e->nargs < (store ? 2 : 1)) return;
@@ -70,7 +64,7 @@ static void scan_access(GridScan *g, const Func *f, const Expr *e, bool store)
         arr->sym->param->kind != PARAM_ARRAY)
         return;
     const Param *pa = arr->sym->param;
-    const Option *idx = find_option(e, "index");
+    const Option *idx = ast_option(e, "index");
     if (!idx || !idx->value || idx->value->kind != EX_LIST || idx->value->nargs != pa->rank) return;
     const Shape *tile = store ? &e->args[1]->shape : &e->shape;
     if (tile->rank != pa->rank) return;
@@ -82,53 +76,39 @@ static void scan_access(GridScan *g, const Func *f, const Expr *e, bool store)
     }
 }
 
-static void scan_stmt(GridScan *g, const Func *f, const Stmt *s);
-
-static void scan_expr(GridScan *g, const Func *f, const Expr *e)
+static bool scan_expr(AstVisitor *v, const Expr *e)
 {
-    if (!e) return;
+    GridScan *g = v->ctx;
     if (e->kind == EX_BUILTIN) {
         int axis;
         if (const_axis(e, &axis)) g->used[axis] = true;
         else if (e->bi == BI_BID) g->used[0] = g->used[1] = g->used[2] = true; /* an axis not known */
         if (e->bi == BI_NUM_BLOCKS) g->persistent = true;
-        if (e->bi == BI_STORE) scan_access(g, f, e, true);
-        if (e->bi == BI_LOAD) scan_access(g, f, e, false);
-        for (int i = 0; i < e->nopts; i++) scan_expr(g, f, e->opts[i].value);
+        if (e->bi == BI_STORE) scan_access(g, g->f, e, true);
+        if (e->bi == BI_LOAD) scan_access(g, g->f, e, false);
     }
     if (e->kind == EX_CALL && e->inl) g->used[0] = g->used[1] = g->used[2] = true; /* helpers may read any axis */
-    scan_expr(g, f, e->a);
-    scan_expr(g, f, e->b);
-    scan_expr(g, f, e->c);
-    for (int i = 0; i < e->nargs; i++) scan_expr(g, f, e->args[i]);
+    return true;
 }
 
-static void scan_stmt(GridScan *g, const Func *f, const Stmt *s)
+static bool scan_stmt(AstVisitor *v, const Stmt *s)
 {
-    if (!s) return;
+    GridScan *g = v->ctx;
     int axis;
     if (s->kind == ST_DECL && s->sym && !s->assigned && !s->sym->assigned && const_axis(s->init, &axis) &&
         g->nvars < MAX_BIDVARS) {
         g->var[g->nvars] = s->sym;
         g->var_axis[g->nvars++] = axis;
     }
-    scan_expr(g, f, s->init);
-    scan_expr(g, f, s->target);
-    scan_expr(g, f, s->value);
-    scan_expr(g, f, s->cond);
-    scan_stmt(g, f, s->then_s);
-    scan_stmt(g, f, s->else_s);
-    scan_stmt(g, f, s->init_s);
-    scan_stmt(g, f, s->step_s);
-    scan_stmt(g, f, s->body);
-    for (int i = 0; i < s->nitems; i++) scan_stmt(g, f, s->items[i]);
+    return true;
 }
 
 static void infer(const Func *f, GridAxis ax[3], bool used[3], bool *ok)
 {
-    GridScan g = {0};
+    GridScan g = {.f = f};
     for (int a = 0; a < 3; a++) g.from_store[a].param = g.from_load[a].param = -1;
-    scan_stmt(&g, f, f->body);
+    AstVisitor v = {.expr = scan_expr, .stmt = scan_stmt, .ctx = &g};
+    ast_walk_stmt(&v, f->body);
     *ok = true;
     for (int a = 0; a < 3; a++) {
         ax[a] = g.from_store[a].param >= 0 ? g.from_store[a] : g.from_load[a];

@@ -37,57 +37,31 @@ static bool names(const Expr *e, const Param *p)
     return e && e->kind == EX_NAME && e->sym && e->sym->kind == SYM_PARAM && e->sym->param == p;
 }
 
-static void scan_stmt(Scan *s, const Stmt *st);
-
-static void scan_expr(Scan *s, const Expr *e)
+static bool scan_expr(AstVisitor *v, const Expr *e)
 {
-    if (!e) return;
-    if (e->kind == EX_BUILTIN) {
-        if (e->bi == BI_BID && e->nargs == 1 && e->args[0]->is_const && e->args[0]->cval.i >= 0 &&
-            e->args[0]->cval.i < 3)
-            s->uses_bid[e->args[0]->cval.i] = true;
-        if (e->nargs > 0 && (names(e->args[0], s->a) || names(e->args[0], s->b))) {
-            if (e->bi == BI_LOAD || e->bi == BI_STORE) {
-                if (s->nacc < (int)(sizeof s->acc / sizeof s->acc[0])) s->acc[s->nacc++] = e;
-                else s->bad = true;
-            } else if (builtin_info(e->bi)->cls == BCLASS_INDEXED) {
-                s->bad = true;
-            } /* tile_dim and the like read no elements */
-        }
-        for (int i = 0; i < e->nopts; i++) scan_expr(s, e->opts[i].value);
+    Scan *s = v->ctx;
+    if (e->kind != EX_BUILTIN) return true;
+    if (e->bi == BI_BID && e->nargs == 1 && e->args[0]->is_const && e->args[0]->cval.i >= 0 && e->args[0]->cval.i < 3)
+        s->uses_bid[e->args[0]->cval.i] = true;
+    if (e->nargs > 0 && (names(e->args[0], s->a) || names(e->args[0], s->b))) {
+        if (e->bi == BI_LOAD || e->bi == BI_STORE) {
+            if (s->nacc < (int)(sizeof s->acc / sizeof s->acc[0])) s->acc[s->nacc++] = e;
+            else s->bad = true;
+        } else if (builtin_info(e->bi)->cls == BCLASS_INDEXED) {
+            s->bad = true;
+        } /* tile_dim and the like read no elements */
     }
-    scan_expr(s, e->a);
-    scan_expr(s, e->b);
-    scan_expr(s, e->c);
-    for (int i = 0; i < e->nargs; i++) scan_expr(s, e->args[i]);
-    /* Tile functions take no arrays, but they may call tile_bid. */
-    if (e->inl) scan_stmt(s, e->inl->body);
+    return true;
 }
 
-static void scan_stmt(Scan *s, const Stmt *st)
+static bool scan_stmt(AstVisitor *v, const Stmt *st)
 {
-    if (!st) return;
+    Scan *s = v->ctx;
     if (st->kind == ST_DECL && st->sym) {
         if (s->ndecls < (int)(sizeof s->decls / sizeof s->decls[0])) s->decls[s->ndecls++] = st;
         else s->bad = true;
     }
-    scan_expr(s, st->init);
-    scan_expr(s, st->target);
-    scan_expr(s, st->value);
-    scan_expr(s, st->cond);
-    scan_stmt(s, st->then_s);
-    scan_stmt(s, st->else_s);
-    scan_stmt(s, st->init_s);
-    scan_stmt(s, st->step_s);
-    scan_stmt(s, st->body);
-    for (int i = 0; i < st->nitems; i++) scan_stmt(s, st->items[i]);
-}
-
-static const Option *find(const Expr *e, const char *name)
-{
-    for (int i = 0; i < e->nopts; i++)
-        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
-    return NULL;
+    return true;
 }
 
 /* Structural equality: the same operators on the same symbols and values. */
@@ -116,7 +90,7 @@ static bool same_expr(const Expr *x, const Expr *y)
 
 static bool same_opt(const Expr *x, const Expr *y, const char *name)
 {
-    const Option *a = find(x, name), *b = find(y, name);
+    const Option *a = ast_option(x, name), *b = ast_option(y, name);
     if (!a || !b) return a == b;
     return same_expr(a->value, b->value);
 }
@@ -145,7 +119,9 @@ static int bid_of(const Scan *s, const Expr *c)
 static bool same_view_ok(const Func *k, const Param *out, const Param *other)
 {
     Scan s = {.a = out, .b = other};
-    scan_stmt(&s, k->body);
+    /* tile functions take no arrays, but they may call tile_bid */
+    AstVisitor v = {.expr = scan_expr, .stmt = scan_stmt, .inlined = true, .ctx = &s};
+    ast_walk_stmt(&v, k->body);
     if (s.bad) return false;
     if (s.nacc == 0) return true;
     const Expr *first = s.acc[0];
@@ -154,7 +130,7 @@ static bool same_view_ok(const Func *k, const Param *out, const Param *other)
         if (!same_opt(first, e, "index") || !same_opt(first, e, "order") || !shape_equal(&first->shape, &e->shape))
             return false;
     }
-    const Option *idx = find(first, "index");
+    const Option *idx = ast_option(first, "index");
     if (!idx) return false;
     bool covered[3] = {false, false, false};
     const Expr *iv = idx->value;

@@ -196,11 +196,9 @@ void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, c
 char *ex_evc(Emitter *em, Expr *e, Ctx c, Dtype to);
 Ctx ex_sub_ctx(Emitter *em, Expr *e, Ctx c);
 Dtype ex_concrete(Dtype d, const ConstValue *v);
-Option *ex_opt(Expr *e, const char *name);
 int64_t ex_opt_int(Expr *e, const char *name, int64_t dflt);
 bool ex_same_order_view(Builtin b);
 char *ex_ev(Emitter *em, Expr *e, Ctx c);
-bool ex_reads(const Expr *e, const Symbol *sym, const Expr *skip);
 
 /* scan.c */
 void scan_stmt(Emitter *em, Stmt *st);

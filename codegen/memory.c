@@ -69,7 +69,7 @@ static const char *pad_value(Emitter *em, Dtype d, int64_t pad)
 static void tile_order(Expr *e, int rank, int *ord)
 {
     for (int k = 0; k < rank; k++) ord[k] = k;
-    Option *o = ex_opt(e, "order");
+    Option *o = ast_option(e, "order");
     if (!o) return;
     Expr *v = o->value;
     if (v->kind == EX_LIST && v->nargs == 1 && v->args[0]->cval.i == -1) {
@@ -84,7 +84,7 @@ static void tile_order(Expr *e, int rank, int *ord)
 /* Emits the tile origin and bounds pieces common to loads and stores. */
 static void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const char *arr)
 {
-    Option *idx = ex_opt(e, "index");
+    Option *idx = ast_option(e, "index");
     Expr *iv = idx->value;
     for (int k = 0; k < s->rank; k++) {
         Expr *x = iv->kind == EX_LIST ? iv->args[k] : iv;
@@ -233,7 +233,7 @@ void mem_indexed(Emitter *em, Expr *e)
     Dtype d = e->args[0]->dtype;
     const char *ty = emit_storage_type(d);
     const Shape *s = &e->shape;
-    Expr *iv = ex_opt(e, "index")->value;
+    Expr *iv = ast_option(e, "index")->value;
     int rank = iv->kind == EX_LIST ? iv->nargs : 1;
     Lay l = tv_lay(em, s);
     line(em, "{ /* tile_%s %s */", n, e->args[0]->name);

@@ -53,18 +53,6 @@ static bool simple_scalar(const Expr *e)
     }
 }
 
-static bool reads_sym(const Expr *e, const Symbol *sym)
-{
-    if (!e) return false;
-    if (e->kind == EX_NAME && e->sym == sym) return true;
-    if (reads_sym(e->a, sym) || reads_sym(e->b, sym) || reads_sym(e->c, sym)) return true;
-    for (int i = 0; i < e->nargs; i++)
-        if (reads_sym(e->args[i], sym)) return true;
-    for (int i = 0; i < e->nopts; i++)
-        if (reads_sym(e->opts[i].value, sym)) return true;
-    return false;
-}
-
 /* An operand load we can copy asynchronously: rows x cols of 16-bit
  * elements from a rank-2 array parameter, identity order, zero padding. */
 static bool async_load(const Expr *e, int64_t rows, int64_t cols, Dtype dt)
@@ -129,7 +117,7 @@ bool pipeline_match(const Stmt *st, PipeLoop *pl)
     /* k < hi, hi not depending on k */
     const Expr *c = st->cond;
     if (c->kind != EX_BINARY || c->op != BOP_LT || c->a->kind != EX_NAME || c->a->sym != k) return false;
-    if (!simple_scalar(c->b) || reads_sym(c->b, k)) return false;
+    if (!simple_scalar(c->b) || ast_reads(c->b, k, NULL)) return false;
     /* signed (or a literal), so that the trip count is exact in int64 */
     if (!c->b->is_const && (!dtype_is_int(c->b->dtype) || !dtype_is_signed(c->b->dtype))) return false;
 
@@ -165,9 +153,9 @@ bool pipeline_match(const Stmt *st, PipeLoop *pl)
     if (ndecl != body->nitems - 1) return false;
     /* the loop variable and the bound stay fixed while the body runs; the
      * body assigns nothing but its own declarations and acc */
-    if (acc == k || reads_sym(c->b, acc)) return false;
+    if (acc == k || ast_reads(c->b, acc, NULL)) return false;
     for (int i = 0; i < 2; i++)
-        if (decl[i] && reads_sym(c->b, decl[i]->sym)) return false;
+        if (decl[i] && ast_reads(c->b, decl[i]->sym, NULL)) return false;
 
     pl->loop = st;
     pl->k = (Symbol *)k;
@@ -255,7 +243,7 @@ static int64_t pipe_bytes(const Emitter *em, const PipeLoop *pl)
 static void pipe_issue(Emitter *em, Expr *l, const char *dst, int64_t rows, int64_t cols)
 {
     const char *arr = S("p_%s", l->args[0]->name);
-    Expr *iv = ex_opt(l, "index")->value;
+    Expr *iv = ast_option(l, "index")->value;
     line(em, "{ /* tile_load %s, asynchronously */", l->args[0]->name);
     em->ind++;
     for (int d = 0; d < 2; d++) {

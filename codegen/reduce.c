@@ -29,7 +29,7 @@ static Red red_info(Expr *e)
         r.acc = r.in == DT_FLOAT16 || r.in == DT_BFLOAT16 ? DT_FLOAT32 : r.in;
     else
         r.acc = r.in == DT_FLOAT16 || r.in == DT_BFLOAT16 ? DT_FLOAT32 : e->dtype;
-    Option *o = ex_opt(e, "axis");
+    Option *o = ast_option(e, "axis");
     int rank = x->shape.rank;
     bool red[TILE_MAX_RANK] = {0};
     if (!o) {

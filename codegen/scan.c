@@ -68,7 +68,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
                 if (random) em->tmp_smem[e->id] = true;
             }
             for (int i = 1; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, true);
-            Expr *iv = ex_opt(e, "index")->value;
+            Expr *iv = ast_option(e, "index")->value;
             if (iv->kind == EX_LIST)
                 for (int i = 0; i < iv->nargs; i++) scan_expr(em, iv->args[i], &e->shape, true);
             else
@@ -174,7 +174,7 @@ void scan_stmt(Emitter *em, Stmt *st)
         /* A fragment accumulator read in a condition would need refreshing
          * on every test: keep such variables in registers. */
         for (int i = 0; i < em->k->nsyms; i++)
-            if (em->sym_frag[i] && em->syms[i] && ex_reads(st->cond, em->syms[i], NULL)) em->sym_frag[i] = false;
+            if (em->sym_frag[i] && em->syms[i] && ast_reads(st->cond, em->syms[i], NULL)) em->sym_frag[i] = false;
     }
     scan_stmt(em, st->init_s);
     scan_stmt(em, st->step_s);

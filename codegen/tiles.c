@@ -259,7 +259,7 @@ static int64_t perm_src(Expr *e, int64_t o)
     const Expr *x = e->args[0];
     int r = e->shape.rank, perm[TILE_MAX_RANK];
     for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
-    Option *ax = ex_opt(e, "axis");
+    Option *ax = ast_option(e, "axis");
     if (e->bi == BI_PERMUTE && ax && ax->value->kind == EX_LIST)
         for (int i = 0; i < r; i++) perm[i] = (int)ax->value->args[i]->cval.i;
     int64_t src = 0;

@@ -153,7 +153,7 @@ static void hoist(Lower *L, Expr *e)
             break;
         case BCLASS_INDEXED:
             for (int i = 1; i < e->nargs; i++) hoist(L, e->args[i]);
-            hoist(L, ex_opt(e, "index")->value);
+            hoist(L, ast_option(e, "index")->value);
             break;
         case BCLASS_MMA:
             for (int i = 0; i < e->nargs; i++) hoist(L, e->args[i]);
@@ -185,7 +185,7 @@ static void to_regs(Lower *L, Stmt *st)
     for (int i = 0; i < em->k->nsyms; i++) {
         if (!em->sym_frag[i] || !em->syms[i]) continue;
         for (int r = 0; r < 2; r++)
-            if (ex_reads(roots[r], em->syms[i], skip)) {
+            if (ast_reads(roots[r], em->syms[i], skip)) {
                 add(L, TIR_TO_REGS, st->loc)->dst = em->tir->by_sym[i];
                 break;
             }

@@ -35,6 +35,62 @@ Func *ast_find_func(const Program *p, const char *name)
     return NULL;
 }
 
+Option *ast_option(const Expr *e, const char *name)
+{
+    for (int i = 0; i < e->nopts; i++)
+        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
+    return NULL;
+}
+
+void ast_walk_expr(AstVisitor *v, const Expr *e)
+{
+    if (!e || v->stop) return;
+    if (v->expr && !v->expr(v, e)) return;
+    for (int i = 0; i < e->nopts && !v->stop; i++) ast_walk_expr(v, e->opts[i].value);
+    ast_walk_expr(v, e->a);
+    ast_walk_expr(v, e->b);
+    ast_walk_expr(v, e->c);
+    for (int i = 0; i < e->nargs && !v->stop; i++) ast_walk_expr(v, e->args[i]);
+    if (v->inlined && e->inl) ast_walk_stmt(v, e->inl->body);
+}
+
+void ast_walk_stmt(AstVisitor *v, const Stmt *s)
+{
+    if (!s || v->stop) return;
+    if (v->stmt && !v->stmt(v, s)) return;
+    ast_walk_expr(v, s->init);
+    ast_walk_expr(v, s->target);
+    ast_walk_expr(v, s->value);
+    ast_walk_expr(v, s->cond);
+    ast_walk_stmt(v, s->then_s);
+    ast_walk_stmt(v, s->else_s);
+    ast_walk_stmt(v, s->init_s);
+    ast_walk_stmt(v, s->step_s);
+    ast_walk_stmt(v, s->body);
+    for (int i = 0; i < s->nitems && !v->stop; i++) ast_walk_stmt(v, s->items[i]);
+}
+
+typedef struct Reads {
+    const Symbol *sym;
+    const Expr *skip;
+} Reads;
+
+static bool reads_expr(AstVisitor *v, const Expr *e)
+{
+    const Reads *r = v->ctx;
+    if (e == r->skip) return false;
+    if (e->kind == EX_NAME && e->sym == r->sym) v->stop = true;
+    return true;
+}
+
+bool ast_reads(const Expr *e, const Symbol *sym, const Expr *skip)
+{
+    Reads r = {sym, skip};
+    AstVisitor v = {.expr = reads_expr, .ctx = &r};
+    ast_walk_expr(&v, e);
+    return v.stop;
+}
+
 int ast_nconst(const Func *f)
 {
     int n = 0;

@@ -218,6 +218,28 @@ void program_free(Program *p);
 const char *ast_binary_op_spelling(BinaryOp op);
 const char *ast_unary_op_spelling(UnaryOp op);
 Func *ast_find_func(const Program *p, const char *name);
+/* The one walk over statements and expressions.  Before a node's children
+ * it calls expr or stmt (either may be NULL); a false return skips that
+ * node's children, and setting stop ends the walk.  Children in source
+ * order: a builtin's options, then operands and arguments; a statement's
+ * expressions (init, target, value, cond), then its statements.  With
+ * inlined set, a typed call's copy of the callee's body is walked after its
+ * arguments. */
+typedef struct AstVisitor {
+    bool (*expr)(struct AstVisitor *v, const Expr *e);
+    bool (*stmt)(struct AstVisitor *v, const Stmt *s);
+    bool inlined;
+    bool stop;
+    void *ctx;
+} AstVisitor;
+void ast_walk_expr(AstVisitor *v, const Expr *e);
+void ast_walk_stmt(AstVisitor *v, const Stmt *s);
+/* Whether e reads symbol sym anywhere (not looking inside skip, nor inside
+ * inlined bodies). */
+bool ast_reads(const Expr *e, const Symbol *sym, const Expr *skip);
+
+/* The option .name of builtin call e, or NULL: the one option lookup. */
+Option *ast_option(const Expr *e, const char *name);
 /* The number of f's TILE_CONST parameters. */
 int ast_nconst(const Func *f);
 /* "N=64, BM=128": f's constant parameters bound to vals, for notes and dumps. */

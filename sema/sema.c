@@ -289,13 +289,6 @@ static bool broadcast2(SrcLoc loc, const Shape *a, const Shape *b, Shape *out)
 
 /* ---- builtins ----------------------------------------------------------- */
 
-static Option *find_opt(Expr *e, const char *name)
-{
-    for (int i = 0; i < e->nopts; i++)
-        if (!strcmp(e->opts[i].name, name)) return &e->opts[i];
-    return NULL;
-}
-
 static bool check_opts(Expr *e)
 {
     const char *const *allowed = builtin_info(e->bi)->opts;
@@ -464,11 +457,11 @@ static bool builtin_mem(Sema *s, Expr *e, bool store)
     if (!check_opts(e)) return false;
     Param *arr = array_arg(s, e, e->args[0]);
     if (!arr) return false;
-    Option *idx = find_opt(e, "index");
-    Option *shp = find_opt(e, "shape");
-    Option *ord = find_opt(e, "order");
-    Option *pad = find_opt(e, "padding");
-    Option *lat = find_opt(e, "latency");
+    Option *idx = ast_option(e, "index");
+    Option *shp = ast_option(e, "shape");
+    Option *ord = ast_option(e, "order");
+    Option *pad = ast_option(e, "padding");
+    Option *lat = ast_option(e, "latency");
     if (!idx) {
         diag_error_fix(e->loc, "add '.index = {...}' with one tile coordinate per dimension",
                        "tile_%s needs an .index", e->name);
@@ -543,7 +536,7 @@ static bool builtin_mem(Sema *s, Expr *e, bool store)
 static bool builtin_factory(Sema *s, Expr *e)
 {
     if (!check_opts(e)) return false;
-    Option *shp = find_opt(e, "shape");
+    Option *shp = ast_option(e, "shape");
     if (!shp) {
         diag_error_fix(e->loc, "add '.shape = {...}'", "tile_%s needs a .shape", e->name);
         return false;
@@ -598,7 +591,7 @@ static bool builtin_cast(Sema *s, Expr *e)
     if (!type_expr(s, x)) return false;
     Dtype to = e->args[1]->type.dtype;
     e->args[1]->dtype = to;
-    Option *r = find_opt(e, "rounding");
+    Option *r = ast_option(e, "rounding");
     if (r) {
         int64_t mode;
         if (!rounding_option(s, e, r, &mode)) return false;
@@ -618,7 +611,7 @@ static bool builtin_cast(Sema *s, Expr *e)
             return false;
         }
     }
-    Option *sat = find_opt(e, "saturate");
+    Option *sat = ast_option(e, "saturate");
     if (sat) {
         int64_t v;
         if (!type_expr(s, sat->value) || !expect_const_int(s, sat->value, ".saturate", &v)) return false;
@@ -643,7 +636,7 @@ static bool builtin_math(Sema *s, Expr *e)
     if (!check_opts(e)) return false;
     for (int i = 0; i < e->nargs; i++)
         if (!type_expr(s, e->args[i])) return false;
-    Option *r = find_opt(e, "rounding");
+    Option *r = ast_option(e, "rounding");
     if (r) {
         int64_t mode;
         if (!rounding_option(s, e, r, &mode)) return false;
@@ -653,7 +646,7 @@ static bool builtin_math(Sema *s, Expr *e)
         }
     }
     for (const char *o[] = {"approx", "ftz"}, **p = o; p < o + 2; p++) {
-        Option *op = find_opt(e, *p);
+        Option *op = ast_option(e, *p);
         int64_t v;
         if (op && (!type_expr(s, op->value) || !expect_const_int(s, op->value, "this option", &v)))
             return false;
@@ -727,7 +720,7 @@ static bool builtin_where(Sema *s, Expr *e, Expr *c, Expr *a, Expr *b)
  * the option is absent. */
 static bool axes_option(Sema *s, Expr *e, int rank, int *axes, int *n)
 {
-    Option *o = find_opt(e, "axis");
+    Option *o = ast_option(e, "axis");
     *n = 0;
     if (!o) return true;
     int64_t v[TILE_MAX_RANK];
@@ -789,14 +782,14 @@ static bool builtin_reduce(Sema *s, Expr *e)
         na = x->shape.rank;
     }
     bool keep = false;
-    Option *kd = find_opt(e, "keepdims");
+    Option *kd = ast_option(e, "keepdims");
     if (kd) {
         int64_t v;
         if (!type_expr(s, kd->value) || !expect_const_int(s, kd->value, ".keepdims", &v)) return false;
         keep = v != 0;
     }
-    if ((e->bi == BI_ARGMAX || e->bi == BI_ARGMIN) && na > 1 && find_opt(e, "axis")) {
-        diag_error(find_opt(e, "axis")->loc, "tile_%s takes one axis", e->name);
+    if ((e->bi == BI_ARGMAX || e->bi == BI_ARGMIN) && na > 1 && ast_option(e, "axis")) {
+        diag_error(ast_option(e, "axis")->loc, "tile_%s takes one axis", e->name);
         return false;
     }
     Shape r = {0};
@@ -813,7 +806,7 @@ static bool builtin_reduce(Sema *s, Expr *e)
 
 static bool shape_of_option(Sema *s, Expr *e, Shape *sh)
 {
-    Option *o = find_opt(e, "shape");
+    Option *o = ast_option(e, "shape");
     if (!o) {
         diag_error_fix(e->loc, "add '.shape = {...}'", "tile_%s needs a .shape", e->name);
         return false;
@@ -856,7 +849,7 @@ static bool builtin_shape_op(Sema *s, Expr *e)
         return true;
     }
     if (!check_opts(e)) return false;
-    Option *o = find_opt(e, "axis");
+    Option *o = ast_option(e, "axis");
     if (e->bi == BI_PERMUTE) {
         int64_t v[TILE_MAX_RANK];
         int k;
@@ -922,7 +915,7 @@ static bool builtin_shape_op(Sema *s, Expr *e)
  * NULL), is the shape of the operation. */
 static bool index_tiles(Sema *s, Expr *e, Param *arr, Expr *extra, Shape *out)
 {
-    Option *idx = find_opt(e, "index");
+    Option *idx = ast_option(e, "index");
     if (!idx) {
         diag_error_fix(e->loc, "add '.index = {...}' with one index tile per array dimension",
                        "tile_%s needs an .index", e->name);
@@ -987,11 +980,11 @@ static bool builtin_gather_scatter(Sema *s, Expr *e)
     }
     Shape sh;
     if (!index_tiles(s, e, arr, val, &sh)) return false;
-    Option *pad = find_opt(e, "padding");
+    Option *pad = ast_option(e, "padding");
     int64_t iv;
     if (pad && (!type_expr(s, pad->value) || !expect_const_int(s, pad->value, ".padding", &iv))) return false;
     for (const char *o[] = {"memory_order", "scope"}, **q = o; q < o + 2; q++) {
-        Option *op = find_opt(e, *q);
+        Option *op = ast_option(e, *q);
         if (op && (!type_expr(s, op->value) || !expect_const_int(s, op->value, *q, &iv))) return false;
         if (op && (iv < 1 || iv > (**q == 'm' ? 5 : 3))) {
             diag_error(op->loc, "invalid .%s (use the TILE_%s constants)", *q, **q == 'm' ? "RELAXED ... TILE_SEQ_CST" : "SCOPE_*");
@@ -1021,7 +1014,7 @@ static bool builtin_cat(Sema *s, Expr *e)
     Expr *a = e->args[0], *b = e->args[1];
     if (!type_expr(s, a) || !type_expr(s, b)) return false;
     int64_t ax = 0;
-    Option *o = find_opt(e, "axis");
+    Option *o = ast_option(e, "axis");
     if (o && (!type_expr(s, o->value) || !expect_const_int(s, o->value, ".axis", &ax))) return false;
     char x[SHAPE_FMT_MAX], y[SHAPE_FMT_MAX];
     if (a->shape.rank != b->shape.rank || a->shape.rank == 0) {
@@ -1055,7 +1048,7 @@ static bool builtin_extract(Sema *s, Expr *e)
     if (!type_expr(s, x)) return false;
     Shape sh;
     if (!shape_of_option(s, e, &sh)) return false;
-    Option *io = find_opt(e, "index");
+    Option *io = ast_option(e, "index");
     if (!io) {
         diag_error_fix(e->loc, "add '.index = {...}' (in units of the extracted shape)", "tile_extract needs an .index");
         return false;
@@ -1089,7 +1082,7 @@ static bool builtin_scan(Sema *s, Expr *e)
         return false;
     }
     int64_t v;
-    Option *o = find_opt(e, "axis");
+    Option *o = ast_option(e, "axis");
     if (o) {
         if (!type_expr(s, o->value) || !expect_const_int(s, o->value, ".axis", &v)) return false;
         if (v < -x->shape.rank || v >= x->shape.rank) {
@@ -1098,7 +1091,7 @@ static bool builtin_scan(Sema *s, Expr *e)
         }
     }
     for (const char *q[] = {"exclusive", "reverse"}, **p = q; p < q + 2; p++) {
-        Option *op = find_opt(e, *p);
+        Option *op = ast_option(e, *p);
         if (op && (!type_expr(s, op->value) || !expect_const_int(s, op->value, *p, &v))) return false;
     }
     Dtype t = concrete_or(x->dtype, &x->cval);

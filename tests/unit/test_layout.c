@@ -5,6 +5,7 @@
  * 10,000 `tilec layout --batch` lines. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "layout_check.h"
 #include "cmd/layout_cli.h"
 #include "sema/layout.h"
 
@@ -14,46 +15,6 @@
 #include <time.h>
 
 /* ---- helpers -------------------------------------------------------------- */
-
-static Layout P(const char *text)
-{
-    Layout l;
-    char err[256];
-    if (!layout_parse(text, &l, err, sizeof err)) {
-        CHECK(0, "cannot parse %s: %s", text, err);
-        layout_make(1, 0, &l, NULL, 0);
-    }
-    return l;
-}
-
-static LayoutTiler PT(const char *text)
-{
-    LayoutTiler t;
-    char err[256];
-    if (!layout_tiler_parse(text, &t, err, sizeof err)) {
-        CHECK(0, "cannot parse tiler %s: %s", text, err);
-        Layout one;
-        layout_make(1, 0, &one, NULL, 0);
-        layout_tiler_from_layout(&one, &t);
-    }
-    return t;
-}
-
-/* A rotating set of result strings, so a CHECK_STR can compare two. */
-static char *slot(void)
-{
-    static char bufs[8][LAYOUT_STR_MAX + 300];
-    static int k;
-    k = (k + 1) % 8;
-    return bufs[k];
-}
-
-static const char *S(const Layout *l)
-{
-    char *b = slot();
-    layout_format(l, b, LAYOUT_STR_MAX);
-    return b;
-}
 
 static const char *result(bool ok, const Layout *r, const char *err)
 {

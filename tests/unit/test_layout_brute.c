@@ -14,6 +14,7 @@
  * reference also finds violated when it refuses. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "layout_check.h"
 #include "sema/layout.h"
 
 #include <inttypes.h>
@@ -62,52 +63,6 @@ static void sint(Str *s, int64_t v)
     char t[24];
     snprintf(t, sizeof t, "%" PRId64, v);
     sput(s, t);
-}
-
-static char *slot(void)
-{
-    static char bufs[8][LAYOUT_STR_MAX];
-    static int k;
-    k = (k + 1) % 8;
-    return bufs[k];
-}
-
-static const char *S(const Layout *l)
-{
-    char *b = slot();
-    layout_format(l, b, LAYOUT_STR_MAX);
-    return b;
-}
-
-static const char *ST(const LayoutTiler *t)
-{
-    char *b = slot();
-    layout_tiler_format(t, b, LAYOUT_STR_MAX);
-    return b;
-}
-
-static Layout P(const char *text)
-{
-    Layout l;
-    char err[256];
-    if (!layout_parse(text, &l, err, sizeof err)) {
-        CHECK(0, "cannot parse %s: %s", text, err);
-        layout_make(1, 0, &l, NULL, 0);
-    }
-    return l;
-}
-
-static LayoutTiler PT(const char *text)
-{
-    LayoutTiler t;
-    char err[256];
-    if (!layout_tiler_parse(text, &t, err, sizeof err)) {
-        CHECK(0, "cannot parse tiler %s: %s", text, err);
-        Layout one;
-        layout_make(1, 0, &one, NULL, 0);
-        layout_tiler_from_layout(&one, &t);
-    }
-    return t;
 }
 
 /* ---- random layouts ------------------------------------------------------------- */
