@@ -26,6 +26,7 @@ static const OpInfo OPS[] = {
     {"cosize", 1, 1, "L", "1 + largest |offset|"},
     {"rank", 1, 1, "L", "number of top-level modes"},
     {"depth", 1, 1, "L", "nesting depth (8:1 is 0)"},
+    {"swizzle", 2, 2, "Sw<B,M,S> X", "the swizzled offset of offset X"},
     {"coalesce", 1, 2, "L [PROFILE]", "simplify, keeping the function (by mode with PROFILE)"},
     {"filter", 1, 1, "L", "drop stride-0 and size-1 modes, then coalesce"},
     {"sort", 1, 1, "L", "flatten and sort the modes by stride"},
@@ -122,6 +123,14 @@ static int run_op(int argc, char **argv, char *res, size_t reslen, char *err, si
 
     const char *name = op->name;
     char why[512];
+    if (!strcmp(name, "swizzle")) {
+        LayoutSwizzle sw;
+        int64_t x;
+        if (!layout_swizzle_parse(argv[1], &sw, why, sizeof why)) return say(err, errlen, RES_ERROR, "%s", why);
+        if (!get_int(argv[2], &x) || x < 0 || x >= ((int64_t)1 << 62))
+            return say(err, errlen, RES_ERROR, "bad offset '%s': expected an integer in [0, 2^62)", argv[2]);
+        return say(res, reslen, RES_OK, "%" PRId64, layout_swizzle_apply(&sw, x));
+    }
     Layout a, r;
     int rc = get_layout(argv[1], &a, err, errlen);
     if (rc != RES_OK) return rc;

@@ -264,6 +264,7 @@ bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions 
     int smem = 0;
     for (int i = 0; i < em.tir->nvalues; i++) {
         const TirValue *v = &em.tir->values[i];
+        if (v->home == TIR_SMEM) continue; /* a pipeline's stages, in s_mma_ */
         const char *ty = emit_storage_type(v->dtype);
         if (v->home == TIR_SCALAR) {
             line(&em, "%s %s = 0;", ty, v->name);

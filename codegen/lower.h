@@ -95,7 +95,8 @@ typedef struct Emitter {
     int nbc_reads;
     struct MirrorSwz {
         const char *name;
-        int fs, sh[2]; /* s[i] at i ^ ((i >> sh[k]) & 31) << fs; sh 0: unused */
+        LayoutSwizzle sw[2]; /* element i at sw[1](sw[0](i)) */
+        int nsw;
     } mswz[64];
     int nmswz;
     /* bcast_local's answers: the scan and every evaluation ask again */
@@ -232,6 +233,8 @@ void mma_registers_to_frag(Emitter *em, Symbol *sym, Expr *init);
 int pipeline_smem_limit(int arch);
 void pipeline_emit_for(Emitter *em, const TirOp *op);
 void pipeline_find(Emitter *em, Stmt *st);
+/* The operand stage buffers of pipelined loop pl, as IR values (tir.c). */
+void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b);
 
 /* body.c */
 void body_emit_ops(Emitter *em, const TirOp *ops);

@@ -386,6 +386,39 @@ void pipeline_emit_for(Emitter *em, const TirOp *op)
     line(em, "}");
 }
 
+/* tilec_swz<C>'s layout (tilec_ops.h) as a CuTe swizzle of the row-major
+ * offset r * C + c, where C is a power of two: 16-byte run c / 8 of row r
+ * goes to run (c / 8) ^ s(r).  With P = C / 8 runs a row, s(r) = r % 8 for
+ * P >= 8, the three bits above the row's log2(C) column bits, into bits
+ * 3..5: Sw<3,3,log2(C) - 3>; for P = 1, 2, 4, s(r) = (r / (8 / P)) % P,
+ * the log2(P) bits at 6, into bits 3 up: Sw<log2(P),3,3>.  False for other
+ * C (tilec_swz swizzles them too, by rows, which no offset swizzle says). */
+static bool operand_swizzle(int64_t cols, LayoutSwizzle *sw)
+{
+    if (cols < 8 || (cols & (cols - 1))) return false;
+    int lc = tv_log2(cols), lp = lc - 3;
+    if (lp >= 3) return layout_swizzle_make(3, 3, lc - 3, sw, NULL, 0);
+    return layout_swizzle_make(lp, 3, 3, sw, NULL, 0);
+}
+
+static void buffer_value(TirValue *v, const char *name, Dtype d, int64_t rows, int64_t cols, int stages)
+{
+    v->name = name;
+    v->dtype = d;
+    v->shape = (Shape){.rank = 2, .dim = {rows, cols}};
+    v->n = rows * cols;
+    v->home = TIR_SMEM;
+    v->stages = stages;
+    v->nswz = operand_swizzle(cols, &v->swz[0]) ? 1 : 0;
+}
+
+void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b)
+{
+    int stages = pipe_stages(em, pl);
+    buffer_value(a, "sa_", pl->dtype, pl->M, pl->K, stages);
+    buffer_value(b, "sb_", pl->dtype, pl->K, pl->N, stages);
+}
+
 /* Finds the loops to pipeline (the accumulator must be in fragments) and
  * makes room for their buffers. */
 void pipeline_find(Emitter *em, Stmt *st)

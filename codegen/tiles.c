@@ -214,9 +214,12 @@ char *tv_mirror_at(Emitter *em, const char *name, const char *ix)
     for (int m = 0; m < em->nmswz; m++) {
         const struct MirrorSwz *z = &em->mswz[m];
         if (strcmp(z->name, name)) continue;
+        /* layout_swizzle_apply, printed (each S > 0; the fields do not
+         * overlap, so both read bits of ix itself) */
         char *r = S("(%s)", ix);
-        for (int k = 0; k < 2; k++)
-            if (z->sh[k]) r = S("%s ^ ((((%s) >> %d) & 31) << %d)", r, ix, z->sh[k], z->fs);
+        for (int k = 0; k < z->nsw; k++)
+            r = S("%s ^ ((((%s) >> %d) & %d) << %d)", r, ix, z->sw[k].base + z->sw[k].shift, (1 << z->sw[k].bits) - 1,
+                  z->sw[k].base);
         return S("(%s)", r);
     }
     return S("%s", ix);
@@ -273,19 +276,18 @@ static int64_t perm_src(Expr *e, int64_t o)
 }
 
 /* Shared-memory cycles of an access pattern (idx[w][e][lane], element
- * indices, for each warp and register of the threads' loop) under the swizzle
- * (fs, sh): for each warp-wide access, the largest number of distinct 4-byte
- * words any of the 32 banks must serve. */
-static int64_t mirror_cost(const int64_t *idx, int64_t accesses, int es, int fs, const int *sh)
+ * indices, for each warp and register of the threads' loop) under the
+ * swizzles sw[0..nsw): for each warp-wide access, the largest number of
+ * distinct 4-byte words any of the 32 banks must serve. */
+static int64_t mirror_cost(const int64_t *idx, int64_t accesses, int es, const LayoutSwizzle *sw, int nsw)
 {
     int64_t cost = 0;
     for (int64_t a = 0; a < accesses; a++) {
         int64_t words[32];
         int per_bank[32] = {0}, worst = 0;
         for (int lane = 0; lane < 32; lane++) {
-            int64_t j = idx[a * 32 + lane], z = j;
-            for (int k = 0; k < 2; k++)
-                if (sh[k]) z ^= ((j >> sh[k]) & 31) << fs;
+            int64_t z = idx[a * 32 + lane];
+            for (int k = 0; k < nsw; k++) z = layout_swizzle_apply(&sw[k], z);
             words[lane] = z * es / 4;
             bool again = false; /* a word already served (or broadcast) costs nothing more */
             for (int m = 0; m < lane && !again; m++) again = words[m] == words[lane];
@@ -361,20 +363,32 @@ void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, c
         pat[np] = mirror_pattern(em, em->bc_reads[r].ctx, NULL, s, &acc[np]);
         if (pat[np]) np++;
     }
-    int best[2] = {0, 0};
+    /* candidates: the identity, one field, two fields: Swizzle<5, fs, s - fs>
+     * moves the 5 bits at s into the 32 banks' bits at fs (4-byte words) */
+    struct MirrorSwz best = {.name = name};
     if (np > 1) {
-        /* candidates: the identity, one field, two fields */
-        int cand[256][2], nc = 0;
-        cand[nc][0] = cand[nc][1] = 0, nc++;
+        struct MirrorSwz cand[256];
+        int nc = 0;
+        cand[nc++] = (struct MirrorSwz){0};
         for (int s1 = fs + 5; s1 < lg; s1++)
-            for (int s2 = s1; s2 < lg && nc < 256; s2++) cand[nc][0] = s1, cand[nc][1] = s2 == s1 ? 0 : s2, nc++;
+            for (int s2 = s1; s2 < lg && nc < 256; s2++) {
+                struct MirrorSwz *c = &cand[nc];
+                c->nsw = 0;
+                if (!layout_swizzle_make(5, fs, s1 - fs, &c->sw[c->nsw++], NULL, 0)) continue;
+                if (s2 != s1 && !layout_swizzle_make(5, fs, s2 - fs, &c->sw[c->nsw++], NULL, 0)) continue;
+                nc++;
+            }
         int64_t best_cost = -1;
         for (int c = 0; c < nc; c++) {
             int64_t cost = 0;
-            for (int k = 0; k < np; k++) cost += mirror_cost(pat[k], acc[k], es, fs, cand[c]);
-            if (best_cost < 0 || cost < best_cost) best_cost = cost, best[0] = cand[c][0], best[1] = cand[c][1];
+            for (int k = 0; k < np; k++) cost += mirror_cost(pat[k], acc[k], es, cand[c].sw, cand[c].nsw);
+            if (best_cost < 0 || cost < best_cost) {
+                best_cost = cost;
+                best.nsw = cand[c].nsw;
+                memcpy(best.sw, cand[c].sw, sizeof best.sw);
+            }
         }
     }
     for (int k = 0; k < np; k++) free(pat[k]);
-    if (best[0]) em->mswz[em->nmswz++] = (struct MirrorSwz){.name = name, .fs = fs, .sh = {best[0], best[1]}};
+    if (best.nsw) em->mswz[em->nmswz++] = best;
 }

@@ -23,9 +23,8 @@ static void set_value(Emitter *em, TirValue *v, const char *name, Dtype d, const
     tv_mirror_swizzle(em, name, d, s, v->sym, v->expr ? v->expr->id : -1);
     for (int m = 0; m < em->nmswz; m++)
         if (!strcmp(em->mswz[m].name, name)) {
-            v->swz_base = em->mswz[m].fs;
-            v->swz_shift[0] = em->mswz[m].sh[0];
-            v->swz_shift[1] = em->mswz[m].sh[1];
+            v->nswz = em->mswz[m].nsw;
+            memcpy(v->swz, em->mswz[m].sw, sizeof v->swz);
         }
 }
 
@@ -43,6 +42,7 @@ void tir_place(Emitter *em)
     int n = 0;
     for (int i = 0; i < ns; i++) n += em->syms[i] != NULL;
     for (int i = 0; i < ne; i++) n += em->tmp[i] != NULL;
+    n += 2 * em->npipes; /* each pipelined loop's operand buffers */
     k->values = arena_alloc(em->ar, sizeof *k->values * (size_t)(n ? n : 1));
     /* variables first, by symbol id, then materialised expressions by id:
      * the order of their declarations */
@@ -65,6 +65,10 @@ void tir_place(Emitter *em)
         v->expr = em->tmp_expr[i];
         set_value(em, v, em->tmp[i], em->tmp_dt[i], &em->tmp_shape[i], em->tmp_smem[i]);
         k->by_expr[i] = v;
+    }
+    for (int i = 0; i < em->npipes; i++) {
+        TirValue *a = &k->values[k->nvalues++], *b = &k->values[k->nvalues++];
+        pipeline_buffers(em, &em->pipes[i], a, b);
     }
     em->tir = k;
 }
@@ -266,8 +270,15 @@ static void lower_stmt(Lower *L, Stmt *st)
             if (em->pipes[i].loop == st) pl = &em->pipes[i];
         TirOp *op = add(L, pl ? TIR_PIPELINED_FOR : TIR_FOR, st->loc);
         op->stmt = st;
-        op->pipe = pl;
         op->expr = st->cond;
+        if (pl) { /* a copy: the emitter's array does not outlive it */
+            PipeLoop *copy = arena_alloc(em->ar, sizeof *copy);
+            *copy = *pl;
+            op->pipe = copy; /* its buffers follow the values of variables and expressions */
+            int at = em->tir->nvalues - 2 * em->npipes + 2 * (int)(pl - em->pipes);
+            op->bufs[0] = &em->tir->values[at];
+            op->bufs[1] = &em->tir->values[at + 1];
+        }
         if (st->init_s) INTO(L, &op->init, lower_list(L, st->init_s));
         if (pl) break; /* pipeline.c lowers the rest itself */
         if (st->cond) INTO(L, &op->pre, hoist(L, st->cond));
@@ -420,6 +431,16 @@ static void print_home(FILE *o, const TirKernel *k, const TirValue *v)
     switch (v->home) {
     case TIR_SCALAR: fputs("scalar", o); break;
     case TIR_WHOLE: fprintf(o, "whole %" PRId64 ":1", v->n); break;
+    case TIR_SMEM:
+        fputs("smem ", o);
+        for (int j = v->nswz - 1; j >= 0; j--) {
+            char sw[32];
+            layout_swizzle_format(&v->swz[j], sw, sizeof sw);
+            fprintf(o, "%s o ", sw);
+        }
+        fprintf(o, "(%" PRId64 ",%" PRId64 "):(%" PRId64 ",1), %d stages", v->shape.dim[0], v->shape.dim[1], v->shape.dim[1],
+                v->stages);
+        return;
     case TIR_REPL:
         fprintf(o, "replicated ((%" PRId64 ",%" PRId64 "),1):((1,0),0)", v->n, k->threads / v->n);
         break;
@@ -439,10 +460,12 @@ static void print_home(FILE *o, const TirKernel *k, const TirValue *v)
     }
     if (!v->mirror) return;
     fputs(" + smem ", o);
-    /* i ^ (((i >> s) & 31) << b) is CuTe's Swizzle<5, b, s - b>; two fields
-     * compose (each moves bits at or above b + 5 into [b, b + 5)) */
-    for (int j = 0; j < 2; j++)
-        if (v->swz_shift[j]) fprintf(o, "Sw<5,%d,%d> o ", v->swz_base, v->swz_shift[j] - v->swz_base);
+    /* CuTe's notation for a swizzled layout: the last applied first */
+    for (int j = v->nswz - 1; j >= 0; j--) {
+        char sw[32];
+        layout_swizzle_format(&v->swz[j], sw, sizeof sw);
+        fprintf(o, "%s o ", sw);
+    }
     fprintf(o, "%" PRId64 ":1", v->n);
 }
 
@@ -550,8 +573,9 @@ static void print_op(FILE *o, const TirKernel *k, const TirOp *op, int ind)
         indent(o, ind);
         fprintf(o, "pipelined K loop (%s < ", pl->k->name);
         print_expr(o, k, pl->hi, NULL);
-        fprintf(o, "): %s = mma(load(%s), load(%s), %s), operands copied to shared memory ahead\n", pl->acc->name,
-                pl->load[0]->args[0]->name, pl->load[1]->args[0]->name, pl->acc->name);
+        fprintf(o, "): %s = mma(load(%s) -> %%%s, load(%s) -> %%%s, %s), copied %d step%s ahead\n", pl->acc->name,
+                pl->load[0]->args[0]->name, op->bufs[0]->name, pl->load[1]->args[0]->name, op->bufs[1]->name,
+                pl->acc->name, op->bufs[0]->stages - 1, op->bufs[0]->stages > 2 ? "s" : "");
         return;
     }
     case TIR_BLOCK:

@@ -7,7 +7,8 @@
  *     (scalar, registers, replicated registers, tensor-core fragments, the
  *     host's whole-tile array), its thread-value layout in CuTe notation and,
  *     when it is read out of its threads' order, its shared-memory mirror
- *     with the swizzle chosen for it.  The placement pass (scan.c, then
+ *     with the swizzle chosen for it; and the shared-memory buffers of
+ *     pipelined K loops, with theirs.  The placement pass (scan.c, then
  *     tir_place) decides all of it; the declarations are written from it.
  *   - operations (TirOp): the body in execution order, with structured
  *     control flow.  Every value that materialises has its own operation
@@ -34,6 +35,7 @@ typedef enum TirHome {
     TIR_REPL,      /* fewer elements than threads: thread t holds element t % n */
     TIR_FRAGMENT,  /* tensor-core accumulator fragments (registers when read) */
     TIR_WHOLE,     /* host target: the one "thread" holds the whole tile */
+    TIR_SMEM,      /* a shared-memory buffer: swz o row-major, `stages` copies */
 } TirHome;
 
 typedef struct TirValue {
@@ -47,8 +49,9 @@ typedef struct TirValue {
     int per_thread;      /* registers per thread (E); vector runs of vec */
     int vec;
     bool mirror;         /* also in shared memory, written after each definition */
-    int swz_base;        /* mirror swizzle: element i at i ^ (((i >> s) & 31) << base) */
-    int swz_shift[2];    /* for each s here (0: none) */
+    LayoutSwizzle swz[2]; /* the mirror's swizzles: element i at swz[1](swz[0](i)) */
+    int nswz;
+    int stages;          /* TIR_SMEM: copies in flight (a pipeline's stages) */
     int frag_k;          /* TIR_FRAGMENT: the WMMA k of its updates */
     int64_t frag_blocks; /* TIR_FRAGMENT: 16x16 blocks per warp */
 } TirValue;
@@ -80,7 +83,8 @@ struct TirOp {
     TirValue *dst;
     Expr *expr;          /* defined or materialised expression; the condition */
     const Stmt *stmt;    /* the source statement (loops) */
-    const struct PipeLoop *pipe; /* TIR_PIPELINED_FOR */
+    const struct PipeLoop *pipe; /* TIR_PIPELINED_FOR, with its operand buffers: */
+    TirValue *bufs[2];
     TirOp *pre, *kids, *else_kids, *init, *step; /* lists, linked by next */
     TirOp *next;
 };

@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef LayoutNode Node;
@@ -1968,4 +1969,57 @@ bool layout_tv_row_major(int rank, const int64_t *shape, int64_t threads, int64_
     b_close(&b);
     b_close(&b);
     return finish(&b, &tmp, out, &e, "tv-layout");
+}
+
+/* ---- swizzles ------------------------------------------------------------------ */
+
+bool layout_swizzle_make(int bits, int base, int shift, LayoutSwizzle *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    int mag = shift < 0 ? -shift : shift;
+    if (bits < 0 || bits > 16) return fail(&e, "swizzle: B = %d is not in 0..16", bits);
+    if (base < 0 || base > 61) return fail(&e, "swizzle: M = %d is not in 0..61", base);
+    if (shift < -61 || shift > 61 || mag < bits)
+        return fail(&e, "swizzle: |S| = %d must be at least B = %d (the bit fields would overlap)", mag, bits);
+    if (base + bits + mag > 62) return fail(&e, "swizzle: M + B + |S| = %d is above 62", base + bits + mag);
+    *out = (LayoutSwizzle){bits, base, shift};
+    return true;
+}
+
+int64_t layout_swizzle_apply(const LayoutSwizzle *sw, int64_t offset)
+{
+    uint64_t x = (uint64_t)offset;
+    uint64_t field = ((UINT64_C(1) << sw->bits) - 1);
+    if (sw->shift >= 0) return (int64_t)(x ^ ((x >> sw->shift) & (field << sw->base)));
+    return (int64_t)(x ^ ((x << -sw->shift) & (field << (sw->base - sw->shift))));
+}
+
+size_t layout_swizzle_format(const LayoutSwizzle *sw, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "Sw<%d,%d,%d>", sw->bits, sw->base, sw->shift);
+    return n < 0 ? 0 : (size_t)n;
+}
+
+bool layout_swizzle_parse(const char *text, LayoutSwizzle *out, char *err, size_t errlen)
+{
+    Err e = {err, errlen};
+    const char *p = text;
+    long v[3];
+    while (*p == ' ' || *p == '\t') p++;
+    if (strncmp(p, "Sw", 2)) return fail(&e, "swizzle: expected Sw<B,M,S>, not '%s'", text);
+    p += 2;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p++ != '<') return fail(&e, "swizzle: expected '<' after Sw in '%s'", text);
+    for (int i = 0; i < 3; i++) {
+        while (*p == ' ' || *p == '\t') p++;
+        char *end;
+        v[i] = strtol(p, &end, 10);
+        if (end == p || v[i] < -1000 || v[i] > 1000) return fail(&e, "swizzle: expected an integer in '%s'", text);
+        p = end;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p++ != (i < 2 ? ',' : '>')) return fail(&e, "swizzle: expected '%c' in '%s'", i < 2 ? ',' : '>', text);
+    }
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p) return fail(&e, "swizzle: unexpected '%s' after Sw<B,M,S>", p);
+    return layout_swizzle_make((int)v[0], (int)v[1], (int)v[2], out, err, errlen);
 }

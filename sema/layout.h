@@ -343,6 +343,31 @@ bool layout_broadcast(const Layout *l, int rank, const int64_t *shape,
 bool layout_slice(const Layout *l, int mode, int64_t coord, Layout *rest,
                   int64_t *offset, char *err, size_t errlen);
 
+/* ---- Swizzles ------------------------------------------------------------ */
+
+/* CuTe's Swizzle<B, M, S>: a bijection on offsets that XORs the B bits at
+ * M + S into the B bits at M (S > 0; for S < 0 the other way round):
+ *     S > 0: y = x ^ ((x >> S) & (((1 << B) - 1) << M))
+ *     S < 0: y = x ^ ((x << -S) & (((1 << B) - 1) << (M - S)))
+ * Shared-memory buffers are a swizzle composed with a layout (`Sw<B,M,S> o
+ * L`: element i at swizzle(L(i))), so that the threads of a warp that read
+ * one column, or one broadcast pattern, hit different banks.  Valid: B in
+ * 0..16, M >= 0, |S| >= B (the two bit fields do not overlap, which makes it
+ * its own inverse), every bit below 2^62. */
+typedef struct LayoutSwizzle {
+    int bits;  /* B */
+    int base;  /* M */
+    int shift; /* S */
+} LayoutSwizzle;
+
+bool layout_swizzle_make(int bits, int base, int shift, LayoutSwizzle *out, char *err, size_t errlen);
+/* Swizzle<B,M,S>(offset), offset >= 0. */
+int64_t layout_swizzle_apply(const LayoutSwizzle *sw, int64_t offset);
+/* "Sw<B,M,S>", as CuTe prints it; like snprintf. */
+size_t layout_swizzle_format(const LayoutSwizzle *sw, char *buf, size_t size);
+/* Parses "Sw<B,M,S>" (blanks allowed between the tokens). */
+bool layout_swizzle_parse(const char *text, LayoutSwizzle *out, char *err, size_t errlen);
+
 /* Thread-value layout for a row-major tile of `rank` <= 8 power-of-two
  * dimensions with N elements, `threads` threads and vectors of `vec`
  * elements (both powers of two, N divisible by threads*vec):

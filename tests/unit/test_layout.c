@@ -1330,8 +1330,55 @@ static void test_batch_speed(void)
     fclose(out);
 }
 
+/* Swizzle<B,M,S>: parse and print, the conditions, and the function
+ * against its definition bit by bit. */
+static void test_swizzle(void)
+{
+    LayoutSwizzle sw;
+    char err[256], buf[64];
+    CHECK(layout_swizzle_parse("Sw<3,3,3>", &sw, err, sizeof err), "%s", err);
+    layout_swizzle_format(&sw, buf, sizeof buf);
+    CHECK_STR(buf, "Sw<3,3,3>");
+    CHECK(layout_swizzle_parse(" Sw < 5 , 0 , 7 > ", &sw, err, sizeof err), "%s", err);
+    CHECK_INT(sw.bits, 5);
+    CHECK_INT(sw.shift, 7);
+    CHECK(!layout_swizzle_parse("Sw<3,3,2>", &sw, err, sizeof err), "overlapping fields accepted");
+    CHECK(strstr(err, "at least B") != NULL, "%s", err);
+    CHECK(!layout_swizzle_parse("Sw<3,3>", &sw, err, sizeof err), "two numbers accepted");
+    CHECK(!layout_swizzle_parse("Sw<3,3,3> x", &sw, err, sizeof err), "trailing text accepted");
+    CHECK(!layout_swizzle_parse("Sx<3,3,3>", &sw, err, sizeof err), "Sx accepted");
+    CHECK(!layout_swizzle_make(17, 0, 17, &sw, err, sizeof err), "B = 17 accepted");
+    CHECK(!layout_swizzle_make(5, 40, 20, &sw, err, sizeof err), "bits above 62 accepted");
+    /* Sw<3,3,3> on 64 x 8 runs: x ^ (bits 6..8 moved to 3..5) */
+    CHECK(layout_swizzle_make(3, 3, 3, &sw, NULL, 0), "Sw<3,3,3>");
+    CHECK_INT(layout_swizzle_apply(&sw, 0x40), 0x48);
+    CHECK_INT(layout_swizzle_apply(&sw, 0x1c7), 0x1ff);
+    /* every valid small swizzle, positive and negative S: the definition
+     * (bit k of the result is bit k, XOR bit k + S of the input for k in
+     * [M, M + B) when S > 0; bit k - |S| for k in [M + |S|, M + |S| + B) when
+     * S < 0), and its own inverse */
+    int bad = 0, n = 0;
+    for (int B = 0; B <= 4; B++)
+        for (int M = 0; M <= 4; M++)
+            for (int S = -8; S <= 8; S++) {
+                if (!layout_swizzle_make(B, M, S, &sw, NULL, 0)) continue;
+                n++;
+                for (int64_t x = 0; x < 4096; x++) {
+                    int64_t want = x;
+                    for (int k = 0; k < B; k++) {
+                        if (S >= 0) want ^= ((x >> (M + S + k)) & 1) << (M + k);
+                        else want ^= ((x >> (M + k)) & 1) << (M - S + k);
+                    }
+                    int64_t y = layout_swizzle_apply(&sw, x);
+                    bad += y != want || layout_swizzle_apply(&sw, y) != x;
+                }
+            }
+    CHECK(n > 100 && bad == 0, "%d swizzles, %d wrong values", n, bad);
+}
+
 int main(void)
 {
+    test_swizzle();
     if (getenv("LAYOUT_TEST_SEED")) rng = strtoull(getenv("LAYOUT_TEST_SEED"), NULL, 0) | 1;
     test_seed();
     test_doc_coalesce();

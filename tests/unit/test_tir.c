@@ -158,6 +158,16 @@ static void test_rows(void)
     program_free(p);
 }
 
+/* tilec_swz<C>(r, c) of tilec_ops.h, written again from its comment: run
+ * q = c / 8 of row r at run q ^ s(r), s(r) = r % 8 with P = C / 8 >= 8
+ * runs a row, (r / (8 / P)) % P with fewer. */
+static int64_t swz_ref(int64_t C, int64_t r, int64_t c)
+{
+    int64_t P = C / 8;
+    int64_t s = P >= 8 ? r % 8 : (r / (8 / P)) % P;
+    return r * C + ((c / 8) ^ s) * 8 + c % 8;
+}
+
 static const char *mm_src =
     "#include <tilec.h>\n"
     "TILE_KERNEL void mm(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _Float16, 2) b, TILE_ARRAY(float, 2) c)\n"
@@ -193,6 +203,19 @@ static void test_mma(void)
         CHECK(to_regs > to_frag && to_regs < store, "-O%d: acc returns to registers before the store", opt);
         if (opt) CHECK(pipe > to_frag && pipe < to_regs && update < 0, "-O2: the K loop is a pipeline (%d)", pipe);
         else CHECK(pipe < 0 && update > to_frag && update < to_regs, "-O0: an update on fragments in a loop (%d)", update);
+        if (pipe < 0) continue;
+        /* the operand buffers' swizzles are tilec_swz's layout (tilec_ops.h) */
+        for (int b = 0; b < 2; b++) {
+            const TirValue *buf = ops[pipe]->bufs[b];
+            CHECK(buf && buf->home == TIR_SMEM && buf->nswz == 1 && buf->stages >= 2, "-O2: operand buffer %d", b);
+            if (!buf || buf->nswz != 1) continue;
+            int64_t C = buf->shape.dim[1], bad = 0;
+            for (int64_t r = 0; r < buf->shape.dim[0]; r++)
+                for (int64_t c = 0; c < C; c++)
+                    bad += layout_swizzle_apply(&buf->swz[0], r * C + c) != swz_ref(C, r, c);
+            CHECK(bad == 0, "buffer %d (%lld columns): %lld elements placed elsewhere than tilec_swz", b, (long long)C,
+                  (long long)bad);
+        }
     }
     program_free(p);
 }
