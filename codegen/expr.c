@@ -147,54 +147,26 @@ static char *ex_shape_op(Emitter *em, Expr *e, Ctx c)
     const char *idx = e->shape.rank == 0 && !(c.home && shape_equal(&e->shape, c.shape)) ? "0" : c.idx;
     if (!(c.home && shape_equal(&e->shape, c.shape)) && !shape_equal(&e->shape, c.shape))
         idx = tv_bcast_index(em, c.idx, c.shape, &e->shape);
-    char *src;
-    if (e->bi == BI_BROADCAST_TO) {
-        src = tv_bcast_index(em, idx, &e->shape, &x->shape);
-    } else if (e->bi == BI_EXTRACT) {
-        Option *io = ast_option(e, "index");
-        src = S("0");
-        for (int k = 0; k < x->shape.rank; k++) {
-            int64_t base = (io->value->kind == EX_LIST ? io->value->args[k] : io->value)->cval.i * e->shape.dim[k];
-            int64_t stride = 1;
-            for (int q = k + 1; q < x->shape.rank; q++) stride *= x->shape.dim[q];
-            src = S("%s + ((%" PRId64 " + %s) << %d)", src, base, tv_coord(em, idx, &e->shape, k), tv_log2(stride));
-        }
-        src = S("(%s)", src);
-    } else if (e->bi == BI_CAT) {
+    /* the operation's view of its operand, a layout (tiles.c) */
+    Layout v;
+    int64_t off;
+    if (!tv_view_layout(e, &v, &off)) {
+        em->ok = false;
+        return S("0");
+    }
+    if (e->bi == BI_CAT) { /* either operand, by the coordinate on the axis */
         Expr *b = e->args[1];
         Option *ao = ast_option(e, "axis");
         int ax = ao ? (int)ao->value->cval.i : 0;
         if (ax < 0) ax += e->shape.rank;
         int64_t half = x->shape.dim[ax];
-        char *in = S("0");
-        for (int k = 0; k < x->shape.rank; k++) {
-            int64_t stride = 1;
-            for (int q = k + 1; q < x->shape.rank; q++) stride *= x->shape.dim[q];
-            char *ck = tv_coord(em, idx, &e->shape, k);
-            if (k == ax) ck = S("(%s & %" PRId64 ")", ck, half - 1);
-            in = S("%s + (%s << %d)", in, ck, tv_log2(stride));
-        }
+        char *in = tv_view_index(em, idx, &e->shape, &v, 0);
         Dtype t = ex_concrete(e->dtype, &e->cval);
-        Ctx ca = {.shape = &x->shape, .idx = S("(%s)", in), .home = false};
-        Ctx cb = {.shape = &b->shape, .idx = S("(%s)", in), .home = false};
+        Ctx ca = {.shape = &x->shape, .idx = in, .home = false};
+        Ctx cb = {.shape = &b->shape, .idx = in, .home = false};
         return S("((%s < %" PRId64 ") ? (%s) : (%s))", tv_coord(em, idx, &e->shape, ax), half, ex_evc(em, x, ca, t), ex_evc(em, b, cb, t));
-    } else if (e->bi == BI_TRANSPOSE || e->bi == BI_PERMUTE) {
-        int perm[TILE_MAX_RANK];
-        int r = e->shape.rank;
-        for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
-        Option *o = ast_option(e, "axis");
-        if (e->bi == BI_PERMUTE && o && o->value->kind == EX_LIST)
-            for (int i = 0; i < r; i++) perm[i] = (int)o->value->args[i]->cval.i;
-        src = S("0");
-        for (int i = 0; i < r; i++) {
-            int64_t stride = 1;
-            for (int q = perm[i] + 1; q < r; q++) stride *= x->shape.dim[q];
-            src = S("%s + (%s << %d)", src, tv_coord(em, idx, &e->shape, i), tv_log2(stride));
-        }
-        src = S("(%s)", src);
-    } else {
-        src = S("%s", idx); /* reshape, expand_dims, squeeze keep the row-major order */
     }
+    char *src = tv_view_index(em, idx, &e->shape, &v, off);
     bool home = ex_same_order_view(e->bi) && c.home && shape_equal(&e->shape, c.shape) && tv_agree(em, &e->shape, &x->shape);
     Ctx xc = {.shape = &x->shape, .idx = src, .home = home, .eidx = home ? c.eidx : NULL};
     if (x->shape.rank == 0) xc = (Ctx){.shape = &x->shape, .idx = "0", .home = false};

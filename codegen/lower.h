@@ -178,9 +178,12 @@ char *val_cast(Emitter *em, const char *v, Dtype from, Dtype to, int64_t mode, b
 
 /* tiles.c */
 int tv_log2(int64_t v);
+char *tv_view_index(Emitter *em, const char *idx, const Shape *ishape, const Layout *v, int64_t offset);
 char *tv_bcast_index(Emitter *em, const char *idx, const Shape *from, const Shape *to);
+bool tv_view_layout(const Expr *e, Layout *v, int64_t *offset);
 char *tv_coord(Emitter *em, const char *idx, const Shape *s, int k);
 Lay tv_lay(Emitter *em, const Shape *s);
+char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem);
 bool tv_agree(Emitter *em, const Shape *a, const Shape *b);
 bool tv_bcast_local(Emitter *em, const Shape *s, const Shape *ctx);
 const char *tv_home_idx(Emitter *em);

@@ -147,7 +147,7 @@ void mem_load(Emitter *em, Expr *e)
         line(em, "#pragma unroll");
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
         em->ind++;
-        line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
+        line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
         line(em, "tilec_vload<%d>(%s, r_ * %d, p_ + (%s));", l.V, name, l.V, offset_expr(em, s, ord, arr, "i_", true));
         tv_close_loop(em);
         em->ind--;
@@ -189,7 +189,7 @@ void mem_store(Emitter *em, Expr *e)
         line(em, "#pragma unroll");
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
         em->ind++;
-        line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
+        line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
         line(em, "tilec_vstore<%d>(p_ + (%s), %s, r_ * %d);", l.V, offset_expr(em, s, ord, arr, "i_", true), name, l.V);
         tv_close_loop(em);
         em->ind--;

@@ -101,7 +101,7 @@ static void mma_stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, i
         line(em, "#pragma unroll");
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
         em->ind++;
-        line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
+        line(em, "const int i_ = %s;", tv_run_index(em, &x->shape, "r_", NULL));
         line(em, "tilec_vstore<%d>((%s *)%s + (i_ / %" PRId64 ") * %" PRId64 " + (i_ %% %" PRId64 "), %s, r_ * %d);", l.V, st,
              buf, cols, ld, cols, reg, l.V);
         tv_close_loop(em);
@@ -387,7 +387,7 @@ void mma_frag_to_registers(Emitter *em, Symbol *sym)
         line(em, "#pragma unroll");
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
         em->ind++;
-        line(em, "const int i_ = r_ * %d + t_ * %d;", em->T * l.V, l.V);
+        line(em, "const int i_ = %s;", tv_run_index(em, &sym->shape, "r_", NULL));
         line(em, "#pragma unroll");
         line(em, "for (int q_ = 0; q_ < %d; q_ += 4) {", l.V);
         em->ind++;

@@ -151,18 +151,23 @@ static char *red_src(Emitter *em, const Red *rd, const Shape *xs, const char *r,
 /* Result element of operand element i (host target): drop reduced coords. */
 static char *red_dst(Emitter *em, const Red *rd, const Shape *xs, const char *i)
 {
-    char *dst = S("0");
+    /* the view of the operand's coordinates onto the result: keep's strides,
+     * 0 on the reduced axes */
+    int64_t st[TILE_MAX_RANK];
     for (int a = 0, k = 0; a < xs->rank; a++) {
         bool red = k < rd->nax && rd->axes[k] == a;
-        if (red) {
-            k++;
-            continue;
-        }
-        int64_t stride = 1;
-        for (int q = a + 1; q < xs->rank; q++) stride *= rd->keep.dim[q];
-        dst = S("%s + (%s << %d)", dst, tv_coord(em, i, xs, a), tv_log2(stride));
+        k += red;
+        st[a] = 0;
+        if (red) continue;
+        st[a] = 1;
+        for (int q = a + 1; q < xs->rank; q++) st[a] *= rd->keep.dim[q];
     }
-    return S("(%s)", dst);
+    Layout v;
+    if (!layout_from_shape_strides(xs->rank, xs->dim, st, &v, NULL, 0)) {
+        em->ok = false;
+        return S("0");
+    }
+    return tv_view_index(em, i, xs, &v, 0);
 }
 
 /* Whether the register/shuffle path applies (see emit_reduce_fast). */
@@ -212,16 +217,16 @@ static void emit_reduce_host(Emitter *em, Expr *e, const Red *rd)
     line(em, "const %s v_ = %s;", at, ex_evc(em, x, c, rd->acc));
     line(em, "const int64_t r_ = %s;", red_dst(em, rd, &x->shape, "i_"));
     if (rd->arg) {
-        /* position along the reduced axes */
-        Shape js = {0};
-        for (int i = 0; i < rd->nax; i++) js.dim[js.rank++] = x->shape.dim[rd->axes[i]];
-        char *pos = S("0");
-        int64_t stride = 1;
+        /* position along the reduced axes: the view with their row-major
+         * strides, 0 on the kept ones */
+        int64_t st[TILE_MAX_RANK] = {0}, stride = 1;
         for (int i = rd->nax - 1; i >= 0; i--) {
-            pos = S("%s + %s * %" PRId64, pos, tv_coord(em, "i_", &x->shape, rd->axes[i]), stride);
-            stride *= js.dim[i];
+            st[rd->axes[i]] = stride;
+            stride *= x->shape.dim[rd->axes[i]];
         }
-        line(em, "const int32_t vi_ = (int32_t)(%s);", pos);
+        Layout v;
+        if (!layout_from_shape_strides(x->shape.rank, x->shape.dim, st, &v, NULL, 0)) em->ok = false;
+        line(em, "const int32_t vi_ = (int32_t)(%s);", em->ok ? tv_view_index(em, "i_", &x->shape, &v, 0) : "0");
         red_update(em, rd, "acc_[r_]", "ai_[r_]", "v_", "vi_");
     } else {
         red_update(em, rd, "acc_[r_]", NULL, "v_", NULL);
@@ -256,7 +261,7 @@ static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
     line(em, "for (int k_ = 0; k_ < %d; ++k_) {", V);
     em->ind++;
     line(em, "const int e_ = c_ * %d + k_;", V);
-    line(em, "const int i_ = c_ * %d + t_ * %d + k_;", T * V, V);
+    line(em, "const int i_ = %s;", tv_run_index(em, &x->shape, "c_", "k_"));
     line(em, "(void)e_; (void)i_;");
     Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
     line(em, "const %s v_ = %s;", at, ex_evc(em, x, c, rd->acc));

@@ -15,24 +15,112 @@ int tv_log2(int64_t v)
     return k;
 }
 
-/* The linear index in shape `to` of the element that broadcasting maps to
- * element idx of shape `from` (right-aligned; dims of size 1 repeat). */
+/* A tile's layout as an array: shape s, row-major strides. */
+static bool row_major(const Shape *s, Layout *l)
+{
+    if (s->rank == 0) return layout_make(1, 0, l, NULL, 0);
+    return layout_row_major(s->rank, s->dim, l, NULL, 0);
+}
+
+/* The one printer of index expressions from layouts.  idx is a row-major
+ * element index of a tile of shape ishape; its coordinates, from the last
+ * dimension up, are mapped by the flat layout v (one mode per dimension of
+ * ishape, mode d's extent at most ishape's dim d): the element it reads is
+ * offset + the sum of coordinate d (masked to mode d's extent) times mode
+ * d's stride.  Extents and strides are powers of two, so coordinates are
+ * shifts and masks.  A view that keeps every coordinate in place prints
+ * idx itself. */
+char *tv_view_index(Emitter *em, const char *idx, const Shape *ishape, const Layout *v, int64_t offset)
+{
+    int64_t vshape[LAYOUT_MAX_LEAVES], vstride[LAYOUT_MAX_LEAVES];
+    int n = ishape->rank ? layout_flatten(v, vshape, vstride) : 0;
+    if (n != ishape->rank) {
+        em->ok = false; /* not a view of this tile's dimensions */
+        return S("0");
+    }
+    bool same = offset == 0;
+    int64_t rs = 1;
+    for (int d = n - 1; d >= 0; rs *= ishape->dim[d], d--)
+        if (ishape->dim[d] > 1 && (vstride[d] != rs || vshape[d] != ishape->dim[d])) same = false;
+    if (same) return S("%s", idx);
+    char *r = NULL;
+    rs = 1;
+    for (int d = n - 1; d >= 0; rs *= ishape->dim[d], d--) {
+        if (vshape[d] <= 1 || vstride[d] == 0) continue;
+        /* tile extents are powers of two (sema); strides too but for
+         * padding, which multiplies */
+        bool p2 = (vshape[d] & (vshape[d] - 1)) == 0 && (rs & (rs - 1)) == 0;
+        char *c = p2 ? S("(((%s) >> %d) & %" PRId64 ")", idx, tv_log2(rs), vshape[d] - 1)
+                     : S("(((%s) / %" PRId64 ") %% %" PRId64 ")", idx, rs, vshape[d]);
+        char *term = (vstride[d] & (vstride[d] - 1)) == 0 && vstride[d] > 0
+                         ? S("(%s << %d)", c, tv_log2(vstride[d]))
+                         : S("(%s * %" PRId64 ")", c, vstride[d]);
+        r = r ? S("%s + %s", r, term) : term;
+    }
+    if (offset) r = r ? S("%" PRId64 " + %s", offset, r) : S("%" PRId64, offset);
+    return r ? S("(%s)", r) : S("0");
+}
+
+/* The element of a tile of shape `to` that element idx of its broadcast to
+ * shape `from` reads: the broadcast view of to's layout (stride 0 on the
+ * broadcast dimensions). */
 char *tv_bcast_index(Emitter *em, const char *idx, const Shape *from, const Shape *to)
 {
     if (shape_equal(from, to)) return S("%s", idx);
-    char *r = NULL;
-    int64_t sto = 1;
-    for (int d = to->rank - 1; d >= 0; d--) {
-        int df = d + (from->rank - to->rank);
-        int64_t sfrom = 1;
-        for (int q = df + 1; q < from->rank; q++) sfrom *= from->dim[q];
-        if (to->dim[d] != 1) {
-            char *term = S("((((%s) >> %d) & %" PRId64 ") << %d)", idx, tv_log2(sfrom), from->dim[df] - 1, tv_log2(sto));
-            r = r ? S("%s + %s", r, term) : term;
-        }
-        sto *= to->dim[d];
+    Layout t, v;
+    if (!row_major(to, &t) || !layout_broadcast(&t, from->rank, from->dim, &v, NULL, 0)) {
+        em->ok = false;
+        return S("0");
     }
-    return r ? S("(%s)", r) : S("0");
+    return tv_view_index(em, idx, from, &v, 0);
+}
+
+/* The layout of shape operation e (transpose, permute, extract, cat,
+ * reshape, expand_dims, squeeze, broadcast_to) as a view of its operand:
+ * from e's coordinates (one flat mode per dimension of e) to the operand's
+ * row-major index, plus a constant offset (extract's block).  For cat it is
+ * the view of either operand, the concatenated axis taken modulo its half.
+ * False when e is not a view. */
+bool tv_view_layout(const Expr *e, Layout *v, int64_t *offset)
+{
+    const Expr *x = e->args[0];
+    const Shape *xs = &x->shape, *es = &e->shape;
+    Layout xl;
+    *offset = 0;
+    if (!row_major(xs, &xl)) return false;
+    switch (e->bi) {
+    case BI_TRANSPOSE:
+    case BI_PERMUTE: {
+        int perm[TILE_MAX_RANK];
+        for (int i = 0; i < es->rank; i++) perm[i] = es->rank - 1 - i;
+        Option *o = ast_option(e, "axis");
+        if (e->bi == BI_PERMUTE && o && o->value->kind == EX_LIST)
+            for (int i = 0; i < es->rank; i++) perm[i] = (int)o->value->args[i]->cval.i;
+        return layout_permute(&xl, es->rank, perm, v, NULL, 0);
+    }
+    case BI_BROADCAST_TO:
+        return layout_broadcast(&xl, es->rank, es->dim, v, NULL, 0);
+    case BI_RESHAPE:
+    case BI_EXPAND_DIMS:
+    case BI_SQUEEZE:
+        return layout_reshape(&xl, es->rank, es->dim, v, NULL, 0);
+    case BI_EXTRACT: {
+        /* block index[k] of e's extents: its corner, then x's strides */
+        int64_t st[LAYOUT_MAX_LEAVES], sh[LAYOUT_MAX_LEAVES];
+        int n = layout_flatten(&xl, sh, st);
+        Option *io = ast_option(e, "index");
+        for (int k = 0; k < n && k < es->rank; k++)
+            *offset += (io->value->kind == EX_LIST ? io->value->args[k] : io->value)->cval.i * es->dim[k] * st[k];
+        return layout_from_shape_strides(es->rank, es->dim, st, v, NULL, 0);
+    }
+    case BI_CAT: {
+        int64_t st[LAYOUT_MAX_LEAVES], sh[LAYOUT_MAX_LEAVES];
+        int n = layout_flatten(&xl, sh, st);
+        return n == xs->rank && layout_from_shape_strides(xs->rank, xs->dim, st, v, NULL, 0);
+    }
+    default:
+        return false;
+    }
 }
 
 /* Coordinate k of row-major index idx in shape s. */
@@ -78,6 +166,22 @@ static bool tv_layout(Emitter *em, const Shape *s, Layout *tv)
         return false;
     }
     return true;
+}
+
+/* The first element of a thread's run r of a tile of shape s: the
+ * thread-value layout (T,(V,R)):(V,(1,T*V)) at thread t_, value (0, r),
+ * printed as "r * <R's stride> + t_ * <T's stride>" (+ " + elem" for an
+ * element within the run). */
+char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem)
+{
+    Layout tv;
+    int64_t shape[LAYOUT_MAX_LEAVES], stride[LAYOUT_MAX_LEAVES];
+    if (!tv_layout(em, s, &tv) || layout_flatten(&tv, shape, stride) != 3) {
+        em->ok = false;
+        return S("0");
+    }
+    char *x = S("%s * %" PRId64 " + t_ * %" PRId64, r, stride[2], stride[0]);
+    return elem ? S("%s + %s", x, elem) : x;
 }
 
 /* Whether two shapes with the same row-major order (a reshape) put every
@@ -255,24 +359,15 @@ const char *tv_sym_name(Emitter *em, const Symbol *sym)
     return S("v%d", sym->id);
 }
 
-/* Element of a transpose's or permute's operand read for its element o (the
- * index map of ev_shape_op, in numbers). */
+/* Element of a transpose's or permute's operand read for its element o:
+ * the view layout evaluated at o's coordinates, row-major (the layout
+ * with its modes reversed takes a colexicographic index). */
 static int64_t perm_src(Expr *e, int64_t o)
 {
-    const Expr *x = e->args[0];
-    int r = e->shape.rank, perm[TILE_MAX_RANK];
-    for (int i = 0; i < r; i++) perm[i] = r - 1 - i;
-    Option *ax = ast_option(e, "axis");
-    if (e->bi == BI_PERMUTE && ax && ax->value->kind == EX_LIST)
-        for (int i = 0; i < r; i++) perm[i] = (int)ax->value->args[i]->cval.i;
-    int64_t src = 0;
-    for (int i = r - 1; i >= 0; i--) {
-        int64_t c = o % e->shape.dim[i], stride = 1;
-        o /= e->shape.dim[i];
-        for (int q = perm[i] + 1; q < r; q++) stride *= x->shape.dim[q];
-        src += c * stride;
-    }
-    return src;
+    Layout v, vt;
+    int64_t off;
+    if (!tv_view_layout(e, &v, &off) || !layout_transpose(&v, &vt, NULL, 0)) return o;
+    return off + layout_eval(&vt, o);
 }
 
 /* Shared-memory cycles of an access pattern (idx[w][e][lane], element
