@@ -68,7 +68,10 @@ static void emit_op(Emitter *em, const TirOp *op)
         line(em, "}");
         return;
     case TIR_DEF:
-        mem_materialize(em, v->name, v->dtype, &v->shape, op->expr, v->mirror);
+        mem_materialize(em, v->name, v->dtype, &v->shape, op->expr);
+        return;
+    case TIR_TO_SMEM:
+        mem_write_mirror(em, v->name, &v->shape);
         return;
     case TIR_STORE:
         mem_store(em, op->expr);

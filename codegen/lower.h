@@ -209,7 +209,7 @@ void scan_stmt(Emitter *em, Stmt *st);
 
 /* memory.c */
 void mem_write_mirror(Emitter *em, const char *name, const Shape *s);
-void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value, bool mirror);
+void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value);
 void mem_load(Emitter *em, Expr *e);
 void mem_store(Emitter *em, Expr *e);
 void mem_indexed(Emitter *em, Expr *e);

@@ -20,7 +20,7 @@ void mem_write_mirror(Emitter *em, const char *name, const Shape *s)
 }
 
 /* name (dtype d, shape s) = value, element by element. */
-void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value, bool mirror)
+void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value)
 {
     if (s->rank == 0) {
         Ctx c = {.shape = s, .idx = "0", .home = false};
@@ -31,7 +31,6 @@ void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Exp
     Ctx c = {.shape = s, .idx = "i_", .home = true};
     line(em, "%s[%s] = %s;", name, tv_home_idx(em), val_st_assign(em, d, value, ex_evc(em, value, c, d)));
     tv_close_loop(em);
-    if (mirror && em->cuda) mem_write_mirror(em, name, s);
 }
 
 static const char *pad_value(Emitter *em, Dtype d, int64_t pad)
@@ -164,7 +163,6 @@ void mem_load(Emitter *em, Expr *e)
     }
     em->ind--;
     line(em, "}");
-    if (em->tmp_smem[e->id] && em->cuda) mem_write_mirror(em, name, s);
 }
 
 void mem_store(Emitter *em, Expr *e)
@@ -173,7 +171,7 @@ void mem_store(Emitter *em, Expr *e)
     const char *arr = S("p_%s", e->args[0]->name);
     Dtype d = em->tmp_dt[e->id];
     const Shape *s = &e->shape;
-    mem_materialize(em, name, d, s, e->args[1], false);
+    mem_materialize(em, name, d, s, e->args[1]);
     int ord[TILE_MAX_RANK];
     tile_order(e, s->rank, ord);
     Lay l = tv_lay(em, s);
@@ -276,5 +274,4 @@ void mem_indexed(Emitter *em, Expr *e)
     tv_close_loop(em);
     em->ind--;
     line(em, "}");
-    if (em->tmp[e->id] && em->tmp_smem[e->id] && em->cuda && s->rank) mem_write_mirror(em, em->tmp[e->id], s);
 }

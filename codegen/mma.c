@@ -337,7 +337,6 @@ void mma_emit(Emitter *em, Expr *e)
     tv_close_loop(em);
     em->ind--;
     line(em, "}");
-    if (em->tmp_smem[e->id]) mem_write_mirror(em, name, &e->shape);
 }
 
 /* The shared bytes an mma needs: staging of a and b, and the accumulator. */
@@ -404,7 +403,6 @@ void mma_frag_to_registers(Emitter *em, Symbol *sym)
     }
     em->ind--;
     line(em, "}");
-    if (em->sym_smem[sym->id]) mem_write_mirror(em, name, &sym->shape);
 }
 
 /* The value of an accumulator's initialiser that is the same for every

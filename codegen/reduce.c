@@ -388,7 +388,6 @@ void red_emit(Emitter *em, Expr *e)
     }
     em->ind--;
     line(em, "}");
-    if (em->tmp_smem[e->id] && em->cuda) mem_write_mirror(em, em->tmp[e->id], &e->shape);
 }
 
 /* ---- scans ---------------------------------------------------------------- */
@@ -444,5 +443,4 @@ void red_scan(Emitter *em, Expr *e)
     tv_close_loop(em);
     em->ind--;
     line(em, "}");
-    if (em->tmp_smem[e->id] && em->cuda) mem_write_mirror(em, em->tmp[e->id], s);
 }

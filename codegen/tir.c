@@ -81,6 +81,14 @@ typedef struct Lower {
     const Stmt *stmt;    /* the statement being lowered, until its first op */
 } Lower;
 
+static TirOp *add(Lower *L, TirOpKind kind, SrcLoc loc);
+
+/* After a definition of dst: its mirror, if it has one, is written. */
+static void mirror(Lower *L, TirValue *dst, SrcLoc loc)
+{
+    if (dst && dst->mirror) add(L, TIR_TO_SMEM, loc)->dst = dst;
+}
+
 static TirOp *add(Lower *L, TirOpKind kind, SrcLoc loc)
 {
     TirOp *op = arena_alloc(L->em->ar, sizeof *op);
@@ -128,6 +136,7 @@ static void hoist(Lower *L, Expr *e)
                 TirOp *d = add(L, TIR_DEF, e->args[i]->loc);
                 d->dst = L->em->tir->by_sym[in->params[i]->id];
                 d->expr = e->args[i];
+                mirror(L, d->dst, d->loc);
             }
             Stmt *body = in->body;
             for (int i = 0; i < body->nitems; i++) {
@@ -141,6 +150,7 @@ static void hoist(Lower *L, Expr *e)
                 TirOp *d = add(L, TIR_DEF, st->loc);
                 d->dst = op->dst;
                 d->expr = st->value;
+                mirror(L, d->dst, d->loc);
             }
         });
         return;
@@ -170,6 +180,7 @@ static void hoist(Lower *L, Expr *e)
         TirOp *op = add(L, TIR_MATERIALIZE, e->loc);
         op->expr = e;
         op->dst = value_of_expr(L, e); /* NULL for scatter */
+        mirror(L, op->dst, e->loc);
         return;
     }
     hoist(L, e->a);
@@ -191,6 +202,7 @@ static void to_regs(Lower *L, Stmt *st)
         for (int r = 0; r < 2; r++)
             if (ast_reads(roots[r], em->syms[i], skip)) {
                 add(L, TIR_TO_REGS, st->loc)->dst = em->tir->by_sym[i];
+                mirror(L, em->tir->by_sym[i], st->loc);
                 break;
             }
     }
@@ -218,6 +230,7 @@ static void lower_stmt(Lower *L, Stmt *st)
         TirOp *d = add(L, TIR_DEF, st->loc);
         d->dst = v;
         d->expr = st->init;
+        mirror(L, v, st->loc);
         if (em->sym_frag[st->sym->id]) {
             TirOp *c = add(L, TIR_TO_FRAG, st->loc);
             c->dst = v;
@@ -240,6 +253,7 @@ static void lower_stmt(Lower *L, Stmt *st)
         TirOp *d = add(L, TIR_DEF, st->loc);
         d->dst = v;
         d->expr = st->value;
+        mirror(L, v, st->loc);
         break;
     }
     case ST_EXPR: {
@@ -528,6 +542,10 @@ static void print_op(FILE *o, const TirKernel *k, const TirOp *op, int ind)
     case TIR_TO_REGS:
         indent(o, ind);
         fprintf(o, "convert %%%s fragments -> regs\n", v->name);
+        return;
+    case TIR_TO_SMEM:
+        indent(o, ind);
+        fprintf(o, "convert %%%s regs -> smem\n", v->name);
         return;
     case TIR_MMA_UPDATE:
         indent(o, ind);

@@ -14,9 +14,10 @@
  *     control flow.  Every value that materialises has its own operation
  *     before the operation that reads it (loads, reductions, scans, gathers
  *     and atomics, tile_mma, inlined calls: innermost first), element-wise
- *     expressions stay fused in the definition that reads them, and the
- *     changes of home of fragment accumulators are explicit conversions
- *     (TIR_TO_FRAG, TIR_TO_REGS).  tir_lower builds the list; body.c emits
+ *     expressions stay fused in the definition that reads them, and changes
+ *     of home are explicit conversions (TIR_TO_FRAG, TIR_TO_REGS for
+ *     fragment accumulators, TIR_TO_SMEM after each definition of a value
+ *     with a mirror).  tir_lower builds the list; body.c emits
  *     code by walking it; tir_print dumps it (`tilec --emit=tir`).
  *
  * Element-wise expressions are kept as the typed AST nodes they are (their
@@ -63,6 +64,7 @@ typedef enum TirOpKind {
     TIR_STORE,       /* expr is a tile_store: its value (dst) defined, then written */
     TIR_TO_FRAG,     /* dst's registers (defined by expr) become its fragments */
     TIR_TO_REGS,     /* dst's fragments copied to its registers before a read */
+    TIR_TO_SMEM,     /* dst's registers copied to its shared-memory mirror */
     TIR_MMA_UPDATE,  /* dst = tile_mma(a, b, dst) on dst's fragments (expr) */
     TIR_IF,          /* pre (the condition's values), then kids / else_kids */
     TIR_FOR,         /* init; loop { pre; if !cond break; kids; step } */

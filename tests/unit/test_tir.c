@@ -130,6 +130,17 @@ static void test_rows(void)
     CHECK(def_t < def_m && find_op(ops, n, TIR_MATERIALIZE, NULL, def_t) < def_m, "the sum materialises before m");
     CHECK(call > def_m && call < def_u, "the inlined call (%d) sits between m (%d) and u (%d)", call, def_m, def_u);
     CHECK(def_u < store && store == n - 1, "the store is last (%d of %d)", store, n);
+    /* a mirror is written right after each definition of its value: b's,
+     * and m's (the row sums, read broadcast over the rows) */
+    int def_b = find_op(ops, n, TIR_DEF, b, 0);
+    CHECK(def_b >= 0 && find_op(ops, n, TIR_TO_SMEM, b, 0) == def_b + 1, "b's mirror after its definition (%d)", def_b);
+    int mirrors = 0;
+    for (int q = 0; q < n; q++) {
+        if (ops[q]->kind != TIR_TO_SMEM) continue;
+        mirrors++;
+        CHECK(q > 0 && ops[q - 1]->dst == ops[q]->dst && ops[q]->dst->mirror, "conversion %d follows no definition", q);
+    }
+    CHECK(m->mirror && mirrors == 2, "%d mirror writes", mirrors);
     /* the call's own operations: two parameters, then its result */
     int kids = 0;
     for (const TirOp *c = ops[call]->kids; c; c = c->next) kids++;
