@@ -215,7 +215,7 @@ KernelPlan emit_plan(const Func *f, bool cuda, int max_threads)
  * arrays. */
 static void declare_tile(Emitter *em, const char *ty, Dtype d, const char *name, int n)
 {
-    if (em->cuda && (d == DT_FLOAT16 || d == DT_BFLOAT16)) line(em, "tilec_p16<%d> %s;", n, name);
+    if (em->tg->packed_half && (d == DT_FLOAT16 || d == DT_BFLOAT16)) line(em, "tilec_p16<%d> %s;", n, name);
     else line(em, "%s %s[%d];", ty, name, n);
 }
 
@@ -226,7 +226,7 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
 
 bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir)
 {
-    Emitter em = {.o = out, .ind = 1, .ar = p->arena, .cuda = cuda, .p = p, .k = f, .co = o, .ok = true};
+    Emitter em = {.o = out, .ind = 1, .ar = p->arena, .tg = cuda ? &target_cuda : &target_host, .p = p, .k = f, .co = o, .ok = true};
     *plan = emit_plan(f, cuda, o->max_threads);
     em.T = plan->threads;
     em.Vk = plan->vec;
@@ -263,7 +263,7 @@ bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions 
 
     /* The values, their homes and mirrors (tir.h), declared at the top. */
     tir_place(&em);
-    if (cuda) line(&em, "const int t_ = (int)threadIdx.x;");
+    if (em.tg->thread_decl) line(&em, "%s", em.tg->thread_decl);
     int smem = 0;
     for (int i = 0; i < em.tir->nvalues; i++) {
         const TirValue *v = &em.tir->values[i];

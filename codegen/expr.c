@@ -217,8 +217,8 @@ char *ex_ev(Emitter *em, Expr *e, Ctx c)
             if (e->bi == BI_DIM) return S("p_%s.shape[%" PRId64 "]", e->args[0]->name, e->args[1]->cval.i);
             int64_t ax = e->args[0]->cval.i;
             if (e->bi == BI_BID)
-                return em->cuda ? S("((int32_t)blockIdx.%c)", "xyz"[ax]) : S("((int32_t)b%c_)", "xyz"[ax]);
-            return em->cuda ? S("((int32_t)gridDim.%c)", "xyz"[ax]) : S("((int32_t)g%c_)", "xyz"[ax]);
+                return S(em->tg->block_index, "xyz"[ax]);
+            return S(em->tg->grid_dim, "xyz"[ax]);
         }
         case BCLASS_FACTORY:
             if (e->bi == BI_ZEROS) return val_lit(em, &(ConstValue){.i = 0}, e->dtype);

@@ -4,7 +4,8 @@
  *   values.c    element values: storage types, narrow-float loads/stores,
  *               literals, conversions and casts
  *   tiles.c     where a tile's elements live: the thread-value layout,
- *               element indices, broadcasts, shared-memory mirrors
+ *               element indices, broadcasts, shared-memory mirrors; the
+ *               targets' tables (target.h)
  *   expr.c      element-wise expressions, evaluated inside the loop of the
  *               value that reads them (intra-kernel fusion)
  *   scan.c      the analysis before emission: which values materialise,
@@ -48,6 +49,7 @@
 #include <string.h>
 
 #include "codegen/emit.h"
+#include "codegen/target.h"
 #include "codegen/tir.h"
 #include "frontend/diag.h"
 #include "sema/layout.h"
@@ -57,7 +59,7 @@ typedef struct Emitter {
     FILE *o;
     int ind;
     Arena *ar;
-    bool cuda;
+    const Target *tg;   /* the target's table (target.h) */
     Program *p;
     Func *k;
     const CodegenOptions *co;

@@ -139,7 +139,7 @@ void mem_load(Emitter *em, Expr *e)
     mem_prologue(em, e, s, ord, arr);
     line(em, "const %s *p_ = (const %s *)%s.data;", ty, ty, arr);
     const char *pad = pad_value(em, d, ex_opt_int(e, "padding", 0));
-    bool vec = em->cuda && !l.repl && l.V > 1 && ord[s->rank - 1] == s->rank - 1;
+    bool vec = em->tg->threads && !l.repl && l.V > 1 && ord[s->rank - 1] == s->rank - 1;
     if (vec) {
         line(em, "if (ALIGNED && full_) {");
         em->ind++;
@@ -180,7 +180,7 @@ void mem_store(Emitter *em, Expr *e)
     em->ind++;
     mem_prologue(em, e, s, ord, arr);
     line(em, "%s *p_ = (%s *)%s.data;", ty, ty, arr);
-    bool vec = em->cuda && !l.repl && l.V > 1 && ord[s->rank - 1] == s->rank - 1;
+    bool vec = em->tg->threads && !l.repl && l.V > 1 && ord[s->rank - 1] == s->rank - 1;
     if (vec) {
         line(em, "if (ALIGNED && full_) {");
         em->ind++;
@@ -258,7 +258,7 @@ void mem_indexed(Emitter *em, Expr *e)
     if (e->bi == BI_GATHER) {
         line(em, "%s = (%s) ? p_[%s] : %s;", dst, inb, off, pad_value(em, d, ex_opt_int(e, "padding", 0)));
     } else {
-        if (em->cuda && l.repl) inb = S("t_ < %" PRId64 " && %s", l.n, inb);
+        if (em->tg->threads && l.repl) inb = S("t_ < %" PRId64 " && %s", l.n, inb);
         char *v = val_st(em, d, ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), d));
         int mo = (int)ex_opt_int(e, "memory_order", 1), sc = (int)ex_opt_int(e, "scope", 2);
         if (e->bi == BI_SCATTER) {

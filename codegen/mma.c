@@ -96,7 +96,7 @@ static void mma_stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, i
     const char *reg = NULL;
     if (x->kind == EX_NAME && x->sym && x->sym->kind == SYM_VAR) reg = tv_sym_name(em, x->sym);
     if (x->kind == EX_BUILTIN && x->bi == BI_LOAD) reg = em->tmp[x->id];
-    if (em->cuda && reg && k->bits_match && !l.repl && l.V > 1) {
+    if (em->tg->threads && reg && k->bits_match && !l.repl && l.V > 1) {
         const char *st = dtype_host_type(x->dtype);
         line(em, "#pragma unroll");
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
@@ -110,7 +110,7 @@ static void mma_stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, i
     tv_open_loop(em, &x->shape);
     Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
     char *v = ex_ev(em, x, ex_sub_ctx(em, x, c));
-    if (em->cuda && l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
+    if (em->tg->threads && l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
     line(em, "%s[(i_ / %" PRId64 ") * %" PRId64 " + (i_ %% %" PRId64 ")] = %s;", buf, cols, ld, cols, S(k->fmt, v));
     tv_close_loop(em);
 }
@@ -310,7 +310,7 @@ void mma_emit(Emitter *em, Expr *e)
     const char *name = em->tmp[e->id];
     line(em, "{ /* tile_%s %lldx%lldx%lld */", e->name, (long long)M, (long long)N, (long long)K);
     em->ind++;
-    if (!em->cuda) {
+    if (!em->tg->threads) {
         const char *at = integer ? "int64_t" : "float";
         MmaKind hk = {.fmt = "%s"};
         line(em, "%s sa_[%" PRId64 "], sb_[%" PRId64 "];", integer ? "int32_t" : "float", M * K, K * N);

@@ -179,7 +179,7 @@ static bool red_fast(Emitter *em, Expr *e, const Red *rd)
 
 void red_note(Emitter *em, Expr *e)
 {
-    if (!em->cuda) return;
+    if (!em->tg->threads) return;
     Red rd = red_info(e);
     if (red_fast(em, e, &rd)) return;
     int64_t bytes = (rd.n + rd.n / 32 + 1) * (dtype_bits(rd.acc) > 32 ? 8 : 4);
@@ -380,7 +380,7 @@ void red_emit(Emitter *em, Expr *e)
     Red rd = red_info(e);
     line(em, "{ /* tile_%s */", e->name);
     em->ind++;
-    if (!em->cuda) {
+    if (!em->tg->threads) {
         emit_reduce_host(em, e, &rd);
     } else {
         if (red_fast(em, e, &rd)) emit_reduce_fast(em, e, &rd, tv_lay(em, &e->args[0]->shape));
@@ -410,20 +410,20 @@ void red_scan(Emitter *em, Expr *e)
     Lay l = tv_lay(em, s);
     line(em, "{ /* tile_%s */", e->name);
     em->ind++;
-    const char *pad = em->cuda ? "+ ((%s) >> 5)" : "";
+    const char *pad = em->tg->threads ? "+ ((%s) >> 5)" : "";
     (void)pad;
-    if (em->cuda) {
+    if (em->tg->threads) {
         line(em, "%s *sb_ = (%s *)s_red_;", at, at);
-        line(em, "__syncthreads();");
+        line(em, "%s", em->tg->barrier);
     } else {
         line(em, "%s sb_[%" PRId64 "];", at, n);
     }
     tv_open_loop(em, s);
     Ctx c = {.shape = s, .idx = "i_", .home = true};
-    if (em->cuda && l.repl) line(em, "if (t_ < %" PRId64 ")", n);
-    line(em, "sb_[i_%s] = %s;", em->cuda ? " + (i_ >> 5)" : "", ex_evc(em, x, ex_sub_ctx(em, x, c), acc));
+    if (em->tg->threads && l.repl) line(em, "if (t_ < %" PRId64 ")", n);
+    line(em, "sb_[i_%s] = %s;", em->tg->threads ? " + (i_ >> 5)" : "", ex_evc(em, x, ex_sub_ctx(em, x, c), acc));
     tv_close_loop(em);
-    if (em->cuda) line(em, "__syncthreads();");
+    if (em->tg->barrier) line(em, "%s", em->tg->barrier);
     tv_open_loop(em, s);
     line(em, "const int c_ = %s;", tv_coord(em, "i_", s, ax));
     line(em, "const int b_ = i_ - c_ * %" PRId64 ";", stride);
@@ -433,7 +433,7 @@ void red_scan(Emitter *em, Expr *e)
     em->ind++;
     const char *cond = rev ? (excl ? "k_ > c_" : "k_ >= c_") : (excl ? "k_ < c_" : "k_ <= c_");
     line(em, "const int j_ = b_ + k_ * %" PRId64 ";", stride);
-    const char *v = em->cuda ? "sb_[j_ + (j_ >> 5)]" : "sb_[j_]";
+    const char *v = em->tg->threads ? "sb_[j_ + (j_ >> 5)]" : "sb_[j_]";
     if (dtype_is_float(acc))
         line(em, "if (%s) acc_ = acc_ %s %s;", cond, sum ? "+" : "*", v);
     else

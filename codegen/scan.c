@@ -30,7 +30,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
     bool random = e->shape.rank > 0 && !my_home && shape_numel(&e->shape) > 1;
     /* read through its mirror at the broadcast of ctx's own order: a
      * pattern the mirror's swizzle should serve */
-    if (random && home && em->cuda && em->nbc_reads < 64 && !shape_equal(&e->shape, ctx))
+    if (random && home && em->tg->threads && em->nbc_reads < 64 && !shape_equal(&e->shape, ctx))
         em->bc_reads[em->nbc_reads++] = (struct MirrorRead){.x = e, .ctx = ctx};
     if (e->is_const && e->shape.rank == 0) return;
     switch (e->kind) {
@@ -79,7 +79,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             note_tmp(em, e, e->dtype, &e->shape);
             if (random) em->tmp_smem[e->id] = true;
             em->mma_exprs[e->id] = e;
-            if (em->cuda) {
+            if (em->tg->threads) {
                 const Expr *a = e->args[0], *b = e->args[1];
                 int64_t staging = mma_bytes(e) - a->shape.dim[0] * b->shape.dim[1] * 4;
                 if (staging > em->mma_bytes) em->mma_bytes = staging;
@@ -91,7 +91,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             note_tmp(em, e, e->dtype, &e->shape);
             if (random) em->tmp_smem[e->id] = true;
             scan_root(em, e->args[0]);
-            if (em->cuda) {
+            if (em->tg->threads) {
                 int64_t n = shape_numel(&e->shape);
                 int64_t bytes = (n + n / 32 + 1) * (dtype_bits(e->dtype) > 32 ? 8 : 4);
                 if (bytes > em->red_bytes) em->red_bytes = bytes;
@@ -110,7 +110,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             /* a transpose filled in this thread's own order reads its
              * operand's mirror in a pattern its swizzle should serve */
             bool perm = e->bi == BI_TRANSPOSE || e->bi == BI_PERMUTE;
-            if (perm && my_home && em->cuda && em->nperm_reads < 32) em->perm_reads[em->nperm_reads++] = e;
+            if (perm && my_home && em->tg->threads && em->nperm_reads < 32) em->perm_reads[em->nperm_reads++] = e;
             for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->args[i]->shape, home);
             return;
         }
@@ -139,7 +139,7 @@ void scan_stmt(Emitter *em, Stmt *st)
         Symbol *sym = st->sym;
         em->syms[sym->id] = sym;
         scan_expr(em, st->init, &sym->shape, true);
-        if (em->cuda && sym->shape.rank == 2 && (sym->dtype == DT_FLOAT32 || sym->dtype == DT_INT32) &&
+        if (em->tg->threads && sym->shape.rank == 2 && (sym->dtype == DT_FLOAT32 || sym->dtype == DT_INT32) &&
             sym->shape.dim[0] % 16 == 0 && sym->shape.dim[1] % 16 == 0 &&
             sym->shape.dim[0] * sym->shape.dim[1] <= 128 * (int64_t)em->T) {
             /* at most 128 accumulator registers per thread */

@@ -135,7 +135,7 @@ Lay tv_lay(Emitter *em, const Shape *s)
 {
     Lay l = {.n = 1, .E = 1, .V = 1};
     for (int i = 0; i < s->rank; i++) l.n *= s->dim[i];
-    if (!em->cuda) {
+    if (!em->tg->threads) {
         l.E = (int)l.n;
         return l;
     }
@@ -158,7 +158,7 @@ Lay tv_lay(Emitter *em, const Shape *s)
 static bool tv_layout(Emitter *em, const Shape *s, Layout *tv)
 {
     Lay l = tv_lay(em, s);
-    if (l.repl || !em->cuda) return false;
+    if (l.repl || !em->tg->threads) return false;
     char err[128];
     int64_t flat = l.n;
     if (!layout_tv_row_major(1, &flat, em->T, l.V, tv, err, sizeof err)) {
@@ -190,7 +190,7 @@ char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem)
 bool tv_agree(Emitter *em, const Shape *a, const Shape *b)
 {
     if (shape_equal(a, b)) return true;
-    if (!em->cuda || shape_numel(a) != shape_numel(b)) return !em->cuda && shape_numel(a) == shape_numel(b);
+    if (!em->tg->threads || shape_numel(a) != shape_numel(b)) return !em->tg->threads && shape_numel(a) == shape_numel(b);
     Layout la, lb;
     if (!tv_layout(em, a, &la) || !tv_layout(em, b, &lb)) return false;
     return layout_equal_function(&la, &lb);
@@ -248,7 +248,7 @@ static bool bcast_local_check(Emitter *em, const Shape *s, const Shape *ctx)
  * broadcast operand ask it again for the same two shapes. */
 bool tv_bcast_local(Emitter *em, const Shape *s, const Shape *ctx)
 {
-    if (!em->cuda || s->rank == 0 || shape_equal(s, ctx) || s->rank > ctx->rank) return false;
+    if (!em->tg->threads || s->rank == 0 || shape_equal(s, ctx) || s->rank > ctx->rank) return false;
     int n = em->nlbc < 16 ? em->nlbc : 16;
     for (int i = 0; i < n; i++)
         if (shape_equal(&em->lbc[i].s, s) && shape_equal(&em->lbc[i].ctx, ctx)) return em->lbc[i].local;
@@ -275,7 +275,7 @@ static char *tv_index_expr(Emitter *em, const Layout *tv)
 
 const char *tv_home_idx(Emitter *em)
 {
-    return em->cuda ? "e_" : "i_";
+    return em->tg->elem_reg;
 }
 
 /* The register of a home context's element. */
@@ -284,14 +284,10 @@ const char *tv_ctx_reg(Emitter *em, Ctx c)
     return c.eidx ? c.eidx : tv_home_idx(em);
 }
 
-void tv_open_loop(Emitter *em, const Shape *s)
+/* The element loops of the two targets (target.h). */
+static void open_loop_threads(Emitter *em, const Shape *s)
 {
     Lay l = tv_lay(em, s);
-    if (!em->cuda) {
-        line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) {", l.n);
-        em->ind++;
-        return;
-    }
     line(em, "#pragma unroll");
     line(em, "for (int e_ = 0; e_ < %d; ++e_) {", l.E);
     em->ind++;
@@ -302,6 +298,41 @@ void tv_open_loop(Emitter *em, const Shape *s)
         line(em, "const int i_ = %s;", tv_index_expr(em, &tv));
     line(em, "(void)i_;");
 }
+
+static void open_loop_whole(Emitter *em, const Shape *s)
+{
+    line(em, "for (int i_ = 0; i_ < %" PRId64 "; ++i_) {", shape_numel(s));
+    em->ind++;
+}
+
+void tv_open_loop(Emitter *em, const Shape *s)
+{
+    em->tg->open_loop(em, s);
+}
+
+const Target target_cuda = {
+    .name = "cuda",
+    .threads = true,
+    .block_index = "((int32_t)blockIdx.%c)",
+    .grid_dim = "((int32_t)gridDim.%c)",
+    .thread_decl = "const int t_ = (int)threadIdx.x;",
+    .barrier = "__syncthreads();",
+    .elem_reg = "e_",
+    .packed_half = true,
+    .open_loop = open_loop_threads,
+};
+
+const Target target_host = {
+    .name = "host",
+    .threads = false,
+    .block_index = "((int32_t)b%c_)",
+    .grid_dim = "((int32_t)g%c_)",
+    .thread_decl = NULL,
+    .barrier = NULL,
+    .elem_reg = "i_",
+    .packed_half = false,
+    .open_loop = open_loop_whole,
+};
 
 void tv_close_loop(Emitter *em)
 {
@@ -346,7 +377,7 @@ char *tv_read(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem,
     if (c.home && tv_bcast_local(em, s, c.shape))
         return val_ld(em, d, S("%s[(%s) %% %d]", name, tv_ctx_reg(em, c), tv_lay(em, s).E));
     char *ix = tv_bcast_index(em, c.idx, c.shape, s);
-    if (em->cuda) {
+    if (em->tg->threads) {
         if (!smem) em->ok = false; /* the scan must have asked for a mirror */
         return val_ld(em, d, S("s_%s[%s]", name, tv_mirror_at(em, name, ix)));
     }

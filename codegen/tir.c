@@ -16,8 +16,8 @@ static void set_value(Emitter *em, TirValue *v, const char *name, Dtype d, const
     Lay l = tv_lay(em, s);
     v->per_thread = l.E;
     v->vec = l.V;
-    v->home = s->rank == 0 ? TIR_SCALAR : !em->cuda ? TIR_WHOLE : l.repl ? TIR_REPL : TIR_REGS;
-    v->mirror = mirror && em->cuda && s->rank > 0;
+    v->home = s->rank == 0 ? TIR_SCALAR : !em->tg->threads ? TIR_WHOLE : l.repl ? TIR_REPL : TIR_REGS;
+    v->mirror = mirror && em->tg->threads && s->rank > 0;
     if (!v->mirror) return;
     /* the swizzle the mirror's reads want (tiles.c); recorded here */
     tv_mirror_swizzle(em, name, d, s, v->sym, v->expr ? v->expr->id : -1);
@@ -34,7 +34,7 @@ void tir_place(Emitter *em)
     int ne = f->nexprs + 1, ns = f->nsyms + 1;
     TirKernel *k = arena_alloc(em->ar, sizeof *k);
     k->f = f;
-    k->cuda = em->cuda;
+    k->cuda = em->tg->threads;
     k->threads = em->T;
     k->vec = em->Vk;
     k->by_sym = arena_alloc(em->ar, sizeof *k->by_sym * (size_t)ns);
@@ -194,7 +194,7 @@ static void hoist(Lower *L, Expr *e)
 static void to_regs(Lower *L, Stmt *st)
 {
     Emitter *em = L->em;
-    if (!em->cuda) return;
+    if (!em->tg->threads) return;
     const Expr *skip = mma_is_frag_update(st) && em->sym_frag[st->target->sym->id] ? st->value->args[2] : NULL;
     const Expr *roots[2] = {st->init, st->value}; /* sema desugared x op= v */
     for (int i = 0; i < em->k->nsyms; i++) {
