@@ -243,28 +243,15 @@ bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions 
     em.mma_target = arena_alloc(p->arena, sizeof(int) * (size_t)ne);
     em.mma_exprs = arena_alloc(p->arena, sizeof(Expr *) * (size_t)ne);
     scan_stmt(&em, f->body);
-    /* Fragment accumulators are the variables that tile_mma updates; their
-     * conversions go through the tile_mma staging buffer. */
-    for (int i = 0; i < ns; i++) {
+    /* Fragment accumulators are the variables that tile_mma updates. */
+    for (int i = 0; i < ns; i++)
         if (em.sym_frag[i] && !em.sym_kk[i]) em.sym_frag[i] = false;
-        if (em.sym_frag[i]) {
-            int64_t b = em.syms[i]->shape.dim[0] * mma_acc_ld(em.syms[i]->shape.dim[1]) * 4 + 64;
-            if (b > em.mma_bytes) em.mma_bytes = b;
-        }
-    }
     if (cuda && o->opt_level > 0) pipeline_find(&em, f->body);
-    for (int i = 0; cuda && i < ne; i++) {
-        /* An mma that does not update a fragment accumulator needs room for
-         * its accumulator after the staged operands. */
-        int t = em.mma_target[i];
-        if (!em.mma_exprs[i] || (t && em.sym_frag[t - 1])) continue;
-        if (mma_bytes(em.mma_exprs[i]) > em.mma_bytes) em.mma_bytes = mma_bytes(em.mma_exprs[i]);
-    }
 
     /* The values, their homes and mirrors (tir.h), declared at the top. */
     tir_place(&em);
+    if (!smem_plan(&em)) return false;
     if (em.tg->thread_decl) line(&em, "%s", em.tg->thread_decl);
-    int smem = 0;
     for (int i = 0; i < em.tir->nvalues; i++) {
         const TirValue *v = &em.tir->values[i];
         if (v->home == TIR_SMEM) continue; /* a pipeline's stages, in s_mma_ */
@@ -279,30 +266,13 @@ bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions 
         line(&em, "(void)%s;", v->name);
         if (v->home == TIR_FRAGMENT)
             line(&em, "%s f%s[%" PRId64 "];", mma_frag_acc_type(&em, v->dtype, v->frag_k), v->name, v->frag_blocks);
-        if (v->mirror) {
-            line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, v->name, v->n);
-            smem += (int)(v->n * dtype_bits(v->dtype) / 8);
-        }
+        if (v->mirror) line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, v->name, v->n);
     }
-    if (cuda && em.mma_bytes) {
-        /* dynamic: tile_mma buffers outgrow the 48 KB of static memory */
-        line(&em, "extern __shared__ __align__(128) unsigned char s_mma_[]; /* %" PRId64 " bytes */", em.mma_bytes);
-        plan->dyn_smem_bytes = (int)em.mma_bytes;
-    }
-    if (cuda && em.red_bytes) {
-        line(&em, "__shared__ __align__(16) unsigned char s_red_[%" PRId64 "];", em.red_bytes);
-        smem += (int)em.red_bytes;
-    }
-    plan->smem_bytes = smem;
-    int limit = pipeline_smem_limit(o->arch);
-    if (smem > 48 * 1024 || smem + plan->dyn_smem_bytes > limit) {
-        diag_error_fix(f->loc, "use smaller tiles",
-                       "kernel '%s' needs %d bytes of shared memory (at most 49152 static, %d in all on sm_%d)",
-                       f->name, smem + plan->dyn_smem_bytes, limit, o->arch ? o->arch : 80);
-        return false;
-    }
-    em.tir->smem_static = smem;
-    em.tir->smem_dynamic = plan->dyn_smem_bytes;
+    if (em.tir->smem_dynamic) /* the tile_mma buffer outgrows the 48 KB of static memory */
+        line(&em, "extern __shared__ __align__(128) unsigned char s_mma_[]; /* %d bytes */", em.tir->smem_dynamic);
+    if (em.red_bytes) line(&em, "__shared__ __align__(16) unsigned char s_red_[%" PRId64 "];", em.red_bytes);
+    plan->smem_bytes = em.tir->smem_static;
+    plan->dyn_smem_bytes = em.tir->smem_dynamic;
     tir_lower(&em);
     body_emit_ops(&em, em.tir->body);
     if (tir) *tir = em.tir;

@@ -15,6 +15,7 @@
  *   reduce.c    reductions and scans
  *   mma.c       tensor-core products and fragment-resident accumulators
  *   pipeline.c  K loops as asynchronous copy pipelines
+ *   smem.c      shared-memory planning
  *   tir.c       the tile IR (tir.h): values placed, operations lowered
  *   body.c      the launch plan, the declarations, emission of the
  *               operations
@@ -238,6 +239,7 @@ void mma_registers_to_frag(Emitter *em, Symbol *sym, Expr *init);
 int pipeline_smem_limit(int arch);
 void pipeline_emit_for(Emitter *em, const TirOp *op);
 void pipeline_find(Emitter *em, Stmt *st);
+int64_t pipeline_bytes(const Emitter *em, const PipeLoop *pl);
 /* The operand stage buffers of pipelined loop pl, as IR values (tir.c). */
 void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b);
 
@@ -245,6 +247,9 @@ void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b)
 void body_emit_ops(Emitter *em, const TirOp *ops);
 /* emit_kernel_body, also handing back the IR it emitted from (tir may be NULL). */
 bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir);
+
+/* smem.c */
+bool smem_plan(Emitter *em);
 
 /* tir.c */
 void tir_place(Emitter *em);

@@ -230,7 +230,7 @@ static int pipe_stages(const Emitter *em, const PipeLoop *pl)
     return 2;
 }
 
-static int64_t pipe_bytes(const Emitter *em, const PipeLoop *pl)
+int64_t pipeline_bytes(const Emitter *em, const PipeLoop *pl)
 {
     return pipe_stages(em, pl) * pipe_stage_elems(pl) * 2 + 64;
 }
@@ -426,9 +426,7 @@ void pipeline_find(Emitter *em, Stmt *st)
     if (!st) return;
     PipeLoop pl;
     if (st->kind == ST_FOR && em->npipes < 16 && pipeline_match(st, &pl) && em->sym_frag[pl.acc->id]) {
-        em->pipes[em->npipes++] = pl;
-        int64_t bytes = pipe_bytes(em, &pl);
-        if (bytes > em->mma_bytes) em->mma_bytes = bytes;
+        em->pipes[em->npipes++] = pl; /* its buffers: smem.c */
         return;
     }
     pipeline_find(em, st->then_s);

@@ -206,6 +206,21 @@ has "--emit=tir -O0: fragment update" "$OUT/out" "on fragments"
 expect_rc "--emit=tir of a bad file" 1 "$TILEC" --emit=tir "$BAD"
 [ -s "$OUT/out" ] && fail "--emit=tir of a bad file printed a dump" || pass
 expect_rc "--emit=bogus" 2 "$TILEC" --emit=bogus "$K"; has "--emit=bogus lists tir" "$OUT/err" "ast, typed, tir or code"
+# shared-memory planning (codegen/smem.c): a 64 KB mirror is over the static 48 KB
+cat > "$OUT/bigsmem.tile.c" <<'SRC'
+#include <tilec.h>
+TILE_KERNEL void big(TILE_ARRAY(const float, 2) a, TILE_ARRAY(float, 2) c)
+{
+    float t = tile_load(a, .index = {0, 0}, .shape = {128, 128});
+    tile_store(c, tile_transpose(t), .index = {0, 0});
+}
+SRC
+expect_rc "shared memory over the limit" 1 "$TILEC" "$OUT/bigsmem.tile.c" -o "$OUT/bigsmem.cu"
+has "shared memory: at the kernel" "$OUT/err" "bigsmem.tile.c:2:18: error: kernel 'big' needs 65536 bytes of shared memory (at most 49152 static, 166912 in all on sm_80)"
+absent "shared memory: no output" "$OUT/bigsmem.cu"
+expect_rc "shared memory: --emit=tir says it too" 1 "$TILEC" --emit=tir "$OUT/bigsmem.tile.c"
+has "shared memory: --emit=tir error" "$OUT/err" "needs 65536 bytes of shared memory"
+expect_rc "shared memory: the host target has none" 0 "$TILEC" --target=host "$OUT/bigsmem.tile.c" -o "$OUT/bigsmem.c"
 rm -f "$OUT"/*.cu "$OUT"/*.h "$OUT"/*.c.out
 expect_rc "--check writes nothing" 0 "$TILEC" --check -I "$OUT/inc" "$K"
 ls "$OUT"/*.cu "$OUT"/*.h "$OUT"/k.c > /dev/null 2>&1 && fail "--check wrote files" || pass
