@@ -328,10 +328,70 @@ static void lower_stmt(Lower *L, Stmt *st)
     L->stmt = NULL;
 }
 
+/* ---- conversion elimination ------------------------------------------------ */
+
+static bool list_touches(const TirOp *op, const TirValue *acc);
+
+/* Whether operation op (or anything inside it) may change acc's fragments:
+ * an update or initialisation of them, or a pipelined loop on them. */
+static bool op_touches(const TirOp *op, const TirValue *acc)
+{
+    if ((op->kind == TIR_MMA_UPDATE || op->kind == TIR_TO_FRAG) && op->dst == acc) return true;
+    if (op->kind == TIR_PIPELINED_FOR && op->pipe && acc->sym == op->pipe->acc) return true;
+    return list_touches(op->pre, acc) || list_touches(op->kids, acc) || list_touches(op->else_kids, acc) ||
+           list_touches(op->init, acc) || list_touches(op->step, acc);
+}
+
+static bool list_touches(const TirOp *op, const TirValue *acc)
+{
+    for (; op; op = op->next)
+        if (op_touches(op, acc)) return true;
+    return false;
+}
+
+/* A fragment accumulator's registers are refreshed before every statement
+ * that reads it (TO_REGS).  A refresh is redundant when an earlier one in
+ * the same list reached it with nothing in between that could change the
+ * fragments: the registers of a fragment accumulator are written by
+ * nothing else (it has no other assignment).  Drops those, in every list;
+ * a dropped statement start hands its #line to the next operation. */
+static void eliminate_conversions(TirOp **list)
+{
+    for (TirOp **p = list; *p;) {
+        TirOp *op = *p;
+        eliminate_conversions(&op->pre);
+        eliminate_conversions(&op->kids);
+        eliminate_conversions(&op->else_kids);
+        eliminate_conversions(&op->init);
+        eliminate_conversions(&op->step);
+        bool fresh = false;
+        if (op->kind == TIR_TO_REGS)
+            for (const TirOp *q = *list; q != op; q = q->next) {
+                if (q->kind == TIR_TO_REGS && q->dst == op->dst) fresh = true;
+                else if (op_touches(q, op->dst)) fresh = false;
+            }
+        if (!fresh) {
+            p = &op->next;
+            continue;
+        }
+        if (op->stmt_start && (!op->next || op->next->stmt_start)) {
+            op->kind = TIR_NOP; /* the statement's #line stays */
+            p = &op->next;
+            continue;
+        }
+        if (op->stmt_start) {
+            op->next->stmt_start = true;
+            op->next->loc = op->loc;
+        }
+        *p = op->next;
+    }
+}
+
 void tir_lower(Emitter *em)
 {
     Lower L = {.em = em, .tail = &em->tir->body};
     lower_stmt(&L, em->k->body);
+    eliminate_conversions(&em->tir->body);
 }
 
 /* ---- printing ------------------------------------------------------------- */

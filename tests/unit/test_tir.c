@@ -231,10 +231,61 @@ static void test_mma(void)
     program_free(p);
 }
 
+/* Conversion elimination: the accumulator read by two statements after
+ * the loop is refreshed once; read inside the loop after each update and
+ * again after the loop, it is refreshed in the loop and after it. */
+static const char *reads_src =
+    "#include <tilec.h>\n"
+    "TILE_KERNEL void twice(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _Float16, 2) b, TILE_ARRAY(float, 2) c)\n"
+    "{\n"
+    "    float acc = tile_zeros(float, .shape = {64, 64});\n"
+    "    for (int64_t k = 0; k < 8; k++)\n"
+    "        acc = tile_mma(tile_load(a, .index = {0, k}, .shape = {64, 32}), tile_load(b, .index = {k, 0}, .shape = {32, 64}), acc);\n"
+    "    float h = acc * 0.5f;\n"
+    "    tile_store(c, h + acc * 0.5f, .index = {0, 0});\n"
+    "}\n"
+    "TILE_KERNEL void inside(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _Float16, 2) b, TILE_ARRAY(float, 2) c)\n"
+    "{\n"
+    "    float acc = tile_zeros(float, .shape = {64, 64});\n"
+    "    float m = tile_zeros(float, .shape = {64, 64});\n"
+    "    for (int64_t k = 0; k < 8; k++) {\n"
+    "        acc = tile_mma(tile_load(a, .index = {0, k}, .shape = {64, 32}), tile_load(b, .index = {k, 0}, .shape = {32, 64}), acc);\n"
+    "        m = tile_maximum(m, acc);\n"
+    "    }\n"
+    "    tile_store(c, m + acc, .index = {0, 0});\n"
+    "}\n";
+
+static void test_conversions(void)
+{
+    Program *p = parse(reads_src);
+    CHECK(p != NULL, "reads: parse or sema failed");
+    if (!p) return;
+    for (int opt = 0; opt <= 2; opt += 2) {
+        static const char *const names[2] = {"twice", "inside"};
+        for (int kk = 0; kk < 2; kk++) {
+            TirKernel *k = lower(p, names[kk], true, opt);
+            CHECK(k != NULL, "%s -O%d: lowering failed", names[kk], opt);
+            if (!k) continue;
+            const TirValue *acc = var(k, "acc");
+            CHECK(acc && acc->home == TIR_FRAGMENT, "%s -O%d: acc in fragments", names[kk], opt);
+            const TirOp *ops[256];
+            int n = flatten(k->body, ops, 0, 256), conv = 0, nops = 0;
+            for (int q = 0; q < n; q++) {
+                conv += ops[q]->kind == TIR_TO_REGS && ops[q]->dst == acc;
+                nops += ops[q]->kind == TIR_NOP;
+            }
+            CHECK_INT(conv, kk == 0 ? 1 : 2);
+            CHECK_INT(nops, 0);
+        }
+    }
+    program_free(p);
+}
+
 int main(void)
 {
     diag_init(&(DiagOptions){.out = stderr});
     test_rows();
     test_mma();
+    test_conversions();
     return check_done("tir");
 }
