@@ -7,10 +7,11 @@
 #        sources of every example and test kernel into build/gpu/, runs the
 #        same applications on the host backend with their results dumped
 #        (for the differential comparison), and prepares the benchmarks;
-#   sh tests/gpu/run.sh device [--bench] [--quick]   (on the GPU machine,
+#   sh tests/gpu/run.sh device [--bench] [--quick] [--races]   (on the GPU machine,
 #        with build/gpu and build/bench carried along): compiles the
 #        generated CUDA with nvcc, runs every application (checks against
-#        float64 references), runs each under compute-sanitizer memcheck,
+#        float64 references), runs each under compute-sanitizer memcheck
+#        (and racecheck and synccheck with --races),
 #        runs tests/gpu/device_check.cu (the launchers' device check),
 #        tests/gpu/python_cuda.py (vec_add's generated Python module on torch),
 #        compares every checked result with the host backend's element by
@@ -49,9 +50,9 @@ prepare)
     echo "prepared $G"
     ;;
 device)
-    bench=0; quick=
+    bench=0; quick=; races=0
     for a in "$@"; do
-        case "$a" in --bench) bench=1 ;; --quick) quick=--quick ;; esac
+        case "$a" in --bench) bench=1 ;; --quick) quick=--quick ;; --races) races=1 ;; esac
     done
     [ -d "$G/gen" ] || { echo "run 'sh tests/gpu/run.sh prepare' first (and carry build/gpu)"; exit 2; }
     nvidia-smi -L
@@ -91,6 +92,16 @@ device)
         else
             f=$((f + 1)); echo "FAIL memcheck $name"; grep -E 'ERROR|Invalid|at 0x' "$b/memcheck.out" | head -n 10
         fi
+        # --races: shared-memory hazards and barrier misuse (mirrors,
+        # reductions, tile_mma staging, cp.async pipelines)
+        [ "$races" = 1 ] || continue
+        for tool in racecheck synccheck; do
+            if (cd "$b" && compute-sanitizer --tool $tool --error-exitcode 3 ./app) > "$b/$tool.out" 2>&1; then
+                p=$((p + 1)); echo "ok   $tool $name: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$b/$tool.out" | tail -n 1)"
+            else
+                f=$((f + 1)); echo "FAIL $tool $name"; grep -E 'ERROR|hazard|at 0x' "$b/$tool.out" | head -n 10
+            fi
+        done
     done
     # The launchers' device check (tests/gpu/device_check.cu) on vec_add's
     # generated launcher: plain, and with the environment switch.
@@ -158,5 +169,5 @@ probe)
     ${PROBE_NCU:+ncu $PROBE_NCU} "$B/probe" "$@"
     ;;
 *)
-    echo "usage: sh tests/gpu/run.sh prepare | device [--bench] [--quick] | probe time|once CASE..."; exit 2 ;;
+    echo "usage: sh tests/gpu/run.sh prepare | device [--bench] [--quick] [--races] | probe time|once CASE..."; exit 2 ;;
 esac
