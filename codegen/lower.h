@@ -187,6 +187,7 @@ bool tv_view_layout(const Expr *e, Layout *v, int64_t *offset);
 char *tv_coord(Emitter *em, const char *idx, const Shape *s, int k);
 Lay tv_lay(Emitter *em, const Shape *s);
 char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem);
+int tv_vector_width(Emitter *em, const Shape *s, const int *ord);
 bool tv_agree(Emitter *em, const Shape *a, const Shape *b);
 bool tv_bcast_local(Emitter *em, const Shape *s, const Shape *ctx);
 const char *tv_home_idx(Emitter *em);

@@ -139,7 +139,7 @@ void mem_load(Emitter *em, Expr *e)
     mem_prologue(em, e, s, ord, arr);
     line(em, "const %s *p_ = (const %s *)%s.data;", ty, ty, arr);
     const char *pad = pad_value(em, d, ex_opt_int(e, "padding", 0));
-    bool vec = em->tg->threads && !l.repl && l.V > 1 && ord[s->rank - 1] == s->rank - 1;
+    bool vec = em->tg->threads && !l.repl && l.V > 1 && tv_vector_width(em, s, ord) >= l.V;
     if (vec) {
         line(em, "if (ALIGNED && full_) {");
         em->ind++;
@@ -180,7 +180,7 @@ void mem_store(Emitter *em, Expr *e)
     em->ind++;
     mem_prologue(em, e, s, ord, arr);
     line(em, "%s *p_ = (%s *)%s.data;", ty, ty, arr);
-    bool vec = em->tg->threads && !l.repl && l.V > 1 && ord[s->rank - 1] == s->rank - 1;
+    bool vec = em->tg->threads && !l.repl && l.V > 1 && tv_vector_width(em, s, ord) >= l.V;
     if (vec) {
         line(em, "if (ALIGNED && full_) {");
         em->ind++;

@@ -184,6 +184,32 @@ char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem)
     return elem ? S("%s + %s", x, elem) : x;
 }
 
+/* The vector width of a tile access: the contiguous run of a thread's
+ * values in the array, from the layouts.  The array's layout over the
+ * tile's coordinates (tile dimension k is array dimension ord[k]) composed
+ * with the thread-value layout maps (thread, value) to array offsets; the
+ * run of its value mode is the width.  On the ALIGNED variant the array's
+ * last stride is 1; the others are run-time values, stand-ins here that no
+ * run crosses (a row-major layout over the tile's extents with every row
+ * padded).  1 when the access cannot use vectors. */
+int tv_vector_width(Emitter *em, const Shape *s, const int *ord)
+{
+    Layout tv, a, at, c, vm;
+    if (s->rank == 0 || !tv_layout(em, s, &tv)) return 1;
+    int64_t ext[TILE_MAX_RANK], astride[TILE_MAX_RANK], st[TILE_MAX_RANK];
+    for (int k = 0; k < s->rank; k++) ext[ord[k]] = s->dim[k]; /* the extents along the array's dimensions */
+    int64_t span = 1;
+    for (int j = s->rank - 1; j >= 0; j--) {
+        astride[j] = j == s->rank - 1 ? 1 : 2 * span;
+        span = astride[j] * ext[j];
+    }
+    for (int k = 0; k < s->rank; k++) st[k] = astride[ord[k]];
+    if (!layout_from_shape_strides(s->rank, s->dim, st, &a, NULL, 0) || !layout_transpose(&a, &at, NULL, 0) ||
+        !layout_compose(&at, &tv, &c, NULL, 0) || !layout_mode(&c, 1, &vm, NULL, 0))
+        return 1;
+    return (int)layout_contiguous_run(&vm);
+}
+
 /* Whether two shapes with the same row-major order (a reshape) put every
  * element in the same thread and register: then values pass register to
  * register, without a trip through shared memory. */
