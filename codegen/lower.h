@@ -135,6 +135,17 @@ static inline void line(Emitter *em, const char *fmt, ...)
 /* A string of generated code, in the compile's arena (needs `em` in scope). */
 #define S(...) arena_printf(em->ar, __VA_ARGS__)
 
+/* An array parameter's layout as the tile sees it: a layout whose strides
+ * are run-time values (C expressions), its modes in the tile's dimension
+ * order (`.order` applied), and the tile's corner.  Element offsets are this
+ * layout applied to the tile's coordinates (tv_array_offset). */
+typedef struct ArrayView {
+    int rank;
+    const char *origin[TILE_MAX_RANK]; /* o_k: the tile's corner along tile dimension k */
+    const char *stride[TILE_MAX_RANK]; /* its stride; NULL: 1, known (the ALIGNED last dimension) */
+    const char *extent[TILE_MAX_RANK]; /* the array's extent along it (bounds) */
+} ArrayView;
+
 /* A tile's thread-value layout as numbers (tiles.c): n elements, E per
  * thread in vector runs of V; repl: fewer elements than threads, so thread
  * t holds element t % n. */
@@ -188,6 +199,9 @@ char *tv_coord(Emitter *em, const char *idx, const Shape *s, int k);
 Lay tv_lay(Emitter *em, const Shape *s);
 char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem);
 int tv_vector_width(Emitter *em, const Shape *s, const int *ord);
+char *tv_array_offset(Emitter *em, const char *ix, const Shape *s, const ArrayView *a);
+char *tv_padded_index(Emitter *em, const char *ix, int64_t rows, int64_t cols, int64_t ld);
+char *tv_array_inbounds(Emitter *em, const char *ix, const Shape *s, const ArrayView *a);
 bool tv_agree(Emitter *em, const Shape *a, const Shape *b);
 bool tv_bcast_local(Emitter *em, const Shape *s, const Shape *ctx);
 const char *tv_home_idx(Emitter *em);

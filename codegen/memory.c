@@ -97,31 +97,32 @@ static void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, c
     line(em, "(void)full_;");
 }
 
-/* The element offset of index ix of the tile.  unit_last: the array's last
- * stride is known to be 1 (the ALIGNED vector path, which the launcher only
- * takes when tilec_array_fast_path holds), so that term is not multiplied:
- * a 64-bit multiply per access and the registers of the stride saved. */
-static char *offset_expr(Emitter *em, const Shape *s, const int *ord, const char *arr, const char *ix,
-                         bool unit_last)
+/* The array's layout as tile e (shape s) sees it: array dimension ord[k]
+ * along tile dimension k.  unit_last: the array's last stride is known to
+ * be 1 (the ALIGNED vector path, which the launcher only takes when
+ * tilec_array_fast_path holds), so that term is not multiplied: a 64-bit
+ * multiply per access and the registers of the stride saved. */
+static ArrayView array_view(Emitter *em, const Shape *s, const int *ord, const char *arr, bool unit_last)
 {
-    char *off = S("0");
+    ArrayView a = {.rank = s->rank};
     for (int k = 0; k < s->rank; k++) {
-        if (unit_last && ord[k] == s->rank - 1)
-            off = S("%s + (o%d_ + %s)", off, k, tv_coord(em, ix, s, k));
-        else
-            off = S("%s + (o%d_ + %s) * %s.strides[%d]", off, k, tv_coord(em, ix, s, k), arr, ord[k]);
+        a.origin[k] = S("o%d_", k);
+        a.stride[k] = unit_last && ord[k] == s->rank - 1 ? NULL : S("%s.strides[%d]", arr, ord[k]);
+        a.extent[k] = S("%s.shape[%d]", arr, ord[k]);
     }
-    return off;
+    return a;
+}
+
+static char *offset_expr(Emitter *em, const Shape *s, const int *ord, const char *arr, const char *ix, bool unit_last)
+{
+    ArrayView a = array_view(em, s, ord, arr, unit_last);
+    return tv_array_offset(em, ix, s, &a);
 }
 
 static char *inbounds_expr(Emitter *em, const Shape *s, const int *ord, const char *arr, const char *ix)
 {
-    char *r = S("true");
-    for (int k = 0; k < s->rank; k++) {
-        char *g = S("(o%d_ + %s)", k, tv_coord(em, ix, s, k));
-        r = S("%s && %s >= 0 && %s < %s.shape[%d]", r, g, g, arr, ord[k]);
-    }
-    return r;
+    ArrayView a = array_view(em, s, ord, arr, false);
+    return tv_array_inbounds(em, ix, s, &a);
 }
 
 void mem_load(Emitter *em, Expr *e)

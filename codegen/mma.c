@@ -93,6 +93,7 @@ static void mma_stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, i
 {
     Lay l = tv_lay(em, &x->shape);
     int64_t cols = x->shape.rank ? x->shape.dim[x->shape.rank - 1] : 1;
+    int64_t rows = x->shape.rank > 1 ? x->shape.dim[x->shape.rank - 2] : 1;
     const char *reg = NULL;
     if (x->kind == EX_NAME && x->sym && x->sym->kind == SYM_VAR) reg = tv_sym_name(em, x->sym);
     if (x->kind == EX_BUILTIN && x->bi == BI_LOAD) reg = em->tmp[x->id];
@@ -102,8 +103,8 @@ static void mma_stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, i
         line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
         em->ind++;
         line(em, "const int i_ = %s;", tv_run_index(em, &x->shape, "r_", NULL));
-        line(em, "tilec_vstore<%d>((%s *)%s + (i_ / %" PRId64 ") * %" PRId64 " + (i_ %% %" PRId64 "), %s, r_ * %d);", l.V, st,
-             buf, cols, ld, cols, reg, l.V);
+        line(em, "tilec_vstore<%d>((%s *)%s + %s, %s, r_ * %d);", l.V, st, buf, tv_padded_index(em, "i_", rows, cols, ld), reg,
+             l.V);
         tv_close_loop(em);
         return;
     }
@@ -111,7 +112,7 @@ static void mma_stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, i
     Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
     char *v = ex_ev(em, x, ex_sub_ctx(em, x, c));
     if (em->tg->threads && l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
-    line(em, "%s[(i_ / %" PRId64 ") * %" PRId64 " + (i_ %% %" PRId64 ")] = %s;", buf, cols, ld, cols, S(k->fmt, v));
+    line(em, "%s[%s] = %s;", buf, tv_padded_index(em, "i_", rows, cols, ld), S(k->fmt, v));
     tv_close_loop(em);
 }
 
@@ -333,7 +334,7 @@ void mma_emit(Emitter *em, Expr *e)
     MmaKind k = mma_kind(a->dtype);
     line(em, "const %s *scr_ = (const %s *)((%s *)s_mma_ + %" PRId64 ");", k.cty, k.cty, k.sty, M * (K + k.pad) + K * (N + k.pad));
     tv_open_loop(em, &e->shape);
-    line(em, "%s[e_] = scr_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, mma_acc_ld(N), N);
+    line(em, "%s[e_] = scr_[%s];", name, tv_padded_index(em, "i_", M, N, mma_acc_ld(N)));
     tv_close_loop(em);
     em->ind--;
     line(em, "}");
@@ -390,15 +391,14 @@ void mma_frag_to_registers(Emitter *em, Symbol *sym)
         line(em, "#pragma unroll");
         line(em, "for (int q_ = 0; q_ < %d; q_ += 4) {", l.V);
         em->ind++;
-        line(em, "const %s u_ = *(const %s *)(sc_ + (i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 " + q_);", vty, vty, N,
-             mma_acc_ld(N), N);
+        line(em, "const %s u_ = *(const %s *)(sc_ + %s + q_);", vty, vty, tv_padded_index(em, "i_", M, N, mma_acc_ld(N)));
         line(em, "%s[r_ * %d + q_] = u_.x; %s[r_ * %d + q_ + 1] = u_.y;", name, l.V, name, l.V);
         line(em, "%s[r_ * %d + q_ + 2] = u_.z; %s[r_ * %d + q_ + 3] = u_.w;", name, l.V, name, l.V);
         tv_close_loop(em);
         tv_close_loop(em);
     } else {
         tv_open_loop(em, &sym->shape);
-        line(em, "%s[e_] = sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "];", name, N, mma_acc_ld(N), N);
+        line(em, "%s[e_] = sc_[%s];", name, tv_padded_index(em, "i_", M, N, mma_acc_ld(N)));
         tv_close_loop(em);
     }
     em->ind--;
@@ -443,7 +443,7 @@ void mma_registers_to_frag(Emitter *em, Symbol *sym, Expr *init)
     tv_open_loop(em, &sym->shape);
     Lay l = tv_lay(em, &sym->shape);
     if (l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
-    line(em, "sc_[(i_ / %" PRId64 ") * %" PRId64 " + i_ %% %" PRId64 "] = %s[e_];", N, mma_acc_ld(N), N, name);
+    line(em, "sc_[%s] = %s[e_];", tv_padded_index(em, "i_", M, N, mma_acc_ld(N)), name);
     tv_close_loop(em);
     line(em, "__syncthreads();");
     line(em, "#pragma unroll");

@@ -210,6 +210,43 @@ int tv_vector_width(Emitter *em, const Shape *s, const int *ord)
     return (int)layout_contiguous_run(&vm);
 }
 
+/* Element ix (row-major) of a rows x cols tile in a buffer whose rows are
+ * ld elements apart (padded against bank conflicts): the layout
+ * (rows,cols):(ld,1), printed. */
+char *tv_padded_index(Emitter *em, const char *ix, int64_t rows, int64_t cols, int64_t ld)
+{
+    Shape s = {.rank = 2, .dim = {rows, cols}};
+    Layout v;
+    if (!layout_from_shape_strides(2, s.dim, (int64_t[]){ld, 1}, &v, NULL, 0)) {
+        em->ok = false;
+        return S("0");
+    }
+    return tv_view_index(em, ix, &s, &v, 0);
+}
+
+/* Element ix of a tile in its array: the array view (run-time strides)
+ * applied to ix's coordinates in the tile, offset by the tile's corner. */
+char *tv_array_offset(Emitter *em, const char *ix, const Shape *s, const ArrayView *a)
+{
+    char *off = S("0");
+    for (int k = 0; k < a->rank; k++) {
+        if (!a->stride[k]) off = S("%s + (%s + %s)", off, a->origin[k], tv_coord(em, ix, s, k));
+        else off = S("%s + (%s + %s) * %s", off, a->origin[k], tv_coord(em, ix, s, k), a->stride[k]);
+    }
+    return off;
+}
+
+/* Whether element ix of the tile lies inside the array. */
+char *tv_array_inbounds(Emitter *em, const char *ix, const Shape *s, const ArrayView *a)
+{
+    char *r = S("true");
+    for (int k = 0; k < a->rank; k++) {
+        char *g = S("(%s + %s)", a->origin[k], tv_coord(em, ix, s, k));
+        r = S("%s && %s >= 0 && %s < %s", r, g, g, a->extent[k]);
+    }
+    return r;
+}
+
 /* Whether two shapes with the same row-major order (a reshape) put every
  * element in the same thread and register: then values pass register to
  * register, without a trip through shared memory. */

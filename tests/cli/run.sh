@@ -114,7 +114,7 @@ has "swizzled B reads" "$OUT/mm90.cu" "tilec_ldsm_b_at<128>("
 has "stage slots by counter" "$OUT/mm90.cu" "rs_ = rs_ == 3 ? 0 : rs_ + 1;"
 lacks "no padded ldmatrix in the ring" "$OUT/mm90.cu" "tilec_ldsm_a(fa_"
 has "uniform start into the fragments" "$OUT/mm90.cu" "tilec_acc_fill(fv"
-has "padded conversion rows, read four words at a time" "$OUT/mm90.cu" "const float4 u_ = *(const float4 *)(sc_ + (i_ / 128) * 136 + i_ % 128 + q_);"
+has "padded conversion rows, read four words at a time" "$OUT/mm90.cu" "const float4 u_ = *(const float4 *)(sc_ + (((((i_) >> 0) & 127) << 0) + ((((i_) >> 7) & 63) * 136)) + q_);"
 # Edge copies (and every copy of the unaligned specialization) stay a loop:
 # unrolled, they took registers from the accumulators (ptxas spilled).
 has "edge copies not unrolled" "$OUT/mm90.cu" "#pragma unroll 1"
