@@ -4,8 +4,58 @@
  * CHECK can compare two printed layouts. */
 #ifndef TILEC_LAYOUT_CHECK_H
 #define TILEC_LAYOUT_CHECK_H
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+
 #include "check.h"
 #include "sema/layout.h"
+
+/* xorshift64*: random layouts, reproducible (a test may reseed rng) */
+static uint64_t rng = 0x2545F4914F6CDD1DULL;
+static inline uint64_t rnd(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * 0x2545F4914F6CDD1DULL;
+}
+
+static inline int64_t rr(int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1));
+}
+
+/* LAYOUT_TEST_SCALE multiplies the property iterations, for stress runs by
+ * hand; the default run is fixed and fast. */
+static inline int scale(void)
+{
+    const char *v = getenv("LAYOUT_TEST_SCALE");
+    int k = v ? atoi(v) : 1;
+    return k < 1 ? 1 : k;
+}
+
+/* Layout text built piece by piece. */
+typedef struct Str {
+    char b[2048];
+    size_t n;
+} Str;
+
+static inline void sput(Str *s, const char *t)
+{
+    size_t k = strlen(t);
+    if (s->n + k < sizeof s->b) {
+        memcpy(s->b + s->n, t, k + 1);
+        s->n += k;
+    }
+}
+
+static inline void sint(Str *s, int64_t v)
+{
+    char t[24];
+    snprintf(t, sizeof t, "%" PRId64, v);
+    sput(s, t);
+}
 
 static inline Layout P(const char *text)
 {

@@ -79,48 +79,8 @@ static const char *parse_err(const char *text)
               g2_, (needle));                                                         \
     } while (0)
 
-/* ---- PRNG and random layouts ------------------------------------------------ */
-
-static uint64_t rng = 0x2545F4914F6CDD1DULL;
-static uint64_t rnd(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545F4914F6CDD1DULL;
-}
-/* LAYOUT_TEST_SCALE multiplies the property iterations and
- * LAYOUT_TEST_SEED changes the seed, for stress runs by hand; the default
- * run is fixed and fast. */
-static int scale(void)
-{
-    const char *v = getenv("LAYOUT_TEST_SCALE");
-    int k = v ? atoi(v) : 1;
-    return k < 1 ? 1 : k;
-}
-
-static int64_t rr(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
-
-typedef struct Str {
-    char b[2048];
-    size_t n;
-} Str;
-
-static void sput(Str *s, const char *t)
-{
-    size_t k = strlen(t);
-    if (s->n + k < sizeof s->b) {
-        memcpy(s->b + s->n, t, k + 1);
-        s->n += k;
-    }
-}
-
-static void sint(Str *s, int64_t v)
-{
-    char t[24];
-    snprintf(t, sizeof t, "%" PRId64, v);
-    sput(s, t);
-}
+/* ---- random layouts (the PRNG is layout_check.h's; LAYOUT_TEST_SEED
+ * changes its seed, for stress runs by hand) -------------------------------- */
 
 /* Random nesting of the leaves [lo, hi) into shape and stride text. */
 static void emit_group(Str *sh, Str *st, const int64_t *s, const int64_t *d, int lo, int hi,

@@ -21,50 +21,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* ---- PRNG ------------------------------------------------------------------- */
-
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-static uint64_t rnd(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545F4914F6CDD1DULL;
-}
-static int64_t rr(int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1));
-}
-static int scale(void)
-{
-    const char *v = getenv("LAYOUT_TEST_SCALE");
-    int k = v ? atoi(v) : 1;
-    return k < 1 ? 1 : k;
-}
-
-/* ---- text ------------------------------------------------------------------- */
-
-typedef struct Str {
-    char b[2048];
-    size_t n;
-} Str;
-
-static void sput(Str *s, const char *t)
-{
-    size_t k = strlen(t);
-    if (s->n + k < sizeof s->b) {
-        memcpy(s->b + s->n, t, k + 1);
-        s->n += k;
-    }
-}
-
-static void sint(Str *s, int64_t v)
-{
-    char t[24];
-    snprintf(t, sizeof t, "%" PRId64, v);
-    sput(s, t);
-}
-
 /* ---- random layouts ------------------------------------------------------------- */
 
 /* Random nesting of the leaves [lo, hi) into shape and stride text. */
@@ -1025,6 +981,7 @@ static void test_examples(void)
 
 int main(void)
 {
+    rng = 0x9E3779B97F4A7C15ULL; /* this test's own sequence */
     test_text();
     test_examples();
     prop_coalesce();
