@@ -37,7 +37,6 @@ bool smem_plan(Emitter *em)
         if (k->values[i].mirror) stat += k->values[i].n * dtype_bits(k->values[i].dtype) / 8;
     k->smem_static = (int)stat;
     k->smem_dynamic = (int)dyn;
-    em->mma_bytes = dyn;
     int arch = em->co->arch, limit = pipeline_smem_limit(arch);
     if (stat > 48 * 1024 || stat + dyn > limit) {
         diag_error_fix(em->k->loc, "use smaller tiles",

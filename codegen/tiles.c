@@ -259,18 +259,14 @@ bool tv_agree(Emitter *em, const Shape *a, const Shape *b)
     return layout_equal_function(&la, &lb);
 }
 
-/* Element of a tile of shape s that broadcasting to ctx maps element o of
- * ctx to (bcast_index, in numbers). */
-static int64_t tv_bcast_src(const Shape *s, const Shape *ctx, int64_t o)
+/* The broadcast of a tile of shape s to shape ctx as a map between
+ * row-major indices (what tv_bcast_index prints, in numbers): evaluated at
+ * element o of ctx it gives the element of s read. */
+static bool bcast_view(const Shape *s, const Shape *ctx, Layout *out)
 {
-    int64_t j = 0, sj = 1;
-    for (int d = ctx->rank - 1, ds = s->rank - 1; ds >= 0; d--, ds--) {
-        int64_t c = o % ctx->dim[d];
-        o /= ctx->dim[d];
-        if (s->dim[ds] != 1) j += c * sj;
-        sj *= s->dim[ds];
-    }
-    return j;
+    Layout r, b;
+    return row_major(s, &r) && layout_broadcast(&r, ctx->rank, ctx->dim, &b, NULL, 0) &&
+           layout_transpose(&b, out, NULL, 0);
 }
 
 /* Whether broadcasting a tile of shape s to shape ctx (of at least its
@@ -289,8 +285,8 @@ static bool bcast_local_check(Emitter *em, const Shape *s, const Shape *ctx)
         int64_t cd = ctx->dim[d + ctx->rank - s->rank];
         if (s->dim[d] != 1 && s->dim[d] != cd) return false;
     }
-    Layout ts, tc;
-    if (!tv_layout(em, s, &ts) || !tv_layout(em, ctx, &tc)) return false;
+    Layout ts, tc, bv;
+    if (!tv_layout(em, s, &ts) || !tv_layout(em, ctx, &tc) || !bcast_view(s, ctx, &bv)) return false;
     /* who holds each element of s: thread * E(s) + value */
     int64_t *owner = malloc((size_t)ls.n * sizeof *owner);
     if (!owner) return false;
@@ -299,7 +295,7 @@ static bool bcast_local_check(Emitter *em, const Shape *s, const Shape *ctx)
     bool ok = true;
     for (int64_t t = 0; ok && t < em->T; t++) {
         for (int64_t e = 0; ok && e < lc.E; e++) {
-            int64_t j = tv_bcast_src(s, ctx, layout_eval(&tc, t + em->T * e));
+            int64_t j = layout_eval(&bv, layout_eval(&tc, t + em->T * e));
             ok = owner[j] == t * ls.E + e % ls.E;
         }
     }
@@ -453,17 +449,6 @@ const char *tv_sym_name(Emitter *em, const Symbol *sym)
     return S("v%d", sym->id);
 }
 
-/* Element of a transpose's or permute's operand read for its element o:
- * the view layout evaluated at o's coordinates, row-major (the layout
- * with its modes reversed takes a colexicographic index). */
-static int64_t perm_src(Expr *e, int64_t o)
-{
-    Layout v, vt;
-    int64_t off;
-    if (!tv_view_layout(e, &v, &off) || !layout_transpose(&v, &vt, NULL, 0)) return o;
-    return off + layout_eval(&vt, o);
-}
-
 /* Shared-memory cycles of an access pattern (idx[w][e][lane], element
  * indices, for each warp and register of the threads' loop) under the
  * swizzles sw[0..nsw): for each warp-wide access, the largest number of
@@ -495,8 +480,16 @@ static int64_t mirror_cost(const int64_t *idx, int64_t accesses, int es, const L
  * from shape from when given, else s's own. */
 static int64_t *mirror_pattern(Emitter *em, const Shape *s, Expr *perm, const Shape *from, int64_t *accesses)
 {
-    Layout tv;
+    /* what an element of s reads, as a map between row-major indices: the
+     * transpose's view (its modes reversed take a row-major index), the
+     * broadcast from `from`, or the identity */
+    Layout tv, view, src;
+    int64_t off = 0;
     if (!tv_layout(em, s, &tv)) return NULL;
+    if (perm ? !tv_view_layout(perm, &view, &off) || !layout_transpose(&view, &src, NULL, 0)
+             : from   ? !bcast_view(from, s, &src)
+                      : !row_major(s, &view) || !layout_transpose(&view, &src, NULL, 0))
+        return NULL;
     Lay l = tv_lay(em, s);
     *accesses = (int64_t)(em->T / 32) * l.E;
     int64_t *idx = malloc((size_t)*accesses * 32 * sizeof *idx);
@@ -505,7 +498,7 @@ static int64_t *mirror_pattern(Emitter *em, const Shape *s, Expr *perm, const Sh
         for (int e = 0; e < l.E; e++)
             for (int lane = 0; lane < 32; lane++) {
                 int64_t o = layout_eval(&tv, (int64_t)(w * 32 + lane) + (int64_t)em->T * e);
-                idx[((int64_t)w * l.E + e) * 32 + lane] = perm ? perm_src(perm, o) : from ? tv_bcast_src(from, s, o) : o;
+                idx[((int64_t)w * l.E + e) * 32 + lane] = off + layout_eval(&src, o);
             }
     return idx;
 }

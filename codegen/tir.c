@@ -498,6 +498,17 @@ static void print_shape(FILE *o, const Shape *s)
     fputs(s->rank == 1 ? ",)" : ")", o);
 }
 
+/* v's swizzles composed before its layout, in CuTe's notation (the last
+ * applied first): "Sw<5,0,7> o Sw<5,0,5> o ". */
+static void print_swizzles(FILE *o, const TirValue *v)
+{
+    for (int j = v->nswz - 1; j >= 0; j--) {
+        char sw[32];
+        layout_swizzle_format(&v->swz[j], sw, sizeof sw);
+        fprintf(o, "%s o ", sw);
+    }
+}
+
 /* A value's home, with its layout in CuTe notation: for register tiles the
  * thread-value layout (thread, value) -> row-major element. */
 static void print_home(FILE *o, const TirKernel *k, const TirValue *v)
@@ -507,11 +518,7 @@ static void print_home(FILE *o, const TirKernel *k, const TirValue *v)
     case TIR_WHOLE: fprintf(o, "whole %" PRId64 ":1", v->n); break;
     case TIR_SMEM:
         fputs("smem ", o);
-        for (int j = v->nswz - 1; j >= 0; j--) {
-            char sw[32];
-            layout_swizzle_format(&v->swz[j], sw, sizeof sw);
-            fprintf(o, "%s o ", sw);
-        }
+        print_swizzles(o, v);
         fprintf(o, "(%" PRId64 ",%" PRId64 "):(%" PRId64 ",1), %d stages", v->shape.dim[0], v->shape.dim[1], v->shape.dim[1],
                 v->stages);
         return;
@@ -534,12 +541,7 @@ static void print_home(FILE *o, const TirKernel *k, const TirValue *v)
     }
     if (!v->mirror) return;
     fputs(" + smem ", o);
-    /* CuTe's notation for a swizzled layout: the last applied first */
-    for (int j = v->nswz - 1; j >= 0; j--) {
-        char sw[32];
-        layout_swizzle_format(&v->swz[j], sw, sizeof sw);
-        fprintf(o, "%s o ", sw);
-    }
+    print_swizzles(o, v);
     fprintf(o, "%" PRId64 ":1", v->n);
 }
 

@@ -103,4 +103,54 @@ static inline const char *ST(const LayoutTiler *t)
     layout_tiler_format(t, b, LAYOUT_STR_MAX);
     return b;
 }
+/* How random layout text nests its leaves: tuples no deeper than
+ * max_depth; 1 in wrap_leaf single leaves written as a tuple of their own
+ * (0: none); a rank-1 layout bare unless 1 in tuple_single. */
+typedef struct Nesting {
+    int max_depth, wrap_leaf, tuple_single;
+} Nesting;
+
+/* Random nesting of the leaves [lo, hi) into shape and stride text. */
+static inline void emit_group(const Nesting *nz, Str *sh, Str *st, const int64_t *s, const int64_t *d, int lo, int hi,
+                              int depth)
+{
+    sput(sh, "(");
+    sput(st, "(");
+    int i = lo;
+    while (i < hi) {
+        int g = 1 + (int)(rnd() % (uint64_t)(hi - i));
+        if (depth >= nz->max_depth || rnd() % 3 != 0) g = 1;
+        if (i > lo) {
+            sput(sh, ",");
+            sput(st, ",");
+        }
+        if (g == 1 && (!nz->wrap_leaf || rnd() % (uint64_t)nz->wrap_leaf != 0)) {
+            sint(sh, s[i]);
+            sint(st, d[i]);
+        } else {
+            emit_group(nz, sh, st, s, d, i, i + g, depth + 1);
+        }
+        i += g;
+    }
+    sput(sh, ")");
+    sput(st, ")");
+}
+
+/* "shape:stride" text of the n leaves s:d, randomly nested. */
+static inline void layout_text(const Nesting *nz, Str *out, const int64_t *s, const int64_t *d, int n)
+{
+    Str sh = {.n = 0}, st = {.n = 0};
+    sh.b[0] = st.b[0] = '\0';
+    if (n == 1 && rnd() % (uint64_t)nz->tuple_single != 0) {
+        sint(&sh, s[0]);
+        sint(&st, d[0]);
+    } else {
+        emit_group(nz, &sh, &st, s, d, 0, n, 0);
+    }
+    out->n = 0;
+    out->b[0] = '\0';
+    sput(out, sh.b);
+    sput(out, ":");
+    sput(out, st.b);
+}
 #endif

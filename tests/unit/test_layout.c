@@ -82,45 +82,12 @@ static const char *parse_err(const char *text)
 /* ---- random layouts (the PRNG is layout_check.h's; LAYOUT_TEST_SEED
  * changes its seed, for stress runs by hand) -------------------------------- */
 
-/* Random nesting of the leaves [lo, hi) into shape and stride text. */
-static void emit_group(Str *sh, Str *st, const int64_t *s, const int64_t *d, int lo, int hi,
-                       int depth)
-{
-    sput(sh, "(");
-    sput(st, "(");
-    int i = lo;
-    while (i < hi) {
-        int g = 1 + (int)(rnd() % (uint64_t)(hi - i));
-        if (depth >= 3 || rnd() % 3 != 0) g = 1;
-        if (i > lo) {
-            sput(sh, ",");
-            sput(st, ",");
-        }
-        if (g == 1 && rnd() % 10 != 0) {
-            sint(sh, s[i]);
-            sint(st, d[i]);
-        } else {
-            emit_group(sh, st, s, d, i, i + g, depth + 1);
-        }
-        i += g;
-    }
-    sput(sh, ")");
-    sput(st, ")");
-}
-
 static Layout make_random(const int64_t *s, const int64_t *d, int n)
 {
-    Str sh = {.n = 0}, st = {.n = 0};
-    sh.b[0] = st.b[0] = '\0';
-    if (n == 1 && rnd() % 4 != 0) {
-        sint(&sh, s[0]);
-        sint(&st, d[0]);
-    } else {
-        emit_group(&sh, &st, s, d, 0, n, 0);
-    }
-    sput(&sh, ":");
-    sput(&sh, st.b);
-    return P(sh.b);
+    static const Nesting nz = {.max_depth = 3, .wrap_leaf = 10, .tuple_single = 4};
+    Str t;
+    layout_text(&nz, &t, s, d, n);
+    return P(t.b);
 }
 
 /* Any layout: small shapes, strides 0..maxd. */

@@ -23,53 +23,12 @@
 
 /* ---- random layouts ------------------------------------------------------------- */
 
-/* Random nesting of the leaves [lo, hi) into shape and stride text. */
-static void emit_group(Str *sh, Str *st, const int64_t *s, const int64_t *d, int lo, int hi,
-                       int depth)
-{
-    sput(sh, "(");
-    sput(st, "(");
-    int i = lo;
-    while (i < hi) {
-        int g = 1 + (int)(rnd() % (uint64_t)(hi - i));
-        if (depth >= 2 || rnd() % 3 != 0) g = 1;
-        if (i > lo) {
-            sput(sh, ",");
-            sput(st, ",");
-        }
-        if (g == 1) {
-            sint(sh, s[i]);
-            sint(st, d[i]);
-        } else {
-            emit_group(sh, st, s, d, i, i + g, depth + 1);
-        }
-        i += g;
-    }
-    sput(sh, ")");
-    sput(st, ")");
-}
-
-static void layout_text(Str *out, const int64_t *s, const int64_t *d, int n)
-{
-    Str sh = {.n = 0}, st = {.n = 0};
-    sh.b[0] = st.b[0] = '\0';
-    if (n == 1 && rnd() % 3 != 0) {
-        sint(&sh, s[0]);
-        sint(&st, d[0]);
-    } else {
-        emit_group(&sh, &st, s, d, 0, n, 0);
-    }
-    out->n = 0;
-    out->b[0] = '\0';
-    sput(out, sh.b);
-    sput(out, ":");
-    sput(out, st.b);
-}
+static const Nesting nesting = {.max_depth = 2, .wrap_leaf = 0, .tuple_single = 3};
 
 static Layout make_layout(const int64_t *s, const int64_t *d, int n)
 {
     Str t;
-    layout_text(&t, s, d, n);
+    layout_text(&nesting, &t, s, d, n);
     return P(t.b);
 }
 
