@@ -5,30 +5,17 @@
  * the limits in layout.h; all multiplications are checked, so no input can
  * make an operation overflow or index out of bounds. */
 #include "sema/layout.h"
+#include "sema/layout_impl.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef LayoutNode Node;
-
-enum {
-    LEAF = LAYOUT_NODE_LEAF,
-    TUPLE = LAYOUT_NODE_TUPLE,
-    TILE = LAYOUT_NODE_TILE,
-    UNDER = LAYOUT_NODE_UNDERSCORE
-};
-
 /* ---- errors and arithmetic ------------------------------------------- */
 
-typedef struct Err {
-    char *buf;
-    size_t len;
-} Err;
 
-static bool fail(Err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool fail(Err *e, const char *fmt, ...)
+bool lay_fail(Err *e, const char *fmt, ...)
 {
     if (e && e->buf && e->len) {
         va_list ap;
@@ -41,7 +28,7 @@ static bool fail(Err *e, const char *fmt, ...)
 
 /* Prefix the message already in e (an inner operation's reason) with the
  * outer operation's name, so the user sees where it came from. */
-static bool wrap(Err *e, const char *prefix)
+bool lay_wrap(Err *e, const char *prefix)
 {
     if (e && e->buf && e->len) {
         char tmp[1024];
@@ -52,7 +39,7 @@ static bool wrap(Err *e, const char *prefix)
 }
 
 /* true when a*b overflows int64 (the result is then unusable) */
-static bool mul_ovf(int64_t a, int64_t b, int64_t *r)
+bool lay_mul_ovf(int64_t a, int64_t b, int64_t *r)
 {
     return __builtin_mul_overflow(a, b, r);
 }
@@ -128,30 +115,24 @@ static uint64_t eval_sub(const Node *nd, int i, uint64_t idx)
 
 /* ---- building trees ------------------------------------------------------ */
 
-typedef struct Builder {
-    Node *nd;
-    int n, leaves, sp;
-    int stack[LAYOUT_MAX_DEPTH + 1];
-    bool full, deep;
-} Builder;
 
-static void b_init(Builder *b, Node *nd)
+void lay_b_init(Builder *b, Node *nd)
 {
     b->nd = nd;
     b->n = b->leaves = b->sp = 0;
     b->full = b->deep = false;
 }
 
-static bool b_bad(const Builder *b) { return b->full || b->deep; }
+bool lay_b_bad(const Builder *b) { return b->full || b->deep; }
 
 static void b_note_child(Builder *b)
 {
     if (b->sp > 0) b->nd[b->stack[b->sp - 1]].nchild++;
 }
 
-static void b_leaf(Builder *b, int64_t s, int64_t d)
+void lay_b_leaf(Builder *b, int64_t s, int64_t d)
 {
-    if (b_bad(b)) return;
+    if (lay_b_bad(b)) return;
     if (b->n >= LAYOUT_MAX_NODES || b->leaves >= LAYOUT_MAX_LEAVES) {
         b->full = true;
         return;
@@ -164,9 +145,9 @@ static void b_leaf(Builder *b, int64_t s, int64_t d)
 }
 
 /* `_` (CuTe's Underscore), only in a tiler; counted like a leaf. */
-static void b_under(Builder *b)
+void lay_b_under(Builder *b)
 {
-    if (b_bad(b)) return;
+    if (lay_b_bad(b)) return;
     if (b->n >= LAYOUT_MAX_NODES || b->leaves >= LAYOUT_MAX_LEAVES) {
         b->full = true;
         return;
@@ -177,9 +158,9 @@ static void b_under(Builder *b)
     b->leaves++;
 }
 
-static void b_open(Builder *b, int kind)
+void lay_b_open(Builder *b, int kind)
 {
-    if (b_bad(b)) return;
+    if (lay_b_bad(b)) return;
     if (b->n >= LAYOUT_MAX_NODES) {
         b->full = true;
         return;
@@ -193,9 +174,9 @@ static void b_open(Builder *b, int kind)
     b->stack[b->sp++] = b->n++;
 }
 
-static void b_close(Builder *b)
+void lay_b_close(Builder *b)
 {
-    if (b_bad(b) || b->sp == 0) return;
+    if (lay_b_bad(b) || b->sp == 0) return;
     int i = b->stack[--b->sp];
     b->nd[i].end = (int16_t)b->n;
 }
@@ -203,42 +184,42 @@ static void b_close(Builder *b)
 static void b_copy(Builder *b, const Node *src, int i)
 {
     if (src[i].kind == LEAF) {
-        b_leaf(b, src[i].shape, src[i].stride);
+        lay_b_leaf(b, src[i].shape, src[i].stride);
         return;
     }
     if (src[i].kind == UNDER) {
-        b_under(b);
+        lay_b_under(b);
         return;
     }
-    b_open(b, src[i].kind);
+    lay_b_open(b, src[i].kind);
     for (int c = i + 1; c < src[i].end; c = src[c].end) b_copy(b, src, c);
-    b_close(b);
+    lay_b_close(b);
 }
 
 /* A flat list as a layout subtree: one mode bare, several as a tuple. */
 static void b_flat(Builder *b, const Flat *f)
 {
     if (f->n <= 0) {
-        b_leaf(b, 1, 0);
+        lay_b_leaf(b, 1, 0);
     } else if (f->n == 1) {
-        b_leaf(b, f->s[0], f->d[0]);
+        lay_b_leaf(b, f->s[0], f->d[0]);
     } else {
-        b_open(b, TUPLE);
-        for (int k = 0; k < f->n; k++) b_leaf(b, f->s[k], f->d[k]);
-        b_close(b);
+        lay_b_open(b, TUPLE);
+        for (int k = 0; k < f->n; k++) lay_b_leaf(b, f->s[k], f->d[k]);
+        lay_b_close(b);
     }
 }
 
 static bool b_done(const Builder *b, Err *e, const char *op)
 {
     if (b->full)
-        return fail(e, "%s: result has more than %d modes", op, LAYOUT_MAX_LEAVES);
+        return lay_fail(e, "%s: result has more than %d modes", op, LAYOUT_MAX_LEAVES);
     if (b->deep)
-        return fail(e, "%s: result nests deeper than %d levels", op, LAYOUT_MAX_DEPTH);
+        return lay_fail(e, "%s: result nests deeper than %d levels", op, LAYOUT_MAX_DEPTH);
     return true;
 }
 
-static void copy_nodes(int *dn, Node *dst, int n, const Node *src)
+void lay_copy_nodes(int *dn, Node *dst, int n, const Node *src)
 {
     memmove(dst, src, (size_t)n * sizeof *src);
     *dn = n;
@@ -246,20 +227,20 @@ static void copy_nodes(int *dn, Node *dst, int n, const Node *src)
 
 /* ---- validation --------------------------------------------------------- */
 
-static bool check_values(const Node *nd, int i, Err *e)
+bool lay_check_values(const Node *nd, int i, Err *e)
 {
     int64_t size = 1, span = 0;
     for (int j = i; j < nd[i].end; j++) {
         if (nd[j].kind != LEAF) continue;
         int64_t s = nd[j].shape, d = nd[j].stride, t;
-        if (s < 1) return fail(e, "shape %" PRId64 " is not positive", s);
+        if (s < 1) return lay_fail(e, "shape %" PRId64 " is not positive", s);
         if (s > LAYOUT_MAX_VALUE || abs64(d) > LAYOUT_MAX_VALUE)
-            return fail(e, "integer exceeds the limit 2^48");
-        if (mul_ovf(size, s, &size) || size > LAYOUT_MAX_VALUE)
-            return fail(e, "layout size exceeds the limit 2^48");
-        if (mul_ovf(s - 1, abs64(d), &t) || t > LAYOUT_MAX_VALUE ||
+            return lay_fail(e, "integer exceeds the limit 2^48");
+        if (lay_mul_ovf(size, s, &size) || size > LAYOUT_MAX_VALUE)
+            return lay_fail(e, "layout size exceeds the limit 2^48");
+        if (lay_mul_ovf(s - 1, abs64(d), &t) || t > LAYOUT_MAX_VALUE ||
             (span += t) > LAYOUT_MAX_VALUE)
-            return fail(e, "layout cosize exceeds the limit 2^48");
+            return lay_fail(e, "layout cosize exceeds the limit 2^48");
     }
     return true;
 }
@@ -272,39 +253,39 @@ static bool check_sub(const Node *nd, int n, int i, int depth, bool tile_ok,
 {
     const Node *x = &nd[i];
     if (x->kind == LEAF || x->kind == UNDER) {
-        if (x->end != i + 1) return fail(e, "malformed layout tree");
+        if (x->end != i + 1) return lay_fail(e, "malformed layout tree");
         if (x->kind == UNDER && !tile_ok)
-            return fail(e, "'_' outside a tiler (it may only be a whole tiler or an element "
+            return lay_fail(e, "'_' outside a tiler (it may only be a whole tiler or an element "
                            "of <...>)");
         if (++*leaves > LAYOUT_MAX_LEAVES)
-            return fail(e, "more than %d modes", LAYOUT_MAX_LEAVES);
+            return lay_fail(e, "more than %d modes", LAYOUT_MAX_LEAVES);
         return true;
     }
-    if (x->kind != TUPLE && x->kind != TILE) return fail(e, "malformed layout tree");
-    if (x->kind == TILE && !tile_ok) return fail(e, "tiler bracket inside a layout");
-    if (depth >= LAYOUT_MAX_DEPTH) return fail(e, "nesting deeper than %d", LAYOUT_MAX_DEPTH);
-    if (x->end <= i + 1 || x->end > n) return fail(e, "malformed layout tree");
+    if (x->kind != TUPLE && x->kind != TILE) return lay_fail(e, "malformed layout tree");
+    if (x->kind == TILE && !tile_ok) return lay_fail(e, "tiler bracket inside a layout");
+    if (depth >= LAYOUT_MAX_DEPTH) return lay_fail(e, "nesting deeper than %d", LAYOUT_MAX_DEPTH);
+    if (x->end <= i + 1 || x->end > n) return lay_fail(e, "malformed layout tree");
     int count = 0, c = i + 1;
     while (c < x->end) {
-        if (nd[c].end <= c || nd[c].end > x->end) return fail(e, "malformed layout tree");
+        if (nd[c].end <= c || nd[c].end > x->end) return lay_fail(e, "malformed layout tree");
         if (!check_sub(nd, n, c, depth + 1, tile_ok && x->kind == TILE, check_vals, leaves, e))
             return false;
-        if (check_vals && x->kind == TILE && nd[c].kind != TILE && !check_values(nd, c, e))
+        if (check_vals && x->kind == TILE && nd[c].kind != TILE && !lay_check_values(nd, c, e))
             return false;
         count++;
         c = nd[c].end;
     }
-    if (count != x->nchild) return fail(e, "malformed layout tree");
+    if (count != x->nchild) return lay_fail(e, "malformed layout tree");
     return true;
 }
 
 static bool check_tree(const Node *nd, int n, bool tiler, bool vals, Err *e)
 {
-    if (n < 1 || n > LAYOUT_MAX_NODES) return fail(e, "malformed layout tree");
+    if (n < 1 || n > LAYOUT_MAX_NODES) return lay_fail(e, "malformed layout tree");
     int leaves = 0;
     if (!check_sub(nd, n, 0, 0, tiler, vals, &leaves, e)) return false;
-    if (nd[0].end != n) return fail(e, "malformed layout tree");
-    if (vals && nd[0].kind != TILE && !check_values(nd, 0, e)) return false;
+    if (nd[0].end != n) return lay_fail(e, "malformed layout tree");
+    if (vals && nd[0].kind != TILE && !lay_check_values(nd, 0, e)) return false;
     return true;
 }
 
@@ -313,22 +294,22 @@ static bool check_layout(const Layout *l, Err *e) { return check_tree(l->node, l
 /* Validate an input and name the operation in the message. */
 static bool check_in(const Layout *l, Err *e, const char *op)
 {
-    if (!l) return fail(e, "%s: missing layout", op);
+    if (!l) return lay_fail(e, "%s: missing layout", op);
     if (!check_layout(l, e)) {
         char p[64];
         snprintf(p, sizeof p, "%s: invalid layout: ", op);
-        return wrap(e, p);
+        return lay_wrap(e, p);
     }
     return true;
 }
 
 static bool check_tiler_in(const LayoutTiler *t, Err *e, const char *op)
 {
-    if (!t) return fail(e, "%s: missing tiler", op);
+    if (!t) return lay_fail(e, "%s: missing tiler", op);
     if (!check_tree(t->node, t->n, true, true, e)) {
         char p[64];
         snprintf(p, sizeof p, "%s: invalid tiler: ", op);
-        return wrap(e, p);
+        return lay_wrap(e, p);
     }
     return true;
 }
@@ -342,281 +323,17 @@ static bool finish(Builder *b, Layout *tmp, Layout *out, Err *e, const char *op)
     if (!check_layout(tmp, e)) {
         char p[64];
         snprintf(p, sizeof p, "%s: result out of range: ", op);
-        return wrap(e, p);
+        return lay_wrap(e, p);
     }
-    copy_nodes(&out->n, out->node, tmp->n, tmp->node);
+    lay_copy_nodes(&out->n, out->node, tmp->n, tmp->node);
     return true;
 }
 
 bool layout_validate(const Layout *l, char *err, size_t errlen)
 {
     Err e = {err, errlen};
-    if (!l) return fail(&e, "missing layout");
+    if (!l) return lay_fail(&e, "missing layout");
     return check_layout(l, &e);
-}
-
-/* ---- text: parsing -------------------------------------------------------- */
-
-typedef struct Parser {
-    const char *s;
-    size_t pos;
-    Err *e;
-} Parser;
-
-/* A parsed integer tree with the column of each node, for error messages. */
-typedef struct ITree {
-    int n;
-    Node nd[LAYOUT_MAX_NODES];
-    int col[LAYOUT_MAX_NODES];
-} ITree;
-
-static void skip_ws(Parser *p)
-{
-    while (p->s[p->pos] == ' ' || p->s[p->pos] == '\t') p->pos++;
-}
-
-static bool perr(Parser *p, size_t pos, const char *what)
-{
-    return fail(p->e, "column %zu: %s", pos + 1, what);
-}
-
-static bool expected(Parser *p, const char *what)
-{
-    char msg[128], found[32];
-    char c = p->s[p->pos];
-    if (c == '\0')
-        snprintf(found, sizeof found, "end of input");
-    else if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f)
-        snprintf(found, sizeof found, "'%c'", c);
-    else
-        snprintf(found, sizeof found, "byte 0x%02x", (unsigned char)c);
-    snprintf(msg, sizeof msg, "expected %s but found %s", what, found);
-    return perr(p, p->pos, msg);
-}
-
-static bool parse_int(Parser *p, int64_t *v)
-{
-    size_t start = p->pos;
-    bool neg = false;
-    if (p->s[p->pos] == '_') { /* CuTe prints static integers as _8 */
-        char c = p->s[p->pos + 1];
-        if ((c < '0' || c > '9') && c != '-')
-            return perr(p, start,
-                        "'_' (CuTe's Underscore) may only stand for a whole mode of a tiler, "
-                        "such as <2,_>, not inside a layout or tuple");
-        p->pos++;
-    }
-    if (p->s[p->pos] == '-') {
-        neg = true;
-        p->pos++;
-    }
-    if (p->s[p->pos] < '0' || p->s[p->pos] > '9') {
-        p->pos = start;
-        return expected(p, "a number or '('");
-    }
-    int64_t x = 0;
-    bool big = false;
-    while (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
-        if (!big) {
-            x = x * 10 + (p->s[p->pos] - '0');
-            if (x > LAYOUT_MAX_VALUE) big = true;
-        }
-        p->pos++;
-    }
-    if (big) return perr(p, start, "integer exceeds the limit 2^48");
-    *v = neg ? -x : x;
-    return true;
-}
-
-static bool parse_itree_rec(Parser *p, Builder *b, int *col, int depth)
-{
-    skip_ws(p);
-    size_t start = p->pos;
-    if (p->s[p->pos] == '(') {
-        if (depth >= LAYOUT_MAX_DEPTH) return perr(p, start, "tuples nest too deeply");
-        if (b->n < LAYOUT_MAX_NODES) col[b->n] = (int)start;
-        b_open(b, TUPLE);
-        if (b_bad(b)) return perr(p, start, "too many modes");
-        p->pos++;
-        for (;;) {
-            if (!parse_itree_rec(p, b, col, depth + 1)) return false;
-            skip_ws(p);
-            if (p->s[p->pos] == ',') {
-                p->pos++;
-                continue;
-            }
-            if (p->s[p->pos] == ')') {
-                p->pos++;
-                break;
-            }
-            return expected(p, "',' or ')'");
-        }
-        b_close(b);
-        return true;
-    }
-    int64_t v = 0;
-    if (!parse_int(p, &v)) return false;
-    if (b->n < LAYOUT_MAX_NODES) col[b->n] = (int)start;
-    b_leaf(b, v, 0);
-    if (b_bad(b)) return perr(p, start, "too many modes (the limit is 64 integers)");
-    return true;
-}
-
-static bool parse_itree(Parser *p, ITree *t)
-{
-    Builder b;
-    b_init(&b, t->nd);
-    if (!parse_itree_rec(p, &b, t->col, 0)) return false;
-    t->n = b.n;
-    return true;
-}
-
-static void emit_merged(Builder *b, const ITree *sh, const ITree *st, int i)
-{
-    if (sh->nd[i].kind == LEAF) {
-        b_leaf(b, sh->nd[i].shape, st->nd[i].shape);
-        return;
-    }
-    b_open(b, TUPLE);
-    for (int c = i + 1; c < sh->nd[i].end; c = sh->nd[c].end) emit_merged(b, sh, st, c);
-    b_close(b);
-}
-
-/* Parse one layout at the cursor and append it to b as a subtree. */
-static bool parse_layout_into(Parser *p, Builder *b)
-{
-    ITree sh, st;
-    skip_ws(p);
-    size_t start = p->pos;
-    if (!parse_itree(p, &sh)) return false;
-    for (int i = 0; i < sh.n; i++)
-        if (sh.nd[i].kind == LEAF && sh.nd[i].shape < 1)
-            return perr(p, (size_t)sh.col[i], "shape must be positive");
-    skip_ws(p);
-    if (p->s[p->pos] == ':') {
-        p->pos++;
-        skip_ws(p);
-        if (!parse_itree(p, &st)) return false;
-        for (int i = 0; i < sh.n; i++) {
-            if (i >= st.n) return perr(p, p->pos, "stride is not congruent with the shape");
-            if (st.nd[i].kind != sh.nd[i].kind || st.nd[i].nchild != sh.nd[i].nchild) {
-                char msg[96];
-                if (sh.nd[i].kind == LEAF)
-                    snprintf(msg, sizeof msg,
-                             "stride is not congruent with the shape: expected an integer");
-                else
-                    snprintf(msg, sizeof msg,
-                             "stride is not congruent with the shape: expected a tuple of %d",
-                             sh.nd[i].nchild);
-                return perr(p, (size_t)st.col[i], msg);
-            }
-        }
-    } else {
-        /* CuTe's LayoutLeft: compact column-major, size-1 modes stride 0 */
-        st = sh;
-        int64_t prod = 1;
-        for (int i = 0; i < sh.n; i++) {
-            if (sh.nd[i].kind != LEAF) continue;
-            st.nd[i].shape = sh.nd[i].shape == 1 ? 0 : prod;
-            if (mul_ovf(prod, sh.nd[i].shape, &prod) || prod > LAYOUT_MAX_VALUE)
-                return perr(p, start, "layout size exceeds the limit 2^48");
-        }
-    }
-    int root = b->n;
-    emit_merged(b, &sh, &st, 0);
-    if (b_bad(b)) return perr(p, start, "layout too large");
-    if (!check_values(b->nd, root, p->e)) {
-        char pre[32];
-        snprintf(pre, sizeof pre, "column %zu: ", start + 1);
-        return wrap(p->e, pre);
-    }
-    return true;
-}
-
-static bool at_end(Parser *p, const char *what)
-{
-    skip_ws(p);
-    if (p->s[p->pos] != '\0') {
-        char msg[80];
-        snprintf(msg, sizeof msg, "unexpected '%c' after the %s", p->s[p->pos], what);
-        return perr(p, p->pos, msg);
-    }
-    return true;
-}
-
-bool layout_parse(const char *text, Layout *out, char *err, size_t errlen)
-{
-    Err e = {err, errlen};
-    if (!text || !out) return fail(&e, "missing argument");
-    Layout tmp;
-    Builder b;
-    b_init(&b, tmp.node);
-    Parser p = {text, 0, &e};
-    if (!parse_layout_into(&p, &b) || !at_end(&p, "layout")) return false;
-    tmp.n = b.n;
-    copy_nodes(&out->n, out->node, tmp.n, tmp.node);
-    return true;
-}
-
-static bool parse_tiler_rec(Parser *p, Builder *b, int depth)
-{
-    skip_ws(p);
-    size_t start = p->pos;
-    if (p->s[p->pos] == '_') {
-        char c = p->s[p->pos + 1];
-        if ((c < '0' || c > '9') && c != '-') { /* `_`, not the integer `_8` */
-            b_under(b);
-            if (b_bad(b)) return perr(p, start, "tiler too large");
-            p->pos++;
-            return true;
-        }
-    }
-    if (p->s[p->pos] != '<') return parse_layout_into(p, b);
-    if (depth >= LAYOUT_MAX_DEPTH) return perr(p, start, "tilers nest too deeply");
-    b_open(b, TILE);
-    if (b_bad(b)) return perr(p, start, "tiler too large");
-    p->pos++;
-    for (;;) {
-        if (!parse_tiler_rec(p, b, depth + 1)) return false;
-        skip_ws(p);
-        if (p->s[p->pos] == ',') {
-            p->pos++;
-            continue;
-        }
-        if (p->s[p->pos] == '>') {
-            p->pos++;
-            break;
-        }
-        return expected(p, "',' or '>'");
-    }
-    b_close(b);
-    if (b_bad(b)) return perr(p, start, "tiler too large");
-    return true;
-}
-
-bool layout_tiler_parse(const char *text, LayoutTiler *out, char *err, size_t errlen)
-{
-    Err e = {err, errlen};
-    if (!text || !out) return fail(&e, "missing argument");
-    LayoutTiler tmp;
-    Builder b;
-    b_init(&b, tmp.node);
-    Parser p = {text, 0, &e};
-    if (!parse_tiler_rec(&p, &b, 0) || !at_end(&p, "tiler")) return false;
-    tmp.n = b.n;
-    copy_nodes(&out->n, out->node, tmp.n, tmp.node);
-    return true;
-}
-
-bool layout_tuple_parse(const char *text, LayoutTuple *out, char *err, size_t errlen)
-{
-    Err e = {err, errlen};
-    if (!text || !out) return fail(&e, "missing argument");
-    ITree t;
-    Parser p = {text, 0, &e};
-    if (!parse_itree(&p, &t) || !at_end(&p, "tuple")) return false;
-    copy_nodes(&out->n, out->node, t.n, t.nd);
-    return true;
 }
 
 /* ---- text: printing ------------------------------------------------------- */
@@ -712,23 +429,23 @@ bool layout_make(int64_t shape, int64_t stride, Layout *out, char *err, size_t e
     Err e = {err, errlen};
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
-    b_leaf(&b, shape, stride);
+    lay_b_init(&b, tmp.node);
+    lay_b_leaf(&b, shape, stride);
     return finish(&b, &tmp, out, &e, "make");
 }
 
 bool layout_concat(int count, const Layout *const *modes, Layout *out, char *err, size_t errlen)
 {
     Err e = {err, errlen};
-    if (count < 1 || !modes) return fail(&e, "concat: need at least one layout");
+    if (count < 1 || !modes) return lay_fail(&e, "concat: need at least one layout");
     for (int k = 0; k < count; k++)
         if (!check_in(modes[k], &e, "concat")) return false;
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
-    b_open(&b, TUPLE);
+    lay_b_init(&b, tmp.node);
+    lay_b_open(&b, TUPLE);
     for (int k = 0; k < count; k++) b_copy(&b, modes[k]->node, 0);
-    b_close(&b);
+    lay_b_close(&b);
     return finish(&b, &tmp, out, &e, "concat");
 }
 
@@ -737,45 +454,45 @@ bool layout_mode(const Layout *l, int i, Layout *out, char *err, size_t errlen)
     Err e = {err, errlen};
     if (!check_in(l, &e, "mode")) return false;
     if (i < 0 || i >= rank_of(l->node, 0))
-        return fail(&e, "mode: index %d out of range for rank %d", i, rank_of(l->node, 0));
+        return lay_fail(&e, "mode: index %d out of range for rank %d", i, rank_of(l->node, 0));
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     b_copy(&b, l->node, mode_of(l->node, 0, i));
     return finish(&b, &tmp, out, &e, "mode");
 }
 
 void layout_tiler_from_layout(const Layout *l, LayoutTiler *out)
 {
-    copy_nodes(&out->n, out->node, l->n, l->node);
+    lay_copy_nodes(&out->n, out->node, l->n, l->node);
 }
 
 bool layout_tiler_make(int count, const Layout *const *modes, LayoutTiler *out, char *err,
                        size_t errlen)
 {
     Err e = {err, errlen};
-    if (count < 1 || !modes) return fail(&e, "tiler: need at least one layout");
+    if (count < 1 || !modes) return lay_fail(&e, "tiler: need at least one layout");
     for (int k = 0; k < count; k++)
         if (!check_in(modes[k], &e, "tiler")) return false;
     LayoutTiler tmp;
     Builder b;
-    b_init(&b, tmp.node);
-    b_open(&b, TILE);
+    lay_b_init(&b, tmp.node);
+    lay_b_open(&b, TILE);
     for (int k = 0; k < count; k++) b_copy(&b, modes[k]->node, 0);
-    b_close(&b);
+    lay_b_close(&b);
     if (!b_done(&b, &e, "tiler")) return false;
-    copy_nodes(&out->n, out->node, b.n, tmp.node);
+    lay_copy_nodes(&out->n, out->node, b.n, tmp.node);
     return true;
 }
 
 static bool check_dims(int rank, const int64_t *shape, Err *e, const char *op)
 {
     if (rank < 0 || rank > LAYOUT_MAX_LEAVES)
-        return fail(e, "%s: rank %d out of range", op, rank);
-    if (rank > 0 && !shape) return fail(e, "%s: missing shape", op);
+        return lay_fail(e, "%s: rank %d out of range", op, rank);
+    if (rank > 0 && !shape) return lay_fail(e, "%s: missing shape", op);
     for (int k = 0; k < rank; k++)
         if (shape[k] < 1)
-            return fail(e, "%s: dimension %d has extent %" PRId64 ", not positive", op, k,
+            return lay_fail(e, "%s: dimension %d has extent %" PRId64 ", not positive", op, k,
                         shape[k]);
     return true;
 }
@@ -786,15 +503,15 @@ static bool build_dims(int rank, const int64_t *shape, const int64_t *stride, La
 {
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     if (rank == 0) {
-        b_leaf(&b, 1, 0);
+        lay_b_leaf(&b, 1, 0);
     } else if (rank == 1) {
-        b_leaf(&b, shape[0], stride[0]);
+        lay_b_leaf(&b, shape[0], stride[0]);
     } else {
-        b_open(&b, TUPLE);
-        for (int k = 0; k < rank; k++) b_leaf(&b, shape[k], stride[k]);
-        b_close(&b);
+        lay_b_open(&b, TUPLE);
+        for (int k = 0; k < rank; k++) lay_b_leaf(&b, shape[k], stride[k]);
+        lay_b_close(&b);
     }
     return finish(&b, &tmp, out, e, op);
 }
@@ -804,7 +521,7 @@ bool layout_from_shape_strides(int rank, const int64_t *shape, const int64_t *st
 {
     Err e = {err, errlen};
     if (!check_dims(rank, shape, &e, "from-shape-strides")) return false;
-    if (rank > 0 && !strides) return fail(&e, "from-shape-strides: missing strides");
+    if (rank > 0 && !strides) return lay_fail(&e, "from-shape-strides: missing strides");
     return build_dims(rank, shape, strides, out, &e, "from-shape-strides");
 }
 
@@ -819,8 +536,8 @@ static bool compact_by_rank(int rank, const int64_t *shape, const int *pos, Layo
         for (int k = 0; k < rank; k++) {
             if (pos[k] != r) continue;
             stride[k] = prod;
-            if (mul_ovf(prod, shape[k], &prod) || prod > LAYOUT_MAX_VALUE)
-                return fail(e, "%s: size exceeds the limit 2^48", op);
+            if (lay_mul_ovf(prod, shape[k], &prod) || prod > LAYOUT_MAX_VALUE)
+                return lay_fail(e, "%s: size exceeds the limit 2^48", op);
         }
     }
     return build_dims(rank, shape, stride, out, e, op);
@@ -847,10 +564,10 @@ bool layout_col_major(int rank, const int64_t *shape, Layout *out, char *err, si
 static bool check_perm(int n, const int *perm, Err *e, const char *op)
 {
     bool seen[LAYOUT_MAX_LEAVES] = {false};
-    if (n > 0 && !perm) return fail(e, "%s: missing permutation", op);
+    if (n > 0 && !perm) return lay_fail(e, "%s: missing permutation", op);
     for (int k = 0; k < n; k++) {
         if (perm[k] < 0 || perm[k] >= n || seen[perm[k]])
-            return fail(e, "%s: not a permutation of 0..%d", op, n - 1);
+            return lay_fail(e, "%s: not a permutation of 0..%d", op, n - 1);
         seen[perm[k]] = true;
     }
     return true;
@@ -916,7 +633,7 @@ static bool crd2idx(const Node *cn, int ci, const Node *ln, int li, int64_t *off
     if (cn[ci].kind == LEAF) {
         int64_t c = cn[ci].shape, size = sub_size(ln, li);
         if (c < 0 || c >= size)
-            return fail(e, "eval: coordinate %" PRId64 " out of range for a mode of size %" PRId64,
+            return lay_fail(e, "eval: coordinate %" PRId64 " out of range for a mode of size %" PRId64,
                         c, size);
         *off = (int64_t)eval_sub(ln, li, (uint64_t)c);
         return true;
@@ -924,7 +641,7 @@ static bool crd2idx(const Node *cn, int ci, const Node *ln, int li, int64_t *off
     int k = cn[ci].nchild;
     if (ln[li].kind == LEAF && k == 1) return crd2idx(cn, ci + 1, ln, li, off, e);
     if (k != rank_of(ln, li))
-        return fail(e, "eval: coordinate has rank %d but the mode has rank %d", k,
+        return lay_fail(e, "eval: coordinate has rank %d but the mode has rank %d", k,
                     rank_of(ln, li));
     int64_t sum = 0;
     int c = ci + 1;
@@ -943,23 +660,23 @@ bool layout_eval_coord(const Layout *l, const LayoutTuple *coord, int64_t *offse
     Err e = {err, errlen};
     if (!check_in(l, &e, "eval")) return false;
     if (!coord || !check_tree(coord->node, coord->n, false, false, &e))
-        return wrap(&e, "eval: invalid coordinate: ");
+        return lay_wrap(&e, "eval: invalid coordinate: ");
     return crd2idx(coord->node, 0, l->node, 0, offset, &e);
 }
 
 static void idx2crd(const Node *ln, int li, int64_t idx, Builder *b)
 {
     if (ln[li].kind == LEAF) {
-        b_leaf(b, idx, 0);
+        lay_b_leaf(b, idx, 0);
         return;
     }
-    b_open(b, TUPLE);
+    lay_b_open(b, TUPLE);
     for (int c = li + 1; c < ln[li].end; c = ln[c].end) {
         int64_t s = sub_size(ln, c);
         idx2crd(ln, c, idx % s, b);
         idx /= s;
     }
-    b_close(b);
+    lay_b_close(b);
 }
 
 bool layout_index_to_coord(const Layout *l, int64_t idx, LayoutTuple *coord, char *err,
@@ -969,13 +686,13 @@ bool layout_index_to_coord(const Layout *l, int64_t idx, LayoutTuple *coord, cha
     if (!check_in(l, &e, "coord")) return false;
     int64_t size = layout_size(l);
     if (idx < 0 || idx >= size)
-        return fail(&e, "coord: index %" PRId64 " out of range [0, %" PRId64 ")", idx, size);
+        return lay_fail(&e, "coord: index %" PRId64 " out of range [0, %" PRId64 ")", idx, size);
     LayoutTuple tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     idx2crd(l->node, 0, idx, &b);
     if (!b_done(&b, &e, "coord")) return false;
-    copy_nodes(&coord->n, coord->node, b.n, tmp.node);
+    lay_copy_nodes(&coord->n, coord->node, b.n, tmp.node);
     return true;
 }
 
@@ -1005,7 +722,7 @@ static void coalesce_core(const int64_t *s, const int64_t *d, int n, bool keep_l
         if (k == 1 && rs[0] == 1) {
             rs[0] = s[i];
             rd[0] = d[i];
-        } else if (!mul_ovf(s[i], d[i], &p) && p == rd[k - 1]) {
+        } else if (!lay_mul_ovf(s[i], d[i], &p) && p == rd[k - 1]) {
             rs[k - 1] *= s[i];
             rd[k - 1] = d[i];
         } else {
@@ -1041,7 +758,7 @@ bool layout_coalesce(const Layout *l, Layout *out, char *err, size_t errlen)
     if (!check_in(l, &e, "coalesce")) return false;
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     emit_coalesced(&b, l->node, 0);
     return finish(&b, &tmp, out, &e, "coalesce");
 }
@@ -1053,8 +770,8 @@ static bool coalesce_prof(const Node *ln, int li, const Node *pn, int pi, Builde
         return true;
     }
     int k = pn[pi].nchild, r = rank_of(ln, li);
-    if (k > r) return fail(e, "coalesce: profile has %d modes but the layout has rank %d", k, r);
-    b_open(b, TUPLE);
+    if (k > r) return lay_fail(e, "coalesce: profile has %d modes but the layout has rank %d", k, r);
+    lay_b_open(b, TUPLE);
     int pc = pi + 1;
     for (int m = 0; m < r; m++) {
         int lm = mode_of(ln, li, m);
@@ -1065,7 +782,7 @@ static bool coalesce_prof(const Node *ln, int li, const Node *pn, int pi, Builde
             b_copy(b, ln, lm);
         }
     }
-    b_close(b);
+    lay_b_close(b);
     return true;
 }
 
@@ -1075,10 +792,10 @@ bool layout_coalesce_profile(const Layout *l, const LayoutTuple *profile, Layout
     Err e = {err, errlen};
     if (!check_in(l, &e, "coalesce")) return false;
     if (!profile || !check_tree(profile->node, profile->n, false, false, &e))
-        return wrap(&e, "coalesce: invalid profile: ");
+        return lay_wrap(&e, "coalesce: invalid profile: ");
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     if (!coalesce_prof(l->node, 0, profile->node, 0, &b, &e)) return false;
     return finish(&b, &tmp, out, &e, "coalesce");
 }
@@ -1106,7 +823,7 @@ bool layout_filter(const Layout *l, Layout *out, char *err, size_t errlen)
     coalesce_core(f.s, f.d, f.n, false, &c);
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     b_flat(&b, &c);
     return finish(&b, &tmp, out, &e, "filter");
 }
@@ -1136,7 +853,7 @@ bool layout_sort(const Layout *l, Layout *out, char *err, size_t errlen)
     sort_flat(&f);
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     b_flat(&b, &f);
     return finish(&b, &tmp, out, &e, "sort");
 }
@@ -1154,8 +871,8 @@ static bool complement_flat(const Node *nd, int i, int64_t m, Flat *out, Err *e)
 {
     Flat f;
     filtered_flat(nd, i, &f);
-    if (m < 1) return fail(e, "complement: cotarget %" PRId64 " is not positive", m);
-    if (m > LAYOUT_MAX_VALUE) return fail(e, "complement: cotarget exceeds the limit 2^48");
+    if (m < 1) return lay_fail(e, "complement: cotarget %" PRId64 " is not positive", m);
+    if (m > LAYOUT_MAX_VALUE) return lay_fail(e, "complement: cotarget exceeds the limit 2^48");
     if (f.n == 0) { /* only stride-0/size-1 modes: everything is the rest */
         out->n = 1;
         out->s[0] = m;
@@ -1164,7 +881,7 @@ static bool complement_flat(const Node *nd, int i, int64_t m, Flat *out, Err *e)
     }
     for (int k = 0; k < f.n; k++)
         if (f.d[k] < 0)
-            return fail(e,
+            return lay_fail(e,
                         "complement: mode %" PRId64 ":%" PRId64
                         " has a negative stride; a complement is defined only for "
                         "non-negative strides",
@@ -1175,10 +892,10 @@ static bool complement_flat(const Node *nd, int i, int64_t m, Flat *out, Err *e)
     for (int k = 0; k < f.n; k++) {
         if (f.d[k] % span != 0) {
             if (k > 0 && f.d[k] == f.d[k - 1])
-                return fail(e,
+                return lay_fail(e,
                             "complement: layout is not injective: two modes have stride %" PRId64,
                             f.d[k]);
-            return fail(e,
+            return lay_fail(e,
                         "complement: layout is not admissible: stride %" PRId64
                         " is not a multiple of %" PRId64 " (shape*stride of the mode %" PRId64
                         ":%" PRId64 " below it)",
@@ -1187,8 +904,8 @@ static bool complement_flat(const Node *nd, int i, int64_t m, Flat *out, Err *e)
         out->s[out->n] = f.d[k] / span;
         out->d[out->n] = span;
         out->n++;
-        if (mul_ovf(f.s[k], f.d[k], &span))
-            return fail(e, "complement: value exceeds the limit 2^48");
+        if (lay_mul_ovf(f.s[k], f.d[k], &span))
+            return lay_fail(e, "complement: value exceeds the limit 2^48");
     }
     out->s[out->n] = m / span + (m % span != 0); /* CuTe's ceil_div */
     out->d[out->n] = span;
@@ -1202,7 +919,7 @@ static bool complement_sub(const Node *nd, int i, int64_t m, bool raw, Layout *o
     if (!complement_flat(nd, i, m, &f, e)) return false;
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     if (raw) {
         b_flat(&b, &f);
     } else {
@@ -1257,7 +974,7 @@ static bool compose_leaf(const Flat *a, const Node *an, int ai, int64_t s, int64
 {
     int64_t t;
     if (d == 0) { /* CuTe's static stride-0 shortcut */
-        b_leaf(b, s, 0);
+        lay_b_leaf(b, s, 0);
         return true;
     }
     int r = a->n;
@@ -1266,7 +983,7 @@ static bool compose_leaf(const Flat *a, const Node *an, int ai, int64_t s, int64
         Out o = {txt, sizeof txt, 0};
         fmt_layout(&o, an, ai);
         out_end(&o);
-        return fail(e,
+        return lay_fail(e,
                     "compose: mode %" PRId64 ":%" PRId64
                     " of the right operand has a negative stride, so it reaches negative "
                     "indices, where the left operand %s is not defined: only a layout that "
@@ -1275,8 +992,8 @@ static bool compose_leaf(const Flat *a, const Node *an, int ai, int64_t s, int64
                     s, d, txt);
     }
     if (r == 1) { /* a single mode s0:d0 is d0*i for every integer i */
-        if (mul_ovf(d, a->d[0], &t)) return fail(e, "compose: value exceeds the limit 2^48");
-        b_leaf(b, s, t);
+        if (lay_mul_ovf(d, a->d[0], &t)) return lay_fail(e, "compose: value exceeds the limit 2^48");
+        lay_b_leaf(b, s, t);
         return true;
     }
     Flat res;
@@ -1292,7 +1009,7 @@ static bool compose_leaf(const Flat *a, const Node *an, int ai, int64_t s, int64
             q = 1;
             rest /= ak;
         } else {
-            return fail(e,
+            return lay_fail(e,
                         "compose: stride divisibility condition violated: stride %" PRId64
                         " of the right operand leaves %" PRId64
                         ", which neither divides nor is a multiple of shape %" PRId64
@@ -1300,8 +1017,8 @@ static bool compose_leaf(const Flat *a, const Node *an, int ai, int64_t s, int64
                         d, rest, ak);
         }
         res.s[k] = q;
-        if (mul_ovf(a->d[k], ak / q, &res.d[k]))
-            return fail(e, "compose: value exceeds the limit 2^48");
+        if (lay_mul_ovf(a->d[k], ak / q, &res.d[k]))
+            return lay_fail(e, "compose: value exceeds the limit 2^48");
     }
     int64_t rest_stride = rest, rest_shape = s;
     for (int k = 0; k < r - 1; k++) {
@@ -1312,7 +1029,7 @@ static bool compose_leaf(const Flat *a, const Node *an, int ai, int64_t s, int64
         } else if (rest_shape % x == 0) {
             rest_shape /= x;
         } else {
-            return fail(e,
+            return lay_fail(e,
                         "compose: shape divisibility condition violated: shape %" PRId64
                         " of the right operand leaves %" PRId64
                         ", which neither divides nor is a multiple of %" PRId64
@@ -1321,15 +1038,15 @@ static bool compose_leaf(const Flat *a, const Node *an, int ai, int64_t s, int64
         }
         carry[k] += (res.s[k] - 1) * unit[k];
         if (carry[k] >= a->s[k])
-            return fail(e,
+            return lay_fail(e,
                         "compose: the modes of the right operand overlap in mode %d (shape %" PRId64
                         ") of the left operand, so the result would not be A(B(i)); "
                         "compose them separately",
                         k, a->s[k]);
     }
     res.s[r - 1] = rest_shape;
-    if (mul_ovf(rest_stride, a->d[r - 1], &res.d[r - 1]))
-        return fail(e, "compose: value exceeds the limit 2^48");
+    if (lay_mul_ovf(rest_stride, a->d[r - 1], &res.d[r - 1]))
+        return lay_fail(e, "compose: value exceeds the limit 2^48");
     res.n = r;
     Flat c;
     coalesce_core(res.s, res.d, res.n, false, &c);
@@ -1342,10 +1059,10 @@ static bool compose_node(const Flat *a, const Node *an, int ai, const Node *bn, 
 {
     if (bn[bi].kind == LEAF)
         return compose_leaf(a, an, ai, bn[bi].shape, bn[bi].stride, carry, out, e);
-    b_open(out, TUPLE);
+    lay_b_open(out, TUPLE);
     for (int c = bi + 1; c < bn[bi].end; c = bn[c].end)
         if (!compose_node(a, an, ai, bn, c, carry, out, e)) return false;
-    b_close(out);
+    lay_b_close(out);
     return true;
 }
 
@@ -1374,8 +1091,8 @@ static bool bymode(const Node *an, int ai, const Node *tn, int ti, BinOp op, con
     }
     if (tn[ti].kind != TILE) return op(an, ai, tn, ti, out, e);
     int k = tn[ti].nchild, r = rank_of(an, ai);
-    if (k > r) return fail(e, "%s: tiler has %d modes but the layout has rank %d", name, k, r);
-    b_open(out, TUPLE);
+    if (k > r) return lay_fail(e, "%s: tiler has %d modes but the layout has rank %d", name, k, r);
+    lay_b_open(out, TUPLE);
     int tc = ti + 1;
     for (int m = 0; m < r; m++) {
         int am = mode_of(an, ai, m);
@@ -1386,7 +1103,7 @@ static bool bymode(const Node *an, int ai, const Node *tn, int ti, BinOp op, con
             b_copy(out, an, am);
         }
     }
-    b_close(out);
+    lay_b_close(out);
     return true;
 }
 
@@ -1397,7 +1114,7 @@ static bool run_op_nodes(const Layout *a, const Node *tn, BinOp op, const char *
     if (!check_in(a, e, name)) return false;
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     if (!bymode(a->node, 0, tn, 0, op, name, &b, e)) return false;
     return finish(&b, &tmp, out, e, name);
 }
@@ -1431,7 +1148,7 @@ bool layout_compose(const Layout *a, const Layout *b, Layout *out, char *err, si
 
 /* ---- divide and product ------------------------------------------------------ */
 
-/* wrap() with a prefix naming the layout subtree at i and a number:
+/* lay_wrap() with a prefix naming the layout subtree at i and a number:
  * "<pre><layout><mid><value>: " before the inner reason. */
 static bool wrap_sub(Err *e, const char *pre, const Node *nd, int i, const char *mid, int64_t v)
 {
@@ -1440,7 +1157,7 @@ static bool wrap_sub(Err *e, const char *pre, const Node *nd, int i, const char 
     fmt_layout(&o, nd, i);
     out_end(&o);
     snprintf(prefix, sizeof prefix, "%s%s%s%" PRId64 ": ", pre, txt, mid, v);
-    return wrap(e, prefix);
+    return lay_wrap(e, prefix);
 }
 
 static bool op_logical_divide(const Node *an, int ai, const Node *bn, int bi, Builder *out, Err *e)
@@ -1448,7 +1165,7 @@ static bool op_logical_divide(const Node *an, int ai, const Node *bn, int bi, Bu
     Layout c, bc;
     for (int j = bi; j < bn[bi].end; j++)
         if (bn[j].kind == LEAF && bn[j].shape > 1 && bn[j].stride < 0)
-            return fail(e,
+            return lay_fail(e,
                         "logical-divide: tiler mode %" PRId64 ":%" PRId64
                         " has a negative stride, so the tiler leaves A's domain [0, %" PRId64
                         ") and has no complement there",
@@ -1457,14 +1174,14 @@ static bool op_logical_divide(const Node *an, int ai, const Node *bn, int bi, Bu
         return wrap_sub(e, "logical-divide: tiler ", bn, bi, " has no complement for size(A) = ",
                         sub_size(an, ai));
     Builder bb;
-    b_init(&bb, bc.node);
-    b_open(&bb, TUPLE);
+    lay_b_init(&bb, bc.node);
+    lay_b_open(&bb, TUPLE);
     b_copy(&bb, bn, bi);
     b_copy(&bb, c.node, 0);
-    b_close(&bb);
+    lay_b_close(&bb);
     if (!b_done(&bb, e, "logical-divide")) return false;
     bc.n = bb.n;
-    if (!emit_compose(an, ai, bc.node, 0, out, e)) return wrap(e, "logical-divide: ");
+    if (!emit_compose(an, ai, bc.node, 0, out, e)) return lay_wrap(e, "logical-divide: ");
     return true;
 }
 
@@ -1472,16 +1189,16 @@ static bool op_logical_product(const Node *an, int ai, const Node *bn, int bi, B
                                Err *e)
 {
     int64_t m;
-    if (mul_ovf(sub_size(an, ai), sub_cosize(bn, bi), &m) || m > LAYOUT_MAX_VALUE)
-        return fail(e, "logical-product: size(A)*cosize(B) exceeds the limit 2^48");
+    if (lay_mul_ovf(sub_size(an, ai), sub_cosize(bn, bi), &m) || m > LAYOUT_MAX_VALUE)
+        return lay_fail(e, "logical-product: size(A)*cosize(B) exceeds the limit 2^48");
     Layout c;
     if (!complement_sub(an, ai, m, false, &c, e))
         return wrap_sub(e, "logical-product: A = ", an, ai,
                         " has no complement for size(A)*cosize(B) = ", m);
-    b_open(out, TUPLE);
+    lay_b_open(out, TUPLE);
     b_copy(out, an, ai);
-    if (!emit_compose(c.node, 0, bn, bi, out, e)) return wrap(e, "logical-product: ");
-    b_close(out);
+    if (!emit_compose(c.node, 0, bn, bi, out, e)) return lay_wrap(e, "logical-product: ");
+    lay_b_close(out);
     return true;
 }
 
@@ -1527,7 +1244,7 @@ static __attribute__((noinline)) bool zip2_kept_rank(const Node *ln, int li, Err
     Out o = {mode, sizeof mode, 0};
     fmt_layout(&o, ln, li);
     out_end(&o);
-    return fail(e,
+    return lay_fail(e,
                 "%s: a '_' in the tiler keeps the mode %s whole, and the zip (CuTe's "
                 "zip2_by) can only split a kept mode of rank 2 into (tile, rest); "
                 "this one has rank %d",
@@ -1541,15 +1258,15 @@ static bool zip2(const Node *ln, int li, const Node *tn, int ti, Builder *first,
         return zip2_kept_rank(ln, li, e, name);
     if (tn[ti].kind != TILE) {
         if (ln[li].kind != TUPLE || ln[li].nchild != 2)
-            return fail(e, "%s: internal error: divided mode is not rank 2", name);
+            return lay_fail(e, "%s: internal error: divided mode is not rank 2", name);
         int c0 = li + 1;
         b_copy(first, ln, c0);
         b_copy(second, ln, ln[c0].end);
         return true;
     }
     int k = tn[ti].nchild, r = rank_of(ln, li);
-    b_open(first, TUPLE);
-    b_open(second, TUPLE);
+    lay_b_open(first, TUPLE);
+    lay_b_open(second, TUPLE);
     int tc = ti + 1;
     for (int m = 0; m < r; m++) {
         int lm = mode_of(ln, li, m);
@@ -1560,8 +1277,8 @@ static bool zip2(const Node *ln, int li, const Node *tn, int ti, Builder *first,
             b_copy(second, ln, lm);
         }
     }
-    b_close(first);
-    b_close(second);
+    lay_b_close(first);
+    lay_b_close(second);
     return true;
 }
 
@@ -1571,19 +1288,19 @@ static bool zipped(const Layout *a, const LayoutTiler *t, bool tiled, Layout *ou
     Layout ld, f, s, tmp;
     if (!run_tiler(a, t, op_logical_divide, name, &ld, e)) return false;
     Builder bf, bs, b;
-    b_init(&bf, f.node);
-    b_init(&bs, s.node);
+    lay_b_init(&bf, f.node);
+    lay_b_init(&bs, s.node);
     if (!zip2(ld.node, 0, t->node, 0, &bf, &bs, e, name)) return false;
     if (!b_done(&bf, e, name) || !b_done(&bs, e, name)) return false;
-    b_init(&b, tmp.node);
-    b_open(&b, TUPLE);
+    lay_b_init(&b, tmp.node);
+    lay_b_open(&b, TUPLE);
     b_copy(&b, f.node, 0);
     if (tiled && s.node[0].kind == TUPLE) {
         for (int c = 1; c < s.node[0].end; c = s.node[c].end) b_copy(&b, s.node, c);
     } else {
         b_copy(&b, s.node, 0);
     }
-    b_close(&b);
+    lay_b_close(&b);
     return finish(&b, &tmp, out, e, name);
 }
 
@@ -1609,10 +1326,10 @@ static void pad_rank(const Layout *l, int r, Builder *b)
         b_copy(b, l->node, 0);
         return;
     }
-    b_open(b, TUPLE);
+    lay_b_open(b, TUPLE);
     for (int m = 0; m < have; m++) b_copy(b, l->node, mode_of(l->node, 0, m));
-    for (int m = have; m < r; m++) b_leaf(b, 1, 0);
-    b_close(b);
+    for (int m = have; m < r; m++) lay_b_leaf(b, 1, 0);
+    lay_b_close(b);
 }
 
 static bool rank_product(const Layout *a, const Layout *bl, bool raked, Layout *out, Err *e,
@@ -1622,33 +1339,33 @@ static bool rank_product(const Layout *a, const Layout *bl, bool raked, Layout *
     int ra = layout_rank(a), rb = layout_rank(bl), r = ra > rb ? ra : rb;
     Layout ap, bp, c, cc;
     Builder b;
-    b_init(&b, ap.node);
+    lay_b_init(&b, ap.node);
     pad_rank(a, r, &b);
     if (!b_done(&b, e, name)) return false;
     ap.n = b.n;
-    b_init(&b, bp.node);
+    lay_b_init(&b, bp.node);
     pad_rank(bl, r, &b);
     if (!b_done(&b, e, name)) return false;
     bp.n = b.n;
     int64_t m;
-    if (mul_ovf(layout_size(&ap), layout_cosize(&bp), &m) || m > LAYOUT_MAX_VALUE)
-        return fail(e, "%s: size(A)*cosize(B) exceeds the limit 2^48", name);
+    if (lay_mul_ovf(layout_size(&ap), layout_cosize(&bp), &m) || m > LAYOUT_MAX_VALUE)
+        return lay_fail(e, "%s: size(A)*cosize(B) exceeds the limit 2^48", name);
     if (!complement_sub(ap.node, 0, m, false, &c, e)) {
         char p[64];
         snprintf(p, sizeof p, "%s: ", name);
-        return wrap(e, p);
+        return lay_wrap(e, p);
     }
-    b_init(&b, cc.node);
+    lay_b_init(&b, cc.node);
     if (!emit_compose(c.node, 0, bp.node, 0, &b, e)) {
         char p[64];
         snprintf(p, sizeof p, "%s: ", name);
-        return wrap(e, p);
+        return lay_wrap(e, p);
     }
     if (!b_done(&b, e, name)) return false;
     cc.n = b.n;
     Layout tmp;
-    b_init(&b, tmp.node);
-    b_open(&b, TUPLE);
+    lay_b_init(&b, tmp.node);
+    lay_b_open(&b, TUPLE);
     for (int m2 = 0; m2 < r; m2++) {
         /* mode m2 of A' and of the product's second mode, concatenated */
         int ai = r == 1 ? 0 : mode_of(ap.node, 0, m2);
@@ -1657,7 +1374,7 @@ static bool rank_product(const Layout *a, const Layout *bl, bool raked, Layout *
         flatten_sub(ap.node, ai, &fa);
         flatten_sub(cc.node, ci, &fc);
         if (fa.n + fc.n > LAYOUT_MAX_LEAVES)
-            return fail(e, "%s: result has more than %d modes", name, LAYOUT_MAX_LEAVES);
+            return lay_fail(e, "%s: result has more than %d modes", name, LAYOUT_MAX_LEAVES);
         const Flat *x = raked ? &fc : &fa, *y = raked ? &fa : &fc;
         both.n = 0;
         for (int k = 0; k < x->n; k++, both.n++) {
@@ -1671,7 +1388,7 @@ static bool rank_product(const Layout *a, const Layout *bl, bool raked, Layout *
         coalesce_core(both.s, both.d, both.n, false, &co);
         b_flat(&b, &co);
     }
-    b_close(&b);
+    lay_b_close(&b);
     return finish(&b, &tmp, out, e, name);
 }
 
@@ -1721,7 +1438,7 @@ static bool right_inverse_node(const Node *nd, int i, Layout *out, Err *e, const
             }
         if (found < 0) break;
         if (c.d[found] < 0 && cx.n > 1)
-            return fail(e,
+            return lay_fail(e,
                         "%s: offset %" PRId64 " is reached through mode %" PRId64 ":%" PRId64
                         ", whose stride is negative, so the inverse would need negative "
                         "indices, where the layout is not defined: only a layout that "
@@ -1732,13 +1449,13 @@ static bool right_inverse_node(const Node *nd, int i, Layout *out, Err *e, const
         r.s[r.n] = c.s[found];
         r.d[r.n] = c.d[found] < 0 ? -rstride[found] : rstride[found];
         r.n++;
-        if (mul_ovf(c.s[found], abs64(c.d[found]), &next)) break;
+        if (lay_mul_ovf(c.s[found], abs64(c.d[found]), &next)) break;
     }
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     if (r.n == 0)
-        b_leaf(&b, 1, 0);
+        lay_b_leaf(&b, 1, 0);
     else
         b_flat(&b, &r);
     return finish(&b, &tmp, out, e, name);
@@ -1759,10 +1476,10 @@ bool layout_left_inverse(const Layout *l, Layout *out, char *err, size_t errlen)
     flatten_sub(l->node, 0, &f);
     for (int k = 0; k < f.n; k++) {
         if (f.s[k] > 1 && f.d[k] == 0)
-            return fail(&e, "left-inverse: layout is not injective (mode %" PRId64
+            return lay_fail(&e, "left-inverse: layout is not injective (mode %" PRId64
                             ":0 repeats offsets)", f.s[k]);
         if (f.s[k] > 1 && f.d[k] < 0)
-            return fail(&e,
+            return lay_fail(&e,
                         "left-inverse: mode %" PRId64 ":%" PRId64
                         " has a negative stride; the left inverse is right-inverse((L, "
                         "complement(L))), and a complement is defined only for non-negative "
@@ -1771,13 +1488,13 @@ bool layout_left_inverse(const Layout *l, Layout *out, char *err, size_t errlen)
     }
     Layout c, lc;
     if (!complement_sub(l->node, 0, default_cotarget(l), false, &c, &e))
-        return wrap(&e, "left-inverse: ");
+        return lay_wrap(&e, "left-inverse: ");
     Builder b;
-    b_init(&b, lc.node);
-    b_open(&b, TUPLE);
+    lay_b_init(&b, lc.node);
+    lay_b_open(&b, TUPLE);
     b_copy(&b, l->node, 0);
     b_copy(&b, c.node, 0);
-    b_close(&b);
+    lay_b_close(&b);
     if (!b_done(&b, &e, "left-inverse")) return false;
     lc.n = b.n;
     return right_inverse_node(lc.node, 0, out, &e, "left-inverse");
@@ -1813,17 +1530,17 @@ bool layout_permute(const Layout *l, int n, const int *perm, Layout *out, char *
     Err e = {err, errlen};
     if (!check_in(l, &e, "permute")) return false;
     int r = layout_rank(l);
-    if (n != r) return fail(&e, "permute: %d axes given for a layout of rank %d", n, r);
+    if (n != r) return lay_fail(&e, "permute: %d axes given for a layout of rank %d", n, r);
     if (!check_perm(n, perm, &e, "permute")) return false;
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     if (l->node[0].kind == LEAF) {
         b_copy(&b, l->node, 0);
     } else {
-        b_open(&b, TUPLE);
+        lay_b_open(&b, TUPLE);
         for (int k = 0; k < n; k++) b_copy(&b, l->node, mode_of(l->node, 0, perm[k]));
-        b_close(&b);
+        lay_b_close(&b);
     }
     return finish(&b, &tmp, out, &e, "permute");
 }
@@ -1844,10 +1561,10 @@ bool layout_reshape(const Layout *l, int rank, const int64_t *shape, Layout *out
     if (!check_in(l, &e, "reshape") || !check_dims(rank, shape, &e, "reshape")) return false;
     int64_t n = 1;
     for (int k = 0; k < rank; k++)
-        if (mul_ovf(n, shape[k], &n) || n > LAYOUT_MAX_VALUE)
-            return fail(&e, "reshape: size exceeds the limit 2^48");
+        if (lay_mul_ovf(n, shape[k], &n) || n > LAYOUT_MAX_VALUE)
+            return lay_fail(&e, "reshape: size exceeds the limit 2^48");
     if (n != layout_size(l))
-        return fail(&e, "reshape: new shape has %" PRId64 " elements, the layout has %" PRId64, n,
+        return lay_fail(&e, "reshape: new shape has %" PRId64 " elements, the layout has %" PRId64, n,
                     layout_size(l));
     if (rank == 0) return layout_make(1, 0, out, err, errlen);
     Layout lr, rm, tmp;
@@ -1860,15 +1577,15 @@ bool layout_reshape(const Layout *l, int rank, const int64_t *shape, Layout *out
         prod *= shape[k];
     }
     Builder b;
-    b_init(&b, rm.node);
-    b_open(&b, TUPLE);
-    for (int k = 0; k < rank; k++) b_leaf(&b, shape[k], st[k]);
-    b_close(&b);
+    lay_b_init(&b, rm.node);
+    lay_b_open(&b, TUPLE);
+    for (int k = 0; k < rank; k++) lay_b_leaf(&b, shape[k], st[k]);
+    lay_b_close(&b);
     if (!b_done(&b, &e, "reshape")) return false;
     rm.n = b.n;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     if (!emit_compose(lr.node, 0, rm.node, 0, &b, &e))
-        return wrap(&e, "reshape: not expressible as a layout: ");
+        return lay_wrap(&e, "reshape: not expressible as a layout: ");
     return finish(&b, &tmp, out, &e, "reshape");
 }
 
@@ -1878,16 +1595,16 @@ bool layout_broadcast(const Layout *l, int rank, const int64_t *shape, Layout *o
     Err e = {err, errlen};
     if (!check_in(l, &e, "broadcast") || !check_dims(rank, shape, &e, "broadcast")) return false;
     int r = layout_rank(l);
-    if (rank < r) return fail(&e, "broadcast: cannot broadcast rank %d to rank %d", r, rank);
+    if (rank < r) return lay_fail(&e, "broadcast: cannot broadcast rank %d to rank %d", r, rank);
     if (rank == 0) return layout_make(1, 0, out, err, errlen);
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
-    if (rank > 1) b_open(&b, TUPLE);
+    lay_b_init(&b, tmp.node);
+    if (rank > 1) lay_b_open(&b, TUPLE);
     for (int j = 0; j < rank; j++) {
         int k = j - (rank - r);
         if (k < 0) {
-            b_leaf(&b, shape[j], 0);
+            lay_b_leaf(&b, shape[j], 0);
             continue;
         }
         int mi = mode_of(l->node, 0, k);
@@ -1895,12 +1612,12 @@ bool layout_broadcast(const Layout *l, int rank, const int64_t *shape, Layout *o
         if (ms == shape[j])
             b_copy(&b, l->node, mi);
         else if (ms == 1)
-            b_leaf(&b, shape[j], 0);
+            lay_b_leaf(&b, shape[j], 0);
         else
-            return fail(&e, "broadcast: mode %d has size %" PRId64 ", cannot broadcast to %" PRId64,
+            return lay_fail(&e, "broadcast: mode %d has size %" PRId64 ", cannot broadcast to %" PRId64,
                         k, ms, shape[j]);
     }
-    if (rank > 1) b_close(&b);
+    if (rank > 1) lay_b_close(&b);
     return finish(&b, &tmp, out, &e, "broadcast");
 }
 
@@ -1910,24 +1627,24 @@ bool layout_slice(const Layout *l, int mode, int64_t coord, Layout *rest, int64_
     Err e = {err, errlen};
     if (!check_in(l, &e, "slice")) return false;
     int r = layout_rank(l);
-    if (mode < 0 || mode >= r) return fail(&e, "slice: mode %d out of range for rank %d", mode, r);
+    if (mode < 0 || mode >= r) return lay_fail(&e, "slice: mode %d out of range for rank %d", mode, r);
     int mi = mode_of(l->node, 0, mode);
     int64_t ms = sub_size(l->node, mi);
     if (coord < 0 || coord >= ms)
-        return fail(&e, "slice: coordinate %" PRId64 " out of range [0, %" PRId64 ")", coord, ms);
+        return lay_fail(&e, "slice: coordinate %" PRId64 " out of range [0, %" PRId64 ")", coord, ms);
     int64_t off = (int64_t)eval_sub(l->node, mi, (uint64_t)coord);
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
+    lay_b_init(&b, tmp.node);
     if (r == 1) {
-        b_leaf(&b, 1, 0);
+        lay_b_leaf(&b, 1, 0);
     } else if (r == 2) {
         b_copy(&b, l->node, mode_of(l->node, 0, 1 - mode));
     } else {
-        b_open(&b, TUPLE);
+        lay_b_open(&b, TUPLE);
         for (int k = 0; k < r; k++)
             if (k != mode) b_copy(&b, l->node, mode_of(l->node, 0, k));
-        b_close(&b);
+        lay_b_close(&b);
     }
     if (!finish(&b, &tmp, rest, &e, "slice")) return false;
     if (offset) *offset = off;
@@ -1940,86 +1657,33 @@ bool layout_tv_row_major(int rank, const int64_t *shape, int64_t threads, int64_
                          Layout *out, char *err, size_t errlen)
 {
     Err e = {err, errlen};
-    if (rank < 0 || rank > 8) return fail(&e, "tv-layout: rank %d out of range 0..8", rank);
+    if (rank < 0 || rank > 8) return lay_fail(&e, "tv-layout: rank %d out of range 0..8", rank);
     if (!check_dims(rank, shape, &e, "tv-layout")) return false;
     int64_t n = 1;
     for (int k = 0; k < rank; k++) {
         if (!pow2(shape[k]))
-            return fail(&e, "tv-layout: dimension %d has extent %" PRId64 ", not a power of two",
+            return lay_fail(&e, "tv-layout: dimension %d has extent %" PRId64 ", not a power of two",
                         k, shape[k]);
-        if (mul_ovf(n, shape[k], &n) || n > LAYOUT_MAX_VALUE)
-            return fail(&e, "tv-layout: tile size exceeds the limit 2^48");
+        if (lay_mul_ovf(n, shape[k], &n) || n > LAYOUT_MAX_VALUE)
+            return lay_fail(&e, "tv-layout: tile size exceeds the limit 2^48");
     }
-    if (!pow2(threads)) return fail(&e, "tv-layout: thread count %" PRId64 " is not a power of two", threads);
-    if (!pow2(vec)) return fail(&e, "tv-layout: vector width %" PRId64 " is not a power of two", vec);
+    if (!pow2(threads)) return lay_fail(&e, "tv-layout: thread count %" PRId64 " is not a power of two", threads);
+    if (!pow2(vec)) return lay_fail(&e, "tv-layout: vector width %" PRId64 " is not a power of two", vec);
     int64_t tv;
-    if (mul_ovf(threads, vec, &tv) || n % tv != 0)
-        return fail(&e,
+    if (lay_mul_ovf(threads, vec, &tv) || n % tv != 0)
+        return lay_fail(&e,
                     "tv-layout: tile has %" PRId64 " elements, not a multiple of threads*vec = %" PRId64
                     "*%" PRId64,
                     n, threads, vec);
     Layout tmp;
     Builder b;
-    b_init(&b, tmp.node);
-    b_open(&b, TUPLE);
-    b_leaf(&b, threads, vec);
-    b_open(&b, TUPLE);
-    b_leaf(&b, vec, 1);
-    b_leaf(&b, n / tv, tv);
-    b_close(&b);
-    b_close(&b);
+    lay_b_init(&b, tmp.node);
+    lay_b_open(&b, TUPLE);
+    lay_b_leaf(&b, threads, vec);
+    lay_b_open(&b, TUPLE);
+    lay_b_leaf(&b, vec, 1);
+    lay_b_leaf(&b, n / tv, tv);
+    lay_b_close(&b);
+    lay_b_close(&b);
     return finish(&b, &tmp, out, &e, "tv-layout");
-}
-
-/* ---- swizzles ------------------------------------------------------------------ */
-
-bool layout_swizzle_make(int bits, int base, int shift, LayoutSwizzle *out, char *err, size_t errlen)
-{
-    Err e = {err, errlen};
-    int mag = shift < 0 ? -shift : shift;
-    if (bits < 0 || bits > 16) return fail(&e, "swizzle: B = %d is not in 0..16", bits);
-    if (base < 0 || base > 61) return fail(&e, "swizzle: M = %d is not in 0..61", base);
-    if (shift < -61 || shift > 61 || mag < bits)
-        return fail(&e, "swizzle: |S| = %d must be at least B = %d (the bit fields would overlap)", mag, bits);
-    if (base + bits + mag > 62) return fail(&e, "swizzle: M + B + |S| = %d is above 62", base + bits + mag);
-    *out = (LayoutSwizzle){bits, base, shift};
-    return true;
-}
-
-int64_t layout_swizzle_apply(const LayoutSwizzle *sw, int64_t offset)
-{
-    uint64_t x = (uint64_t)offset;
-    uint64_t field = ((UINT64_C(1) << sw->bits) - 1);
-    if (sw->shift >= 0) return (int64_t)(x ^ ((x >> sw->shift) & (field << sw->base)));
-    return (int64_t)(x ^ ((x << -sw->shift) & (field << (sw->base - sw->shift))));
-}
-
-size_t layout_swizzle_format(const LayoutSwizzle *sw, char *buf, size_t size)
-{
-    int n = snprintf(buf, size, "Sw<%d,%d,%d>", sw->bits, sw->base, sw->shift);
-    return n < 0 ? 0 : (size_t)n;
-}
-
-bool layout_swizzle_parse(const char *text, LayoutSwizzle *out, char *err, size_t errlen)
-{
-    Err e = {err, errlen};
-    const char *p = text;
-    long v[3];
-    while (*p == ' ' || *p == '\t') p++;
-    if (strncmp(p, "Sw", 2)) return fail(&e, "swizzle: expected Sw<B,M,S>, not '%s'", text);
-    p += 2;
-    while (*p == ' ' || *p == '\t') p++;
-    if (*p++ != '<') return fail(&e, "swizzle: expected '<' after Sw in '%s'", text);
-    for (int i = 0; i < 3; i++) {
-        while (*p == ' ' || *p == '\t') p++;
-        char *end;
-        v[i] = strtol(p, &end, 10);
-        if (end == p || v[i] < -1000 || v[i] > 1000) return fail(&e, "swizzle: expected an integer in '%s'", text);
-        p = end;
-        while (*p == ' ' || *p == '\t') p++;
-        if (*p++ != (i < 2 ? ',' : '>')) return fail(&e, "swizzle: expected '%c' in '%s'", i < 2 ? ',' : '>', text);
-    }
-    while (*p == ' ' || *p == '\t') p++;
-    if (*p) return fail(&e, "swizzle: unexpected '%s' after Sw<B,M,S>", p);
-    return layout_swizzle_make((int)v[0], (int)v[1], (int)v[2], out, err, errlen);
 }
