@@ -77,10 +77,12 @@ static void emit_op(Emitter *em, const TirOp *op)
         mem_store(em, op->expr);
         return;
     case TIR_TO_FRAG:
-        mma_registers_to_frag(em, (Symbol *)v->sym, op->expr);
+        if (em->hp) hopper_to_frag(em, op);
+        else mma_registers_to_frag(em, (Symbol *)v->sym, op->expr);
         return;
     case TIR_TO_REGS:
-        mma_frag_to_registers(em, (Symbol *)v->sym);
+        if (em->hp) hopper_to_regs(em, op);
+        else mma_frag_to_registers(em, (Symbol *)v->sym);
         return;
     case TIR_MMA_UPDATE:
         line(em, "{ /* %s = tile_mma(..., %s) on tensor cores */", v->sym->name, v->sym->name);
@@ -104,7 +106,8 @@ static void emit_op(Emitter *em, const TirOp *op)
         line(em, "}");
         return;
     case TIR_PIPELINED_FOR:
-        pipeline_emit_for(em, op);
+        if (em->hp) hopper_emit_for(em, op);
+        else pipeline_emit_for(em, op);
         return;
     case TIR_FOR: {
         int label = em->nlabels++;
@@ -166,6 +169,11 @@ void body_emit_ops(Emitter *em, const TirOp *ops)
     emit_ops(em, ops);
 }
 
+void body_emit_op(Emitter *em, const TirOp *op)
+{
+    emit_op(em, op);
+}
+
 /* ---- plan and body ------------------------------------------------------ */
 
 typedef struct PlanScan {
@@ -224,7 +232,10 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
     return body_lower(out, p, f, cuda, o, plan, NULL);
 }
 
-bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir)
+/* Lowers f and writes its body.  With hp, the sm_90a variant (hopper.c):
+ * false, and nothing written, when the kernel does not have its shape. */
+static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir,
+                  HopperPlan *hp)
 {
     Emitter em = {.o = out, .ind = 1, .ar = p->arena, .tg = cuda ? &target_cuda : &target_host, .p = p, .k = f, .co = o, .ok = true};
     *plan = emit_plan(f, cuda, o->max_threads);
@@ -246,12 +257,20 @@ bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions 
     /* Fragment accumulators are the variables that tile_mma updates. */
     for (int i = 0; i < ns; i++)
         if (em.sym_frag[i] && !em.sym_kk[i]) em.sym_frag[i] = false;
+    em.sm90_try = hp != NULL;
     if (cuda && o->opt_level > 0) pipeline_find(&em, f->body);
+    em.bar = "__syncthreads();";
+    if (hp) {
+        if (!hopper_plan(&em, hp)) return false;
+        em.hp = hp;
+        em.bar = arena_printf(em.ar, "tilec_bar_named(1, %d);", em.T);
+    }
 
     /* The values, their homes and mirrors (tir.h), declared at the top. */
     tir_place(&em);
     if (!smem_plan(&em)) return false;
-    if (em.tg->thread_decl) line(&em, "%s", em.tg->thread_decl);
+    if (hp) line(&em, "const int t_ = (int)threadIdx.x - 128; /* consumers 0 .. %d; the producer warpgroup below 0 */", em.T - 1);
+    else if (em.tg->thread_decl) line(&em, "%s", em.tg->thread_decl);
     for (int i = 0; i < em.tir->nvalues; i++) {
         const TirValue *v = &em.tir->values[i];
         if (v->home == TIR_SMEM) continue; /* a pipeline's stages, in s_mma_ */
@@ -264,7 +283,9 @@ bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions 
         /* unused when a pipeline loads it to shared memory, or when it
          * lives in fragments */
         line(&em, "(void)%s;", v->name);
-        if (v->home == TIR_FRAGMENT)
+        if (v->home == TIR_FRAGMENT && hp)
+            line(&em, "float f%s[%d][%" PRId64 "]; /* wgmma accumulators */", v->name, hp->mb, hp->wn / 2);
+        else if (v->home == TIR_FRAGMENT)
             line(&em, "%s f%s[%" PRId64 "];", mma_frag_acc_type(&em, v->dtype, v->frag_k), v->name, v->frag_blocks);
         if (v->mirror) line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, v->name, v->n);
     }
@@ -274,8 +295,23 @@ bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions 
     plan->smem_bytes = em.tir->smem_static;
     plan->dyn_smem_bytes = em.tir->smem_dynamic;
     tir_lower(&em);
-    body_emit_ops(&em, em.tir->body);
+    if (hp) {
+        if (!hopper_check_ops(&em)) return false;
+        plan->threads = em.T + 128;
+        hopper_emit_body(&em);
+    } else {
+        body_emit_ops(&em, em.tir->body);
+    }
     if (tir) *tir = em.tir;
     if (!em.ok) diag_error(f->loc, "internal error: tilec could not generate code for kernel '%s'", f->name);
     return em.ok;
+}
+bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir)
+{
+    return lower(out, p, f, cuda, o, plan, tir, NULL);
+}
+
+bool body_lower_sm90(FILE *out, Program *p, Func *f, const CodegenOptions *o, KernelPlan *plan, HopperPlan *hp)
+{
+    return lower(out, p, f, true, o, plan, NULL, hp);
 }

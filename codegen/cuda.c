@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/emit.h"
+#include "codegen/lower.h"
 #include "frontend/diag.h"
 
 static void kernel_name(FILE *o, const Func *f, int spec)
@@ -58,11 +58,102 @@ static void aligned_test(FILE *o, const Func *f)
     fputs(";\n", o);
 }
 
+/* The sm_90a variant of specialization sp of f, after the body of the
+ * mma.sync kernel (which closes with the brace the caller writes): a
+ * second __global__ whose body exists only in sm_90a builds (hopper.c), the
+ * tensor maps of its operands as __grid_constant__ parameters.  False when
+ * the kernel does not have the variant's shape. */
+static bool sm90_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOptions *co, int sp, HopperPlan *hp,
+                         int *threads, int *dyn, const char **written, int *nwritten)
+{
+    if (co->arch != 90) return false;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return false;
+    KernelPlan plan;
+    bool ok = body_lower_sm90(m, p, k, co, &plan, hp);
+    fclose(m);
+    if (!ok) {
+        free(buf);
+        return false;
+    }
+    fputs("}\n\n", o); /* the mma.sync kernel's */
+    const char *w = hopper_wgmma_name(hp);
+    bool seen = false;
+    for (int i = 0; i < *nwritten; i++) seen |= !strcmp(written[i], w);
+    if (!seen && *nwritten < 64) {
+        written[(*nwritten)++] = w;
+        hopper_write_wgmma(o, hp);
+    }
+    fprintf(o, "/* The Hopper variant (sm_90a builds): TMA, wgmma, warp specialization. */\n");
+    fprintf(o, "template <bool ALIGNED>\nstatic __global__ void __launch_bounds__(%d, 1) ", plan.threads);
+    kernel_name(o, f, sp);
+    fputs("_sm90(", o);
+    kernel_params(o, f);
+    fputs(", const __grid_constant__ CUtensorMap tma_a_, const __grid_constant__ CUtensorMap tma_b_)\n{\n#if TILEC_SM90A\n", o);
+    fwrite(buf, 1, len, o);
+    fputs("#endif\n", o);
+    free(buf);
+    *threads = plan.threads;
+    *dyn = plan.dyn_smem_bytes;
+    return true;
+}
+
+/* The launcher's branch to the Hopper variant: on a device that runs its
+ * sm_90a body (probed once per device), with arrays TMA can read, unless
+ * TILEC_NO_SM90A is set; done_ says it launched. */
+static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, int threads, int dyn)
+{
+    const char *dt = hp->fp8 ? "CU_TENSOR_MAP_DATA_TYPE_UINT8"
+                     : hp->pl->dtype == DT_BFLOAT16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+    const char *swa = hp->swz_a == 128 ? "128B" : hp->swz_a == 64 ? "64B" : "32B";
+    const char *bt = hp->fp8 ? "true" : "false"; /* B column-major (float8) */
+    /* ALIGNED holds for the arrays the body reads or writes itself; those
+     * only TMA reads need what TMA needs (tilec_tma_ok) */
+    fputs("        bool done_ = false;\n        const bool aligned90_ = true", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind != PARAM_ARRAY) continue;
+        if ((hp->tma_only[0] && !strcmp(p->name, hp->arr[0])) || (hp->tma_only[1] && !strcmp(p->name, hp->arr[1])))
+            continue;
+        fprintf(o, " && tilec_array_vector_ok(%s, 16)", p->name);
+    }
+    fputs(";\n", o);
+    fputs("        static signed char sm90_[64]; /* per device: 0 not probed yet, 1 no, 2 yes */\n", o);
+    fprintf(o, "        if (aligned90_ && !tilec_sm90a_disabled() && dev_ >= 0 && dev_ < 64 && tilec_tma_ok(%s, false) && tilec_tma_ok(%s, %s)) {\n",
+            hp->arr[0], hp->arr[1], bt);
+    fputs("            if (!sm90_[dev_]) sm90_[dev_] = tilec_sm90a_probe((const void *)", o);
+    kernel_name(o, f, sp);
+    fputs("_sm90<true>, dev_) ? 2 : 1;\n", o);
+    fputs("            if (sm90_[dev_] == 2) {\n", o);
+    fputs("                CUtensorMap ta_, tb_;\n", o);
+    fprintf(o, "                if ((st_ = tilec_tma_map_2d(&ta_, %s, false, %s, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_%s)) != TILEC_OK) return st_;\n",
+            hp->arr[0], dt, hp->pl->K, hp->pl->M, swa);
+    if (hp->fp8)
+        fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tb_, %s, true, %s, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_%s)) != TILEC_OK) return st_;\n",
+                hp->arr[1], dt, hp->pl->K, hp->pl->N, swa);
+    else
+        fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tb_, %s, false, %s, 64, %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_128B)) != TILEC_OK) return st_;\n",
+                hp->arr[1], dt, hp->pl->K);
+    fputs("                if ((st_ = tilec_smem_opt_in((const void *)", o);
+    kernel_name(o, f, sp);
+    fprintf(o, "_sm90<true>, %d)) != TILEC_OK) return st_;\n", dyn);
+    fputs("                ", o);
+    kernel_name(o, f, sp);
+    fprintf(o, "_sm90<true><<<g_, %d, %d, s_>>>(", threads, dyn);
+    launch_args(o, f);
+    fputs(", ta_, tb_);\n", o);
+    fputs("                done_ = true;\n            }\n        }\n", o);
+}
+
 bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
 {
     emit_banner(o, co, "CUDA C++");
-    fprintf(o, "#include <cuda_runtime.h>\n#include \"tilec_rt.h\"\n#include \"tilec_ops.h\"\n#include \"%s\"\n\n",
-            co->header_name);
+    fprintf(o, "#include <cuda_runtime.h>\n#include \"tilec_rt.h\"\n#include \"tilec_ops.h\"\n%s#include \"%s\"\n\n",
+            co->arch == 90 ? "#include \"tilec_sm90.h\"\n" : "", co->header_name);
+    const char *wgmma_written[64];
+    int nwgmma = 0;
     if (!co->tune_explicit) emit_tune_helpers(o, co, p, true);
     bool ok = true;
     for (int fi = 0; fi < p->nfuncs; fi++) {
@@ -71,6 +162,9 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
         int nconst = ast_nconst(f);
         int nspec = f->nspecs;
         int threads[256], dyn[256], stat[256];
+        HopperPlan hps[256];
+        bool hv[256];
+        int hthreads[256], hdyn[256];
         char *grids[256];
         for (int sp = 0; sp < nspec; sp++) {
             Func *k = f->specs[sp].typed;
@@ -90,7 +184,9 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             fputc('(', o);
             kernel_params(o, f);
             fputs(")\n{\n", o);
+            hv[sp] = false;
             if (!emit_kernel_body(o, p, k, true, co, &plan)) ok = false;
+            else hv[sp] = sm90_variant(o, p, f, k, co, sp, &hps[sp], &hthreads[sp], &hdyn[sp], wgmma_written, &nwgmma);
             fputs("}\n\n", o);
             threads[sp] = plan.threads;
             dyn[sp] = plan.dyn_smem_bytes;
@@ -124,9 +220,10 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
              * at every launch, which keeps the launcher free of state (and
              * right on every device). */
             bool opt_in = stat[s] + dyn[s] > 48 * 1024;
+            if (hv[s]) sm90_launch(o, f, s, &hps[s], hthreads[s], hdyn[s]);
             for (int v = 0; v < 2; v++) {
                 const char *al = v ? "false" : "true";
-                fputs(v ? "        } else {\n" : "        if (aligned_) {\n", o);
+                fputs(v ? "        } else {\n" : hv[s] ? "        if (done_) {\n        } else if (aligned_) {\n" : "        if (aligned_) {\n", o);
                 if (opt_in) {
                     fputs("            if ((st_ = tilec_smem_opt_in((const void *)", o);
                     kernel_name(o, f, s);

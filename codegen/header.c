@@ -16,6 +16,15 @@ static void guard_name(FILE *o, const char *header)
 bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
 {
     emit_banner(o, co, "Launch API");
+    if (co->arch == 90)
+        fputs("/* --arch=sm_90: on the CUDA target, a kernel whose K loop is a plain loop of tile_load\n"
+              " * and tile_mma also has a Hopper variant (TMA, wgmma, warp specialization), which is\n"
+              " * compiled for sm_90a only.  Build the .cu with\n"
+              " *     nvcc -gencode arch=compute_90a,code=sm_90a ...\n"
+              " * (adding e.g. -gencode arch=compute_80,code=sm_80 for other GPUs, which run the\n"
+              " * mma.sync kernels); -arch=sm_90 alone builds the mma.sync kernels only.  The\n"
+              " * launchers choose at run time; TILEC_NO_SM90A=1 makes them take the mma.sync ones. */\n",
+              o);
     fputs("#ifndef ", o);
     guard_name(o, co->header_name);
     fputs("\n#define ", o);

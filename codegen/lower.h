@@ -109,7 +109,30 @@ typedef struct Emitter {
     } lbc[16];
     int nlbc;
     TirKernel *tir;     /* the placed values and the operations (tir.h) */
+    const char *bar;    /* a barrier of the block's T threads (a named barrier in hopper.c's variant) */
+    const struct HopperPlan *hp; /* emitting the sm_90a variant (hopper.c), or NULL */
+    bool sm90_try;      /* planning it: pipeline_find also takes float8 loops */
 } Emitter;
+
+/* The sm_90a variant of a kernel (hopper.c): its consumer warpgroups and
+ * how they share the accumulator, and the ring of operand stages. */
+typedef struct HopperPlan {
+    PipeLoop loop;      /* the K loop (a copy: the plan outlives the emitter) */
+    const PipeLoop *pl; /* &loop */
+    int nwg;            /* consumer warpgroups (T / 128) */
+    int wg_m, wg_n;     /* their grid over the M x N accumulator */
+    int64_t wm, wn;     /* rows and columns of a warpgroup's share */
+    int mb;             /* 64-row wgmma blocks per warpgroup */
+    int stages;
+    bool fp8;           /* float8 operands: B read column-major (K-major), k32 */
+    int64_t row_bytes;  /* of a K-long row of A (and of B's rows for float8) */
+    int swz_a;          /* bytes of A's swizzle: its row */
+    const char *ptx_type; /* bf16, f16, e4m3, e5m2 */
+    int64_t a_bytes, stage_bytes;
+    const char *arr[2]; /* the kernel's array parameters read as A and B */
+    bool tma_only[2];   /* and read nowhere else */
+    const char *wgmma;  /* the name of its wgmma function (hopper_write_wgmma) */
+} HopperPlan;
 
 typedef struct Ctx {
     const Shape *shape; /* the shape of the value being filled */
@@ -249,6 +272,19 @@ int64_t mma_bytes(const Expr *e);
 bool mma_is_frag_update(const Stmt *st);
 void mma_frag_to_registers(Emitter *em, Symbol *sym);
 void mma_registers_to_frag(Emitter *em, Symbol *sym, Expr *init);
+void mma_staged_to_registers(Emitter *em, Symbol *sym);
+char *mma_uniform_init(Emitter *em, Expr *e, Dtype d);
+
+/* hopper.c */
+bool hopper_plan(Emitter *em, HopperPlan *hp);
+int64_t hopper_ring_bytes(const HopperPlan *hp);
+bool hopper_check_ops(Emitter *em);
+const char *hopper_wgmma_name(const HopperPlan *hp);
+void hopper_write_wgmma(FILE *o, const HopperPlan *hp);
+void hopper_emit_for(Emitter *em, const TirOp *op);
+void hopper_to_frag(Emitter *em, const TirOp *op);
+void hopper_to_regs(Emitter *em, const TirOp *op);
+void hopper_emit_body(Emitter *em);
 
 /* pipeline.c (emission) */
 int pipeline_smem_limit(int arch);
@@ -260,8 +296,10 @@ void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b)
 
 /* body.c */
 void body_emit_ops(Emitter *em, const TirOp *ops);
+void body_emit_op(Emitter *em, const TirOp *op);
 /* emit_kernel_body, also handing back the IR it emitted from (tir may be NULL). */
 bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir);
+bool body_lower_sm90(FILE *out, Program *p, Func *f, const CodegenOptions *o, KernelPlan *plan, HopperPlan *hp);
 
 /* smem.c */
 bool smem_plan(Emitter *em);

@@ -10,13 +10,13 @@
 void mem_write_mirror(Emitter *em, const char *name, const Shape *s)
 {
     Lay l = tv_lay(em, s);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     tv_open_loop(em, s);
     const char *at = tv_mirror_at(em, name, "i_");
     if (l.repl) line(em, "if (t_ < %" PRId64 ") s_%s[%s] = %s[e_];", l.n, name, at, name);
     else line(em, "s_%s[%s] = %s[e_];", name, at, name);
     tv_close_loop(em);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
 }
 
 /* name (dtype d, shape s) = value, element by element. */

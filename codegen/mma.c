@@ -259,7 +259,7 @@ void mma_core(Emitter *em, Expr *e, const char *frag_sym)
     int64_t lda = K + k.pad, ldb = N + k.pad;
     line(em, "%s *sa_ = (%s *)s_mma_;", k.sty, k.sty);
     line(em, "%s *sb_ = sa_ + %" PRId64 ";", k.sty, M * lda);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     mma_stage(em, a, "sa_", &k, lda);
     mma_stage(em, b, "sb_", &k, ldb);
     Dtype cdt = a->dtype == DT_INT8 ? DT_INT32 : DT_FLOAT32;
@@ -270,7 +270,7 @@ void mma_core(Emitter *em, Expr *e, const char *frag_sym)
         MmaKind ck = {.fmt = "%s"};
         mma_stage(em, e->args[2], "sc_", &ck, ldc);
     }
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     MmaTiling g = mma_tiling(em, M, N);
     if (!frag_sym) {
         /* the accumulator in fragments c_: the given one, or zeros */
@@ -296,7 +296,7 @@ void mma_core(Emitter *em, Expr *e, const char *frag_sym)
         line(em, "%s", acc_move(em, cdt, k.kk, true, "c_[b_]", S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * ldc), ldc));
         tv_close_loop(em);
     }
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
 }
 
 /* acc + a @ b into the temporary of e.  CUDA: operands staged row-major in
@@ -370,7 +370,7 @@ void mma_frag_to_registers(Emitter *em, Symbol *sym)
     line(em, "{ /* %s: fragments -> registers */", sym->name);
     em->ind++;
     line(em, "%s *sc_ = (%s *)s_mma_;", cty, cty);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     line(em, "#pragma unroll");
     line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
     em->ind++;
@@ -378,7 +378,18 @@ void mma_frag_to_registers(Emitter *em, Symbol *sym)
     line(em, "%s", acc_move(em, sym->dtype, em->sym_kk[sym->id], true, S("f%s[b_]", name),
                             S("sc_ + tm_ * %" PRId64 " + tn_ * 16", 16 * mma_acc_ld(N)), mma_acc_ld(N)));
     tv_close_loop(em);
-    line(em, "__syncthreads();");
+    mma_staged_to_registers(em, sym);
+    em->ind--;
+    line(em, "}");
+}
+
+/* The second half of the conversion: the accumulator is in the padded
+ * row-major buffer at s_mma_ (sc_); each thread reads its elements. */
+void mma_staged_to_registers(Emitter *em, Symbol *sym)
+{
+    const char *name = tv_sym_name(em, sym);
+    int64_t M = sym->shape.dim[0], N = sym->shape.dim[1];
+    line(em, "%s", em->bar);
     Lay l = tv_lay(em, &sym->shape);
     if (!l.repl && l.V % 4 == 0 && N % l.V == 0) {
         /* A thread's runs of V elements lie in one buffer row, 16-byte
@@ -401,15 +412,13 @@ void mma_frag_to_registers(Emitter *em, Symbol *sym)
         line(em, "%s[e_] = sc_[%s];", name, tv_padded_index(em, "i_", M, N, mma_acc_ld(N)));
         tv_close_loop(em);
     }
-    em->ind--;
-    line(em, "}");
 }
 
 /* The value of an accumulator's initialiser that is the same for every
  * element (tile_zeros, tile_ones, tile_full with a scalar), as C text of
  * the accumulator's type (the factory's own evaluation at element 0);
  * NULL otherwise. */
-static char *uniform_init(Emitter *em, Expr *e, Dtype d)
+char *mma_uniform_init(Emitter *em, Expr *e, Dtype d)
 {
     if (!e || e->kind != EX_BUILTIN) return NULL;
     bool uniform = e->bi == BI_ZEROS || e->bi == BI_ONES ||
@@ -424,7 +433,7 @@ static char *uniform_init(Emitter *em, Expr *e, Dtype d)
 void mma_registers_to_frag(Emitter *em, Symbol *sym, Expr *init)
 {
     const char *name = tv_sym_name(em, sym);
-    char *u = uniform_init(em, init, sym->dtype);
+    char *u = mma_uniform_init(em, init, sym->dtype);
     if (u) {
         MmaTiling g = mma_tiling(em, sym->shape.dim[0], sym->shape.dim[1]);
         line(em, "#pragma unroll");
@@ -439,13 +448,13 @@ void mma_registers_to_frag(Emitter *em, Symbol *sym, Expr *init)
     line(em, "{ /* %s: registers -> fragments */", sym->name);
     em->ind++;
     line(em, "%s *sc_ = (%s *)s_mma_;", cty, cty);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     tv_open_loop(em, &sym->shape);
     Lay l = tv_lay(em, &sym->shape);
     if (l.repl) line(em, "if (t_ < %" PRId64 ")", l.n);
     line(em, "sc_[%s] = %s[e_];", tv_padded_index(em, "i_", M, N, mma_acc_ld(N)), name);
     tv_close_loop(em);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     line(em, "#pragma unroll");
     line(em, "for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", g.bpw);
     em->ind++;

@@ -19,7 +19,8 @@
  *     }
  *
  * with the loads possibly written inside the tile_mma call, in any order;
- * T float16 or bfloat16 (16-bit elements: 8 per 16-byte copy); rank-2
+ * T float16 or bfloat16 (16-bit elements: 8 per 16-byte copy; float8 is
+ * accepted for hopper.c's variant only, which reads it with TMA); rank-2
  * arrays, the default .order, zero padding (or the default, which reads 0);
  * indices and bound that are scalar expressions without loads or calls (so
  * evaluating them early, once per K step, is the same as evaluating them in
@@ -135,7 +136,8 @@ bool pipeline_match(const Stmt *st, PipeLoop *pl)
     const Symbol *acc = up->target->sym;
     if (acc->dtype != DT_FLOAT32 || acc->shape.rank != 2) return false;
     Dtype dt = m->args[0]->dtype;
-    if ((dt != DT_FLOAT16 && dt != DT_BFLOAT16) || m->args[1]->dtype != dt) return false;
+    bool fp8 = dt == DT_FLOAT8_E4M3FN || dt == DT_FLOAT8_E5M2; /* the Hopper variant's only (hopper.c) */
+    if ((dt != DT_FLOAT16 && dt != DT_BFLOAT16 && !fp8) || m->args[1]->dtype != dt) return false;
     int64_t M = acc->shape.dim[0], N = acc->shape.dim[1], K = m->args[0]->shape.dim[1];
     if (M % 16 || N % 16 || K % 16 || m->args[0]->shape.dim[0] != M || m->args[1]->shape.dim[0] != K ||
         m->args[1]->shape.dim[1] != N)
@@ -347,7 +349,7 @@ void pipeline_emit_for(Emitter *em, const TirOp *op)
     line(em, "const int64_t pe_ = (int64_t)(%s);", ex_evc(em, pl->hi, c, DT_INT64));
     line(em, "const int64_t pn_ = pe_ > pk0_ ? pe_ - pk0_ : 0;");
     line(em, "uint16_t *ps_ = (uint16_t *)s_mma_;");
-    line(em, "__syncthreads();"); /* the buffer may have served a conversion */
+    line(em, "%s", em->bar); /* the buffer may have served a conversion */
     line(em, "for (int ks_ = 0; ks_ < %d; ++ks_) {", stages - 1);
     em->ind++;
     line(em, "if (ks_ < pn_) {");
@@ -370,7 +372,7 @@ void pipeline_emit_for(Emitter *em, const TirOp *op)
     line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
     em->ind++;
     line(em, "tilec_pipe_wait<%d>();", stages - 2);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     if (!late) pipe_issue_ahead(em, pl, stages);
     emit_line(em->o, em->co, pl->update->loc);
     line(em, "const %s *sa_ = (const %s *)(ps_ + rs_ * %" PRId64 ");", mk.sty, mk.sty, pipe_stage_elems(pl));
@@ -380,7 +382,7 @@ void pipeline_emit_for(Emitter *em, const TirOp *op)
     line(em, "rs_ = rs_ == %d ? 0 : rs_ + 1;", stages - 1);
     tv_close_loop(em);
     line(em, "tilec_pipe_wait<0>();");
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     line(em, "%s = (%s)(pk0_ + pn_);", kn, emit_storage_type(pl->k->dtype));
     em->ind--;
     line(em, "}");
@@ -425,7 +427,8 @@ void pipeline_find(Emitter *em, Stmt *st)
 {
     if (!st) return;
     PipeLoop pl;
-    if (st->kind == ST_FOR && em->npipes < 16 && pipeline_match(st, &pl) && em->sym_frag[pl.acc->id]) {
+    if (st->kind == ST_FOR && em->npipes < 16 && pipeline_match(st, &pl) && em->sym_frag[pl.acc->id] &&
+        (pl.dtype == DT_FLOAT16 || pl.dtype == DT_BFLOAT16 || em->sm90_try)) {
         em->pipes[em->npipes++] = pl; /* its buffers: smem.c */
         return;
     }

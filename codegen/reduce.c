@@ -294,14 +294,14 @@ static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
         line(em, "__shared__ %s sp_%d[%d][%d];", at, e->id, Q, T / 32);
         if (rd->arg) line(em, "__shared__ int32_t spi_%d[%d][%d];", e->id, Q, T / 32);
         /* In a loop, the previous iteration may still be reading sp_. */
-        if (em->nloops > 0) line(em, "__syncthreads();");
+        if (em->nloops > 0) line(em, "%s", em->bar);
         line(em, "if ((t_ & 31) == 0) {");
         em->ind++;
         line(em, "#pragma unroll");
         line(em, "for (int j_ = 0; j_ < %d; ++j_) { sp_%d[j_][t_ >> 5] = q_[j_];%s }", Q, e->id,
              rd->arg ? S(" spi_%d[j_][t_ >> 5] = qi_[j_];", e->id) : "");
         tv_close_loop(em);
-        line(em, "__syncthreads();");
+        line(em, "%s", em->bar);
         line(em, "#pragma unroll");
         line(em, "for (int j_ = 0; j_ < %d; ++j_) {", Q);
         em->ind++;
@@ -328,14 +328,14 @@ static void emit_reduce_fast(Emitter *em, Expr *e, const Red *rd, Lay l)
     }
     /* Every thread of a group now holds its group's result; share them. */
     line(em, "__shared__ %s sr_%d[%" PRId64 "];", rd->arg ? "int32_t" : at, e->id, rd->nres);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     line(em, "if (t_ %% %" PRId64 " == 0) {", g);
     em->ind++;
     line(em, "#pragma unroll");
     line(em, "for (int j_ = 0; j_ < %d; ++j_) sr_%d[j_ * %" PRId64 " + t_ / %" PRId64 "] = %s[j_];", Q, e->id,
          groups_per_row, g, rd->arg ? "qi_" : "q_");
     tv_close_loop(em);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     red_distribute(em, e, rd, S("sr_%d", e->id));
     em->smem_bytes += (int)(rd->nres * (dtype_bits(rd->acc) > 32 ? 8 : 4));
 }
@@ -349,13 +349,13 @@ static void emit_reduce_generic(Emitter *em, Expr *e, const Red *rd)
     const char *at = acc_type(rd);
     Lay lx = tv_lay(em, &x->shape);
     line(em, "%s *sb_ = (%s *)s_red_;", at, at);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     tv_open_loop(em, &x->shape);
     Ctx c = {.shape = &x->shape, .idx = "i_", .home = true};
     if (lx.repl) line(em, "if (t_ < %" PRId64 ")", lx.n);
     line(em, "sb_[i_ + (i_ >> 5)] = %s;", ex_evc(em, x, c, rd->acc));
     tv_close_loop(em);
-    line(em, "__syncthreads();");
+    line(em, "%s", em->bar);
     const char *name = em->tmp[e->id];
     tv_open_loop(em, &e->shape);
     line(em, "%s acc_ = %s;", at, red_identity(em, rd));
@@ -414,7 +414,7 @@ void red_scan(Emitter *em, Expr *e)
     (void)pad;
     if (em->tg->threads) {
         line(em, "%s *sb_ = (%s *)s_red_;", at, at);
-        line(em, "%s", em->tg->barrier);
+        line(em, "%s", em->bar);
     } else {
         line(em, "%s sb_[%" PRId64 "];", at, n);
     }
@@ -423,7 +423,7 @@ void red_scan(Emitter *em, Expr *e)
     if (em->tg->threads && l.repl) line(em, "if (t_ < %" PRId64 ")", n);
     line(em, "sb_[i_%s] = %s;", em->tg->threads ? " + (i_ >> 5)" : "", ex_evc(em, x, ex_sub_ctx(em, x, c), acc));
     tv_close_loop(em);
-    if (em->tg->barrier) line(em, "%s", em->tg->barrier);
+    if (em->tg->barrier) line(em, "%s", em->bar);
     tv_open_loop(em, s);
     line(em, "const int c_ = %s;", tv_coord(em, "i_", s, ax));
     line(em, "const int b_ = i_ - c_ * %" PRId64 ";", stride);

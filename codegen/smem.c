@@ -22,7 +22,7 @@ bool smem_plan(Emitter *em)
         }
     }
     for (int i = 0; i < em->npipes; i++) {
-        int64_t b = pipeline_bytes(em, &em->pipes[i]);
+        int64_t b = em->hp ? hopper_ring_bytes(em->hp) : pipeline_bytes(em, &em->pipes[i]);
         if (b > dyn) dyn = b;
     }
     for (int i = 0; i <= em->k->nexprs; i++) {

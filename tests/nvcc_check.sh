@@ -1,8 +1,10 @@
 #!/bin/sh
 # nvcc_check.sh: runs tilec on every example, test and benchmark kernel and
-# compiles each generated .cu for sm_80 and sm_90 with nvcc, treating nvcc
-# and ptxas warnings (register spills included) as failures; then builds and
-# runs tests/unit/test_swz.cu (host code of the device helper header).
+# compiles each generated .cu for sm_80 and sm_90 with nvcc (the files with
+# tile_mma also with --arch=sm_90, for sm_80 and sm_90a: their Hopper
+# variants), treating nvcc and ptxas warnings (register spills included) as
+# failures; then builds and runs tests/unit/test_swz.cu (host code of the
+# device helper header).
 # Benchmark kernels take the options of their " * tilec-flags: ..." line, as
 # tests/bench/prepare.sh does.  The nvcc runs go NVCC_JOBS at a time (default:
 # the number of processors), since each takes seconds.
@@ -33,6 +35,16 @@ for src in examples/*/*.tile.c tests/kernels/*/*.tile.c tests/bench/kernels/*.ti
         echo "nvcc: tilec failed on $src"; head -10 "$OUT/$name.err"; f=$((f + 1)); continue
     fi
     echo "$name $src" >> "$OUT/list"
+    # Matrix products again for --arch=sm_90: their Hopper variants (wgmma,
+    # TMA) beside the mma.sync kernels, built for sm_80 and sm_90a.
+    if grep -q 'tile_mma' "$src" && ! echo "$flags" | grep -q -- '--arch'; then
+        # shellcheck disable=SC2086
+        if "$TILEC" $flags --arch=sm_90 -o "$OUT/${name}_sm90a.cu" "$src" 2> "$OUT/${name}_sm90a.err"; then
+            echo "${name}_sm90a $src" >> "$OUT/list"
+        else
+            echo "nvcc: tilec --arch=sm_90 failed on $src"; head -10 "$OUT/${name}_sm90a.err"; f=$((f + 1))
+        fi
+    fi
 done
 # The tuning program `tilec tune` writes (tests/kernels/tuned) compiles too.
 printf 'x=1000 y=1000 o=1000\no=100\n' > "$OUT/tune_shapes.txt"
@@ -50,8 +62,10 @@ compile_one() {
     spills="-Xptxas -warn-spills,--warning-as-error"
     grep -q '^ \* nvcc-spills: allowed' "$2" && spills=
     # shellcheck disable=SC2086 # spills is words
-    "$NVCC" -std=c++17 -O3 -Werror all-warnings $spills \
-        -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+    arch="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+    case "$1" in *_sm90a) arch="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90a" ;; esac
+    # shellcheck disable=SC2086 # spills and arch are words
+    "$NVCC" -std=c++17 -O3 -Werror all-warnings $spills $arch \
         -I"$OUT" -Iruntime -c "$OUT/$1.cu" -o "$OUT/$1.o" 2> "$OUT/$1.nvcc" && touch "$OUT/$1.ok"
 }
 running=0

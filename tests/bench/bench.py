@@ -56,7 +56,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.path.join(ROOT, "build", "bench")
 SO = os.path.join(BUILD, "libtilec_bench.so")
-NVCC_FLAGS = ["-O3", "-arch=sm_90", "-shared", "-Xcompiler", "-fPIC"]
+NVCC_FLAGS = ["-O3", "-gencode", "arch=compute_90a,code=sm_90a", "-shared", "-Xcompiler", "-fPIC"]
 T0 = time.time()
 
 
@@ -294,13 +294,6 @@ def layer_norm_ref(x, w, b, eps):
     xd = x.double()
     norm = (xd - xd.mean(dim=1, keepdim=True)) * torch.rsqrt(xd.var(dim=1, unbiased=False, keepdim=True) + eps)
     return norm * w.double() + b.double(), (norm * w.double()).abs() + b.double().abs()
-
-
-def matmul_ref(a, b):
-    """a @ b and its error bound: bfloat16 output rounding + float32 accumulation."""
-    ad, bd = a.double(), b.double()
-    ref = ad @ bd
-    return ref, ref.abs() * (2 * UBF16) + (ad.abs() @ bd.abs()) * 2e-5
 
 
 def conv1d_ref(x, w, pad):
@@ -772,14 +765,65 @@ def wl_layer_norm(c):
           note="a reference, not a layer norm")
 
 
-def matmul_workload(c, s):
-    wl = "matmul bf16 %d^3" % s
-    c.T.workload(wl, "matmul", None, 2 * s ** 3, "2*M*N*K flops (M=N=K=%d), bfloat16 in and out, "
-                 "float32 accumulation" % s)
-    a = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(s, s, device="cuda", dtype=torch.bfloat16)
-    out = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
-    ref, bound = matmul_ref(a, b)
+def matmul_ref(a, b, u=UBF16):
+    """a @ b and its error bound: output rounding (unit roundoff u) + float32 accumulation."""
+    ad, bd = a.double(), b.double()
+    ref = ad @ bd
+    return ref, ref.abs() * (2 * u) + (ad.abs() @ bd.abs()) * 2e-5
+
+
+def tilec_matmul_variants(c, kerns, M, N, args):
+    """{label: launcher} of matmul kernels over a 1-D grid of (BM, BN) blocks:
+    kerns lists (kernel, tag, BMs, BNs, BKs)."""
+    variants = {}
+    for kern, tag, bms, bns, bks in kerns:
+        for bm in bms:
+            for bn in bns:
+                for bk in bks:
+                    variants["%s %dx%dx%d" % (tag, bm, bn, bk)] = (lambda kern, bm, bn, bk: lambda: c.tc.launcher(
+                        kern, (cdiv(M, bm) * cdiv(N, bn),), *args, bm, bn, bk))(kern, bm, bn, bk)
+    return variants
+
+
+def mma_sync_row(c, wl, variants, check, out):
+    """The same launchers on their mma.sync kernels (ldmatrix + mma.sync, cp.async
+    pipeline; TILEC_NO_SM90A is read at every launch): the path before issue #20."""
+    os.environ["TILEC_NO_SM90A"] = "1"
+    try:
+        old = {}
+        for v in variants:
+            try:
+                out.zero_()
+                variants[v]()
+                torch.cuda.synchronize()
+                check()
+                old[v] = c.time(variants[v])
+            except Exception as e:
+                log("%s / mma.sync %s: %s" % (wl, v, describe(e)))
+        if old:
+            best = min(old, key=old.get)
+            c.T.add(wl, "tilec, mma.sync kernels (TILEC_NO_SM90A=1)", old[best],
+                    "BMxBNxBK %s; the path before the sm_90a variant" % best)
+    finally:
+        del os.environ["TILEC_NO_SM90A"]
+
+
+SM90_NOTE = "tile_mma: sm_90a variant (TMA ring, wgmma, warp-specialized)"
+
+
+def matmul_workload(c, M, N, K, dt=torch.bfloat16, goal=0.9, extra=True):
+    """C = A @ B, 16-bit in and out: cuBLAS, tilec's fastest variant (and, with
+    extra, its mma.sync kernels, Triton and the tuned launcher), and the goal's
+    head to head: at least `goal` of cuBLAS."""
+    name = "bf16" if dt == torch.bfloat16 else "f16"
+    shape = ("%d^3" % M) if M == N == K else ("%dx%dx%d" % (M, N, K))
+    wl = "matmul %s %s" % (name, shape)
+    c.T.workload(wl, "matmul", None, 2 * M * N * K, "2*M*N*K flops (M=%d, N=%d, K=%d), %s in and out, "
+                 "float32 accumulation" % (M, N, K, "bfloat16" if name == "bf16" else "float16"))
+    a = torch.randn(M, K, device="cuda", dtype=dt)
+    b = torch.randn(K, N, device="cuda", dtype=dt)
+    out = torch.empty(M, N, device="cuda", dtype=dt)
+    ref, bound = matmul_ref(a, b, UBF16 if name == "bf16" else U16)
     chk = lambda what: (lambda: close(what, out, ref, bound, 1.0))
     cublas = "cuBLAS (torch.matmul)"
     c.run(wl, cublas, lambda: torch.matmul(a, b, out=out), check=chk("cuBLAS"))
@@ -787,34 +831,110 @@ def matmul_workload(c, s):
     # One kernel source (pipelined K loop) with every listed BM, BN and BK,
     # compiled for 256 threads (8 warps) and for 128 (4 warps); the fastest
     # is the tilec row.
-    variants = {}
-    for kern, tag, bns in (("matmul_bf16", "8w", (128, 256)), ("matmul_bf16_w4", "4w", (128,))):
-        for bm in (64, 128):
-            for bn in bns:
-                for bk in (32, 64):
-                    variants["%s %dx%dx%d" % (tag, bm, bn, bk)] = (lambda kern, bm, bn, bk: lambda: c.tc.launcher(
-                        kern, (cdiv(s, bm) * cdiv(s, bn),), a, b, out, bm, bn, bk))(kern, bm, bn, bk)
-    c.tilec_best(wl, "matmul_bf16", list(variants), lambda v: variants[v](), chk("tilec matmul"), out,
-                 label="BMxBNxBK", note="tile_mma (ldmatrix + mma.sync), cp.async pipeline")
-    out.zero_()
-    grid = lambda m: (triton.cdiv(s, m["BM"]) * triton.cdiv(s, m["BN"]),)
-    c.run(wl, "Triton (tl.dot, autotuned)",
-          lambda: triton_matmul[grid](a, b, out, s, s, s, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                                      out.stride(0), out.stride(1)), check=chk("triton matmul"))
-    if c.T.rows[-1]["ms"]:
-        cfg = triton_matmul.best_config
-        c.T.rows[-1]["note"] = "best %s" % ", ".join("%s=%s" % kv for kv in cfg.kwargs.items())
-    c.head_to_head(wl, cublas, ("fraction", 0.5))  # issue #7's goal: at least 50% of cuBLAS
-    if s == 4096:  # the shape the table was measured for (8192^3 would get the nearest bucket's)
+    if name == "bf16":
+        kerns = [("matmul_bf16", "8w", (64, 128), (128, 256), (32, 64)), ("matmul_bf16_w4", "4w", (64, 128), (128,), (32, 64))]
+    else:
+        kerns = [("matmul_f16", "8w", (64, 128), (256,), (32, 64))]
+    variants = tilec_matmul_variants(c, kerns, M, N, (a, b, out))
+    c.tilec_best(wl, "matmul_" + name, list(variants), lambda v: variants[v](), chk("tilec matmul"), out,
+                 label="BMxBNxBK", note=SM90_NOTE)
+    if extra:
+        mma_sync_row(c, wl, variants, chk("tilec mma.sync matmul"), out)
+        out.zero_()
+        grid = lambda m: (triton.cdiv(M, m["BM"]) * triton.cdiv(N, m["BN"]),)
+        c.run(wl, "Triton (tl.dot, autotuned)",
+              lambda: triton_matmul[grid](a, b, out, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                          out.stride(0), out.stride(1)), check=chk("triton matmul"))
+        if c.T.rows[-1]["ms"]:
+            cfg = triton_matmul.best_config
+            c.T.rows[-1]["note"] = "best %s" % ", ".join("%s=%s" % kv for kv in cfg.kwargs.items())
+    c.head_to_head(wl, cublas, ("fraction", goal))  # issue #20's goals: 0.9 of cuBLAS, 0.8 on ragged shapes
+    if extra and name == "bf16" and M == N == K == 4096:  # the shape the tuning table was measured for
         tuned_rows(c, wl, "matmul_tuned", "matmul_bf16_tuned", (a, b, out), chk("tilec tuned matmul"), out)
+    free()
 
 
 def wl_matmul_4096(c):
-    matmul_workload(c, 4096)
+    matmul_workload(c, 4096, 4096, 4096)
 
 
 def wl_matmul_8192(c):
-    matmul_workload(c, 8192)
+    matmul_workload(c, 8192, 8192, 8192)
+
+
+def wl_matmul_f16(c):
+    for s in (4096, 8192):
+        matmul_workload(c, s, s, s, torch.float16, extra=False)
+
+
+def wl_matmul_ragged(c):
+    """Shapes that are not multiples of any tile: the TMA boxes past the edges read
+    zeros, the epilogue's stores are bounds-checked."""
+    for M, N, K in ((4000, 4000, 4000), (8192, 8192, 1000), (1000, 8192, 8192)):
+        matmul_workload(c, M, N, K, goal=0.8, extra=False)
+
+
+def wl_matmul_fp8(c):
+    """float8 e4m3 in, bfloat16 out, one scale for the product: torch._scaled_mm
+    (cuBLASLt) against tilec's kernel, B column-major for both."""
+    for s in (4096, 8192):
+        wl = "matmul fp8 e4m3 -> bf16 %d^3" % s
+        c.T.workload(wl, "matmul", None, 2 * s ** 3, "2*M*N*K flops (M=N=K=%d), float8 e4m3 in (B column-major), "
+                     "bfloat16 out, float32 accumulation, out = scale_a * scale_b * (A @ B)" % s)
+        a = torch.randn(s, s, device="cuda").to(torch.float8_e4m3fn)
+        b = torch.randn(s, s, device="cuda").to(torch.float8_e4m3fn).t()  # (K, N), column-major
+        sa = torch.tensor(0.5, device="cuda")
+        sb = torch.tensor(0.5, device="cuda")
+        out = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
+        ad, bd = a.double(), b.double()
+        ref = (ad @ bd) * 0.25
+        bound = ref.abs() * (2 * UBF16) + (ad.abs() @ bd.abs()) * (0.25 * 2e-5)
+        del ad, bd
+        res = {}
+        rival = "torch._scaled_mm (cuBLASLt)"
+
+        def scaled():
+            res["y"] = torch._scaled_mm(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
+        c.run(wl, rival, scaled, check=lambda: close("scaled_mm", res["y"], ref, bound, 1.0))
+        variants = tilec_matmul_variants(c, [("matmul_fp8", "8w", (128,), (128, 256), (128,))], s, s,
+                                         (a, b, out, 0.25))
+        c.tilec_best(wl, "matmul_fp8", list(variants), lambda v: variants[v](),
+                     lambda: close("tilec fp8", out, ref, bound, 1.0), out, label="BMxBNxBK",
+                     note=SM90_NOTE + "; wgmma k32 e4m3")
+        c.head_to_head(wl, rival, ("fraction", 0.8))  # issue #20's goal: 0.8 of torch._scaled_mm
+        free()
+
+
+def wl_matmul_gelu(c):
+    """GELU(A @ B + bias) (tanh form), bfloat16, at an MLP layer's shape (8192 tokens,
+    1024 -> 8192): tilec's epilogue on the accumulator against torch.compile of the
+    same three PyTorch operations."""
+    M, N, K = 8192, 8192, 1024
+    wl = "matmul + bias + GELU bf16 %dx%dx%d" % (M, N, K)
+    c.T.workload(wl, "matmul", None, 2 * M * N * K, "2*M*N*K flops of the product (M=%d, N=%d, K=%d); "
+                 "bfloat16 in and out, float32 accumulation" % (M, N, K))
+    a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16) / 16
+    bias = torch.randn(N, device="cuda", dtype=torch.bfloat16)
+    out = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+    ad, bd = a.double(), b.double()
+    pre = ad @ bd + bias.double()
+    ref = Fn.gelu(pre, approximate="tanh")
+    # float32 accumulation, bfloat16 roundings of the output (and, in PyTorch's
+    # unfused form, of the product and the sum), GELU's slope at most 1.13
+    bound = (ad.abs() @ bd.abs() + bias.double().abs()) * 4e-5 + (pre.abs() + ref.abs()) * (4 * UBF16)
+    del ad, bd, pre
+    chk = lambda what, y: (lambda: close(what, y(), ref, bound, 1.0))
+    torch_fn = lambda a, b, bias: Fn.gelu(a @ b + bias, approximate="tanh")
+    c.run(wl, "PyTorch eager (cuBLAS + bias + GELU)", lambda: torch_fn(a, b, bias),
+          check=chk("eager", lambda: torch_fn(a, b, bias)))
+    c.run_compiled(wl, "matmul_gelu", torch_fn, (a, b, bias), lambda y: chk("torch.compile", y))
+    variants = tilec_matmul_variants(c, [("matmul_gelu_bf16", "8w", (128,), (128, 256), (64,))], M, N,
+                                     (a, b, bias, out))
+    c.tilec_best(wl, "matmul_gelu_bf16", list(variants), lambda v: variants[v](), chk("tilec", lambda: out), out,
+                 label="BMxBNxBK", note=SM90_NOTE + "; bias and GELU on the accumulator")
+    c.head_to_head(wl, "torch.compile", ("speed", 1.2))  # issue #20's goal: 1.2x torch.compile
+    free()
 
 
 def wl_conv1d(c):
@@ -1003,7 +1123,7 @@ def wl_launch_overhead(c):
 
 
 WORKLOADS = [wl_launch_overhead, wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm, wl_matmul_4096,
-             wl_matmul_8192, wl_conv1d, wl_tuning]
+             wl_matmul_8192, wl_matmul_f16, wl_matmul_fp8, wl_matmul_ragged, wl_matmul_gelu, wl_conv1d, wl_tuning]
 
 
 def main():

@@ -7,14 +7,17 @@
  * (cp.async) while the tensor cores work on the current one. */
 #include <tilec.h>
 
-/* matmul_w4.tile.c builds the same kernel under another name, with other
- * options and BN values. */
+/* matmul_w4.tile.c and matmul_f16.tile.c build the same kernel under
+ * another name, with other options, BN values or element type. */
 #ifndef MATMUL_NAME
 #define MATMUL_NAME matmul_bf16
 #define MATMUL_BN 128, 256
 #endif
+#ifndef MATMUL_T
+#define MATMUL_T __bf16
+#endif
 
-TILE_KERNEL void MATMUL_NAME(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(__bf16, 2) c,
+TILE_KERNEL void MATMUL_NAME(TILE_ARRAY(const MATMUL_T, 2) a, TILE_ARRAY(const MATMUL_T, 2) b, TILE_ARRAY(MATMUL_T, 2) c,
                              TILE_CONST(int, 64, 128) BM, TILE_CONST(int, MATMUL_BN) BN, TILE_CONST(int, 32, 64) BK)
 {
     /* Grouped order, as in Triton's tutorial: consecutive program ids walk
@@ -28,9 +31,9 @@ TILE_KERNEL void MATMUL_NAME(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __b
     float acc = tile_zeros(float, .shape = {BM, BN});
     int64_t nk = (tile_dim(a, 1) + BK - 1) / BK;
     for (int64_t k = 0; k < nk; k++) {
-        __bf16 x = tile_load(a, .index = {i, k}, .shape = {BM, BK}, .padding = TILE_PAD_ZERO);
-        __bf16 y = tile_load(b, .index = {k, j}, .shape = {BK, BN}, .padding = TILE_PAD_ZERO);
+        MATMUL_T x = tile_load(a, .index = {i, k}, .shape = {BM, BK}, .padding = TILE_PAD_ZERO);
+        MATMUL_T y = tile_load(b, .index = {k, j}, .shape = {BK, BN}, .padding = TILE_PAD_ZERO);
         acc = tile_mma(x, y, acc);
     }
-    tile_store(c, tile_cast(acc, __bf16), .index = {i, j});
+    tile_store(c, tile_cast(acc, MATMUL_T), .index = {i, j});
 }

@@ -1,0 +1,448 @@
+/* hopper.c: the sm_90a variant of a kernel whose K loop pipeline.c accepts
+ * (`for (k ...) acc = tile_mma(tile_load(A, ...), tile_load(B, ...), acc)`):
+ * TMA loads into a ring of shared-memory stages, wgmma products, and warp
+ * specialization.
+ *
+ * The block has one more warpgroup than the kernel's plan (T threads):
+ * warpgroup 0 is the producer, whose first thread walks the K loop issuing
+ * each step's two TMA loads (A's box, then B's in 64-column chunks) into
+ * stage s of the ring, after waiting for the consumers to release it
+ * (empty[s]), the loads completing on full[s]; the T / 128 consumer
+ * warpgroups wait for full[s], issue the step's wgmma (64 rows of the
+ * accumulator per instruction, from shared-memory descriptors), and
+ * release the stage once the products that read it have retired (one
+ * wgmma group stays in flight).  After the loop the consumers, as the
+ * kernel's T threads (t_ = threadIdx.x - 128), run whatever the kernel
+ * does next (the epilogue) with the ordinary lowering, its barriers named
+ * barrier 1 over those T threads; the producer warpgroup has exited.  The
+ * accumulator reaches the epilogue's registers through shared memory,
+ * like the mma.sync path's.
+ *
+ * Layouts (CuTe notation, bytes of 16-bit elements):
+ *   - A (M x K, K contiguous), one TMA box of K x M with the swizzle of a
+ *     K * 2-byte row (Sw<3,4,3> for K = 64: 128 B; 64 B for 32; 32 B for
+ *     16): wgmma's K-major canonical layout, 8-row atoms SBO = 8 * 2K
+ *     bytes apart, each k16 slice 32 bytes further along the row;
+ *   - B (K x N, N contiguous), N / 64 boxes of 64 columns x K rows, each
+ *     chunk K * 128 bytes with the 128-byte swizzle: wgmma's MN-major
+ *     canonical layout (transposed B), chunks LBO = K * 128 bytes apart,
+ *     8-row groups SBO = 1024 bytes apart, each k16 slice 2048 bytes on.
+ *   - float8 (wgmma k32, which has no transposed operands): A as above
+ *     (rows of K bytes), and B read from a column-major array (N rows of K
+ *     contiguous bytes, the layout torch._scaled_mm takes) as one K x N box,
+ *     K-major like A; a row-major B is left to the mma.sync kernel.
+ *
+ * The variant exists only where it is correct and the launcher's choice
+ * between it and the mma.sync kernel is made at run time (hopper_plan
+ * says what it needs; cuda.c writes the launch). */
+#include "codegen/lower.h"
+
+/* ---- the plan ------------------------------------------------------------ */
+
+bool hopper_plan(Emitter *em, HopperPlan *hp)
+{
+    memset(hp, 0, sizeof *hp);
+    if (!em->tg->threads || em->co->arch != 90 || em->co->opt_level <= 0 || em->npipes != 1) return false;
+    const PipeLoop *pl = &em->pipes[0];
+    bool fp8 = pl->dtype == DT_FLOAT8_E4M3FN || pl->dtype == DT_FLOAT8_E5M2;
+    if (pl->dtype != DT_BFLOAT16 && pl->dtype != DT_FLOAT16 && !fp8) return false;
+    int es = fp8 ? 1 : 2;
+    int T = em->T;
+    if (T % 128 || T < 128 || T > 256) return false;
+    int nwg = T / 128;
+    int64_t M = pl->M, N = pl->N, K = pl->K;
+    if (K * es != 32 && K * es != 64 && K * es != 128) return false; /* a row of A: one swizzle span */
+    if (M % 64 || N % 64 || M > 256 || N > 256) return false;
+    if ((M / 64) % nwg == 0) {
+        hp->wg_m = nwg;
+        hp->wg_n = 1;
+    } else if (M == 64 && (N / nwg) % 64 == 0) {
+        hp->wg_m = 1;
+        hp->wg_n = nwg;
+    } else {
+        return false;
+    }
+    hp->wm = M / hp->wg_m;
+    hp->wn = N / hp->wg_n;
+    hp->mb = (int)(hp->wm / 64);
+    /* accumulator registers per consumer thread: at most 128; float8 keeps
+     * a step's partial sums beside them (fp8_step): 64 */
+    if (hp->wn > 256 || hp->mb * hp->wn / 2 > 128) return false;
+    if (fp8 && (hp->mb != 1 || hp->wn > 128)) return false;
+    /* the operands are arrays of the kernel itself (the launcher maps them) */
+    for (int i = 0; i < 2; i++) {
+        const Param *a = pl->load[i]->args[0]->sym->param;
+        for (int j = 0; j < em->k->nparams; j++)
+            if (&em->k->params[j] == a) hp->arr[i] = a->name;
+        if (!hp->arr[i]) return false;
+    }
+    hp->loop = *pl;
+    hp->pl = &hp->loop;
+    hp->nwg = nwg;
+    hp->fp8 = fp8;
+    hp->row_bytes = K * es;
+    hp->a_bytes = M * K * es;
+    hp->stage_bytes = hp->a_bytes + K * N * es;
+    int64_t budget = pipeline_smem_limit(90) - 8192;
+    hp->stages = (int)(budget / hp->stage_bytes);
+    if (hp->stages > 6) hp->stages = 6;
+    if (hp->stages < 2) return false;
+    hp->swz_a = (int)(K * es);
+    hp->ptx_type = pl->dtype == DT_BFLOAT16 ? "bf16" : pl->dtype == DT_FLOAT16 ? "f16"
+                   : pl->dtype == DT_FLOAT8_E4M3FN ? "e4m3" : "e5m2";
+    hp->wgmma = S("tilec_wgmma_m64n%" PRId64 "k%d_%s_", hp->wn, fp8 ? 32 : 16, hp->ptx_type);
+    return true;
+}
+
+int64_t hopper_ring_bytes(const HopperPlan *hp)
+{
+    return hp->stages * hp->stage_bytes + 1024; /* + the alignment of the ring to 1024 bytes */
+}
+
+/* Memory accesses (loads, stores, gathers, atomics) of array parameter p
+ * in the kernel, inlined calls included. */
+typedef struct AccessCount {
+    const Param *p;
+    int n;
+} AccessCount;
+
+static bool count_access(AstVisitor *v, const Expr *e)
+{
+    AccessCount *ac = v->ctx;
+    if (e->kind == EX_BUILTIN && e->nargs > 0 && e->args[0]->kind == EX_NAME && e->args[0]->sym &&
+        e->args[0]->sym->kind == SYM_PARAM && e->args[0]->sym->param == ac->p) {
+        BuiltinClass c = builtin_info(e->bi)->cls;
+        if (c == BCLASS_MEM || c == BCLASS_INDEXED) ac->n++;
+    }
+    return true;
+}
+
+/* Whether the K loop's load is operand i's only access: the launcher then
+ * need not ask that array for the vector path (TMA reads it, whatever its
+ * row alignment). */
+static bool tma_only(Emitter *em, const HopperPlan *hp, int i)
+{
+    AccessCount ac = {hp->pl->load[i]->args[0]->sym->param, 0};
+    AstVisitor v = {.expr = count_access, .inlined = true, .ctx = &ac};
+    ast_walk_stmt(&v, em->k->body);
+    return ac.n == 1;
+}
+
+/* ---- which kernels: the operations around the K loop --------------------- */
+
+static bool scalar_def(const TirOp *op)
+{
+    return op->kind == TIR_DEF && op->dst && op->dst->home == TIR_SCALAR;
+}
+
+/* Nothing after the K loop may update the accumulator again on tensor
+ * cores (its fragments are wgmma's here) or start another pipeline. */
+static bool epilogue_ok(const TirOp *op)
+{
+    for (; op; op = op->next) {
+        if (op->kind == TIR_MMA_UPDATE || op->kind == TIR_TO_FRAG || op->kind == TIR_PIPELINED_FOR) return false;
+        if (!epilogue_ok(op->pre) || !epilogue_ok(op->kids) || !epilogue_ok(op->else_kids) ||
+            !epilogue_ok(op->init) || !epilogue_ok(op->step))
+            return false;
+    }
+    return true;
+}
+
+static const TirOp *top_ops(const Emitter *em)
+{
+    const TirOp *top = em->tir->body;
+    if (top && top->kind == TIR_BLOCK && !top->next) top = top->kids;
+    return top;
+}
+
+/* Before the loop: scalar definitions (the producer evaluates them too),
+ * and the accumulator's uniform start. */
+bool hopper_check_ops(Emitter *em)
+{
+    const HopperPlan *hp = em->hp;
+    const TirOp *op = top_ops(em);
+    for (; op && op->kind != TIR_PIPELINED_FOR; op = op->next) {
+        if (scalar_def(op) || op->kind == TIR_NOP) continue;
+        if (op->kind == TIR_DEF && op->dst && op->dst->sym == hp->pl->acc) continue;
+        if (op->kind == TIR_TO_FRAG && op->dst->sym == hp->pl->acc && mma_uniform_init(em, op->expr, DT_FLOAT32))
+            continue;
+        return false;
+    }
+    if (!op || !op->pipe || op->pipe->loop != hp->pl->loop || !epilogue_ok(op->init)) return false;
+    for (int i = 0; i < 2; i++) ((HopperPlan *)hp)->tma_only[i] = tma_only(em, hp, i);
+    return epilogue_ok(op->next);
+}
+
+/* ---- the wgmma instruction of a tile ------------------------------------- */
+
+const char *hopper_wgmma_name(const HopperPlan *hp)
+{
+    return hp->wgmma;
+}
+
+/* d[0 .. n/2) += A (descriptor a) x B (descriptor b, transposed), as one
+ * wgmma.mma_async of the warpgroup. */
+void hopper_write_wgmma(FILE *o, const HopperPlan *hp)
+{
+    int64_t n = hp->wn, r = n / 2;
+    const char *ty = hp->ptx_type;
+    fprintf(o, "#if TILEC_SM90A\nstatic __device__ __forceinline__ void %s(float (&d)[%" PRId64 "], uint64_t a, uint64_t b%s)\n{\n",
+            hopper_wgmma_name(hp), r, hp->fp8 ? ", int acc" : "");
+    fprintf(o, "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%" PRId64 ", 0;\\n\"\n", r + 2);
+    fprintf(o, "                 \"wgmma.mma_async.sync.aligned.m64n%" PRId64 "k%d.f32.%s.%s {\"", n, hp->fp8 ? 32 : 16, ty,
+            ty);
+    for (int64_t i = 0; i < r; i++) {
+        if (i % 16 == 0) fputs("\n                 \"", o);
+        fprintf(o, "%%%" PRId64 "%s", i, i + 1 < r ? ", " : "");
+        if (i % 16 == 15 || i + 1 == r) fputc('"', o);
+    }
+    /* 16-bit operands: B transposed (N-major); float8 has no transpose */
+    fprintf(o, "\n                 \"}, %%%" PRId64 ", %%%" PRId64 ", p, 1, 1%s;\\n}\\n\"\n                 :", r, r + 1,
+            hp->fp8 ? "" : ", 0, 1");
+    for (int64_t i = 0; i < r; i++) {
+        if (i % 8 == 0 && i) fputs("\n                  ", o);
+        fprintf(o, " \"+f\"(d[%" PRId64 "])%s", i, i + 1 < r ? "," : "");
+    }
+    fprintf(o, "\n                 : \"l\"(a), \"l\"(b), %s);\n}\n#endif\n\n", hp->fp8 ? "\"r\"(acc)" : "\"n\"(1)");
+}
+
+/* ---- the body ------------------------------------------------------------ */
+
+static void touch_acc(Emitter *em, const char *f)
+{
+    const HopperPlan *hp = em->hp;
+    line(em, "#pragma unroll");
+    line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
+    line(em, "    #pragma unroll");
+    line(em, "    for (int r_ = 0; r_ < %" PRId64 "; ++r_) tilec_wgmma_touch(%s[m_][r_]);", hp->wn / 2, f);
+}
+
+/* The tile_load's coordinates (elements, row then column) at step k. */
+static void load_coords(Emitter *em, Expr *l, int64_t rows, int64_t cols, const char *pre)
+{
+    Expr *iv = ast_option(l, "index")->value;
+    for (int d = 0; d < 2; d++) {
+        Expr *x = iv->args[d];
+        Ctx c = {.shape = &x->shape, .idx = "0"};
+        line(em, "const int %s%d_ = (int)((int64_t)(%s) * %" PRId64 ");", pre, d, ex_evc(em, x, c, DT_INT64),
+             d ? cols : rows);
+    }
+}
+
+static void loop_bounds(Emitter *em, const TirOp *op)
+{
+    const PipeLoop *pl = op->pipe;
+    body_emit_ops(em, op->init);
+    Ctx c = {.shape = &pl->hi->shape, .idx = "0"};
+    line(em, "const int64_t pk0_ = (int64_t)%s;", tv_sym_name(em, pl->k));
+    line(em, "const int64_t pe_ = (int64_t)(%s);", ex_evc(em, pl->hi, c, DT_INT64));
+    line(em, "const int64_t pn_ = pe_ > pk0_ ? pe_ - pk0_ : 0;");
+}
+
+/* The producer: the first thread of warpgroup 0 evaluates the scalars the
+ * loads' indices need and feeds the ring. */
+static void producer(Emitter *em, const TirOp *loop)
+{
+    const HopperPlan *hp = em->hp;
+    const PipeLoop *pl = hp->pl;
+    line(em, "if (t_ == -128) { /* the producer: TMA loads into the ring */");
+    em->ind++;
+    for (const TirOp *op = top_ops(em); op != loop; op = op->next)
+        if (scalar_def(op)) body_emit_op(em, op);
+    line(em, "{");
+    em->ind++;
+    loop_bounds(em, loop);
+    line(em, "int s_ = 0;");
+    line(em, "unsigned ph_ = 0;");
+    line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
+    em->ind++;
+    line(em, "if (ks_ >= %d) tilec_mbar_wait(&hempty_[s_], ph_ ^ 1u); /* the consumers released it */", hp->stages);
+    line(em, "%s = (%s)(pk0_ + ks_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
+    load_coords(em, pl->load[0], pl->M, pl->K, "a");
+    load_coords(em, pl->load[1], pl->K, pl->N, "b");
+    line(em, "const unsigned st_ = ring_ + (unsigned)s_ * %" PRId64 "u;", hp->stage_bytes);
+    line(em, "tilec_mbar_expect_tx(&hfull_[s_], %" PRId64 "u);", hp->stage_bytes);
+    line(em, "tilec_tma_load_2d(st_, &tma_a_, &hfull_[s_], a1_, a0_);");
+    if (hp->fp8) { /* B column-major: one box of N rows of K bytes */
+        line(em, "tilec_tma_load_2d(st_ + %" PRId64 "u, &tma_b_, &hfull_[s_], b0_, b1_);", hp->a_bytes);
+    } else {
+        line(em, "#pragma unroll");
+        line(em, "for (int c_ = 0; c_ < %" PRId64 "; ++c_)", pl->N / 64);
+        line(em, "    tilec_tma_load_2d(st_ + %" PRId64 "u + (unsigned)c_ * %" PRId64 "u, &tma_b_, &hfull_[s_], b1_ + c_ * 64, b0_);",
+             hp->a_bytes, pl->K * 128);
+    }
+    line(em, "if (++s_ == %d) {", hp->stages);
+    line(em, "    s_ = 0;");
+    line(em, "    ph_ ^= 1u;");
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
+}
+
+static void touch_part(Emitter *em, const char *p)
+{
+    line(em, "#pragma unroll");
+    line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) tilec_wgmma_touch(%s[r_]);", em->hp->wn / 2, p);
+}
+
+/* A float8 step.  Hopper's float8 wgmma accumulates in less than float32
+ * precision, so, as cuBLAS does without its fast-accumulation mode, each
+ * K step's products go into partial sums of their own (pa_: the step's
+ * first wgmma overwrites them), which are added to the float32 accumulator
+ * once the step's group has retired.  The wait is for every group (ptxas
+ * serialises wgmma whose accumulators other instructions read while a
+ * group is in flight); the two consumer warpgroups keep the tensor cores
+ * busy between one's products and its additions. */
+static void fp8_step(Emitter *em, const char *f, int mode)
+{
+    const HopperPlan *hp = em->hp;
+    touch_part(em, "pa_");
+    line(em, "tilec_wgmma_fence();");
+    line(em, "#pragma unroll");
+    line(em, "for (int kk_ = 0; kk_ < %" PRId64 "; ++kk_)", hp->row_bytes / 32);
+    line(em, "    %s(pa_, tilec_wgmma_desc(sa_ + (unsigned)kk_ * 32u, 16u, %du, %du), "
+             "tilec_wgmma_desc(sb_ + (unsigned)kk_ * 32u, 16u, %du, %du), kk_ > 0);",
+         hopper_wgmma_name(hp), 8 * hp->swz_a, mode, 8 * hp->swz_a, mode);
+    line(em, "tilec_wgmma_commit();");
+    touch_part(em, "pa_");
+    line(em, "tilec_wgmma_wait<0>();");
+    touch_part(em, "pa_");
+    line(em, "if (t_ %% 32 == 0) tilec_mbar_arrive(&hempty_[s_]); /* the stage is read */");
+    line(em, "#pragma unroll");
+    line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) %s[0][r_] += pa_[r_];", hp->wn / 2, f);
+}
+
+/* The consumers' K loop (body.c calls it for the TIR_PIPELINED_FOR). */
+void hopper_emit_for(Emitter *em, const TirOp *op)
+{
+    const HopperPlan *hp = em->hp;
+    const PipeLoop *pl = hp->pl;
+    const char *f = S("f%s", tv_sym_name(em, pl->acc));
+    int64_t K = pl->K;
+    line(em, "{ /* K loop: wgmma on the ring's stages (%d), the producer %d step%s ahead */", hp->stages,
+         hp->stages, hp->stages > 1 ? "s" : "");
+    em->ind++;
+    loop_bounds(em, op);
+    line(em, "const int wg_ = t_ / 128;");
+    line(em, "const unsigned arow_ = (unsigned)(wg_ / %d) * %" PRId64 "u * %" PRId64 "u;", hp->wg_n, hp->wm, hp->row_bytes);
+    line(em, "const unsigned bcol_ = (unsigned)(wg_ %% %d) * %" PRId64 "u;", hp->wg_n,
+         hp->fp8 ? hp->wn * hp->row_bytes : hp->wn / 64 * K * 128);
+    line(em, "int s_ = 0, ps_ = 0;");
+    line(em, "unsigned ph_ = 0;");
+    if (hp->fp8) line(em, "float pa_[%" PRId64 "]; /* a step's partial sums */", hp->wn / 2);
+    line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
+    em->ind++;
+    line(em, "tilec_mbar_wait(&hfull_[s_], ph_);");
+    line(em, "const unsigned sa_ = ring_ + (unsigned)s_ * %" PRId64 "u + arow_;", hp->stage_bytes);
+    line(em, "const unsigned sb_ = ring_ + (unsigned)s_ * %" PRId64 "u + %" PRId64 "u + bcol_;", hp->stage_bytes,
+         hp->a_bytes);
+    int mode = hp->swz_a == 128 ? 1 : hp->swz_a == 64 ? 2 : 3;
+    if (hp->fp8) {
+        fp8_step(em, f, mode);
+    } else {
+        touch_acc(em, f);
+        line(em, "tilec_wgmma_fence();");
+        line(em, "#pragma unroll");
+        line(em, "for (int kk_ = 0; kk_ < %" PRId64 "; ++kk_) {", hp->row_bytes / 32);
+        em->ind++;
+        line(em, "const uint64_t db_ = tilec_wgmma_desc(sb_ + (unsigned)kk_ * 2048u, %" PRId64 "u, 1024u, 1u);", K * 128);
+        line(em, "#pragma unroll");
+        line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
+        line(em, "    %s(%s[m_], tilec_wgmma_desc(sa_ + (unsigned)m_ * %" PRId64 "u + (unsigned)kk_ * 32u, 16u, %du, %du), db_);",
+             hopper_wgmma_name(hp), f, 64 * hp->row_bytes, 8 * hp->swz_a, mode);
+        em->ind--;
+        line(em, "}");
+        line(em, "tilec_wgmma_commit();");
+        touch_acc(em, f);
+        line(em, "tilec_wgmma_wait<1>(); /* the previous step's products are done with their stage */");
+        line(em, "if (ks_ > 0 && t_ %% 32 == 0) tilec_mbar_arrive(&hempty_[ps_]);");
+    }
+    line(em, "ps_ = s_;");
+    line(em, "if (++s_ == %d) {", hp->stages);
+    line(em, "    s_ = 0;");
+    line(em, "    ph_ ^= 1u;");
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
+    line(em, "tilec_wgmma_wait<0>();");
+    touch_acc(em, f);
+    line(em, "%s = (%s)(pk0_ + pn_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
+    em->ind--;
+    line(em, "}");
+}
+
+/* acc's uniform start, straight into the wgmma accumulators. */
+void hopper_to_frag(Emitter *em, const TirOp *op)
+{
+    const HopperPlan *hp = em->hp;
+    char *u = mma_uniform_init(em, op->expr, DT_FLOAT32);
+    line(em, "#pragma unroll");
+    line(em, "for (int m_ = 0; m_ < %d; ++m_) /* %s: uniform start */", hp->mb, hp->pl->acc->name);
+    line(em, "    #pragma unroll");
+    line(em, "    for (int r_ = 0; r_ < %" PRId64 "; ++r_) f%s[m_][r_] = %s;", hp->wn / 2,
+         tv_sym_name(em, hp->pl->acc), u);
+}
+
+/* acc's wgmma accumulators -> its registers: every thread writes its
+ * pairs to the padded row-major buffer (thread l of warp q of a warpgroup
+ * holds, for each 8-column block b, rows 16q + l/4 and 8 below it, columns
+ * 8b + 2(l%4) and the next), then reads its own elements back. */
+void hopper_to_regs(Emitter *em, const TirOp *op)
+{
+    const HopperPlan *hp = em->hp;
+    const Symbol *sym = op->dst->sym;
+    const char *f = S("f%s", tv_sym_name(em, sym));
+    int64_t ld = mma_acc_ld(sym->shape.dim[1]);
+    line(em, "{ /* %s: wgmma accumulators -> registers */", sym->name);
+    em->ind++;
+    line(em, "float *sc_ = (float *)s_mma_;");
+    line(em, "%s", em->bar); /* every warpgroup is done with the ring */
+    line(em, "const int wg_ = t_ / 128, q_ = (t_ %% 128) / 32, l_ = t_ %% 32;");
+    line(em, "float *p_ = sc_ + (int64_t)((wg_ / %d) * %" PRId64 " + q_ * 16 + l_ / 4) * %" PRId64
+             " + (wg_ %% %d) * %" PRId64 " + (l_ %% 4) * 2;",
+         hp->wg_n, hp->wm, ld, hp->wg_n, hp->wn);
+    line(em, "#pragma unroll");
+    line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
+    line(em, "    #pragma unroll");
+    line(em, "    for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", hp->wn / 8);
+    line(em, "        *(float2 *)(p_ + m_ * %" PRId64 " + b_ * 8) = make_float2(%s[m_][4 * b_], %s[m_][4 * b_ + 1]);",
+         64 * ld, f, f);
+    line(em, "        *(float2 *)(p_ + m_ * %" PRId64 " + %" PRId64 " + b_ * 8) = make_float2(%s[m_][4 * b_ + 2], %s[m_][4 * b_ + 3]);",
+         64 * ld, 8 * ld, f, f);
+    line(em, "    }");
+    mma_staged_to_registers(em, (Symbol *)sym);
+    em->ind--;
+    line(em, "}");
+}
+
+/* The whole body of the variant after the declarations. */
+void hopper_emit_body(Emitter *em)
+{
+    const HopperPlan *hp = em->hp;
+    const TirOp *loop = top_ops(em);
+    while (loop->kind != TIR_PIPELINED_FOR) loop = loop->next;
+    line(em, "__shared__ __align__(8) uint64_t hfull_[%d], hempty_[%d];", hp->stages, hp->stages);
+    line(em, "const unsigned ring_ = (tilec_smem_u32(s_mma_) + 1023u) & ~1023u; /* the 128-byte swizzle's alignment */");
+    line(em, "if (threadIdx.x == 0) {");
+    line(em, "    #pragma unroll");
+    line(em, "    for (int s_ = 0; s_ < %d; ++s_) {", hp->stages);
+    line(em, "        tilec_mbar_init(&hfull_[s_], 1u);");
+    line(em, "        tilec_mbar_init(&hempty_[s_], %du); /* a warp's arrival */", hp->nwg * 4);
+    line(em, "    }");
+    line(em, "    tilec_mbar_fence_init();");
+    line(em, "}");
+    line(em, "__syncthreads(); /* all %d threads: the barriers are ready */", em->T + 128);
+    line(em, "if (t_ < 0) {");
+    em->ind++;
+    if (hp->nwg == 2) line(em, "tilec_regs_dec<40>();");
+    producer(em, loop);
+    line(em, "return;");
+    em->ind--;
+    line(em, "}");
+    if (hp->nwg == 2) line(em, "tilec_regs_inc<232>();");
+    body_emit_ops(em, em->tir->body);
+}

@@ -1,0 +1,244 @@
+/* tilec_sm90.h: what the Hopper variants of generated kernels call (CUDA
+ * C++, included by a .cu that has one).
+ *
+ * Device side, compiled only for sm_90a (TILEC_SM90A: nvcc's
+ * __CUDA_ARCH_FEAT_SM90_ALL, set by -gencode arch=compute_90a,code=sm_90a):
+ * mbarriers, TMA tile loads that complete on them, wgmma's shared-memory
+ * descriptors, fences and group waits, register reallocation between
+ * warpgroups and named barriers.  The wgmma instructions themselves, whose
+ * operand lists depend on the tile, are written into the .cu by
+ * codegen/hopper.c.
+ *
+ * Host side: the tensor maps a launcher passes (cuTensorMapEncodeTiled,
+ * reached through the runtime's driver entry point so that applications
+ * need not link -lcuda), cached per thread and array, and the test of
+ * whether the current device runs a kernel's Hopper variant. */
+#ifndef TILEC_SM90_H
+#define TILEC_SM90_H
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cudaTypedefs.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilec_ops.h"
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TILEC_SM90A 1
+#else
+#define TILEC_SM90A 0
+#endif
+
+#if TILEC_SM90A
+/* The shared-state-space address of p (a pointer into shared memory). */
+__device__ __forceinline__ unsigned tilec_smem_u32(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+/* mbarrier b expects `count` arrivals per phase. */
+__device__ __forceinline__ void tilec_mbar_init(uint64_t *b, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(tilec_smem_u32(b)), "r"(count) : "memory");
+}
+
+/* Makes the initialised barriers visible to the async proxy (TMA). */
+__device__ __forceinline__ void tilec_mbar_fence_init()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+/* One arrival that also announces `bytes` of transfers completing on b. */
+__device__ __forceinline__ void tilec_mbar_expect_tx(uint64_t *b, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(tilec_smem_u32(b)), "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void tilec_mbar_arrive(uint64_t *b)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(tilec_smem_u32(b)) : "memory");
+}
+
+/* Waits until the phase of b with this parity has completed. */
+__device__ __forceinline__ void tilec_mbar_wait(uint64_t *b, unsigned parity)
+{
+    const unsigned a = tilec_smem_u32(b);
+    unsigned done;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(a), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+
+/* The box of tensor map m at (c0, c1) (innermost first, in elements) into
+ * shared address dst, completing on barrier b; elements outside the array
+ * arrive as zeros. */
+__device__ __forceinline__ void tilec_tma_load_2d(unsigned dst, const CUtensorMap *m, uint64_t *b, int c0, int c1)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
+                 ::"r"(dst), "l"((uint64_t)m), "r"(c0), "r"(c1), "r"(tilec_smem_u32(b))
+                 : "memory");
+}
+
+/* wgmma's descriptor of an operand at shared address a: leading and stride
+ * byte offsets, swizzle mode (1: 128 B, 2: 64 B, 3: 32 B). */
+__device__ __forceinline__ uint64_t tilec_wgmma_desc(unsigned a, unsigned lbo, unsigned sbo, unsigned mode)
+{
+    return (uint64_t)((a & 0x3FFFF) >> 4) | (uint64_t)((lbo & 0x3FFFF) >> 4) << 16 |
+           (uint64_t)((sbo & 0x3FFFF) >> 4) << 32 | (uint64_t)mode << 62;
+}
+
+/* Orders the warpgroup's register accesses before the next wgmma. */
+__device__ __forceinline__ void tilec_wgmma_fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void tilec_wgmma_commit()
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+/* Waits until at most N committed wgmma groups are in flight. */
+template <int N> __device__ __forceinline__ void tilec_wgmma_wait()
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+/* Keeps the compiler from moving accesses to r across wgmma's fences. */
+__device__ __forceinline__ void tilec_wgmma_touch(float &r)
+{
+    asm volatile("" : "+f"(r)::"memory");
+}
+
+/* The warpgroup's registers per thread become R (a multiple of 8). */
+template <int R> __device__ __forceinline__ void tilec_regs_dec()
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+
+template <int R> __device__ __forceinline__ void tilec_regs_inc()
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+
+/* A barrier of the first `count` threads to reach named barrier `id`. */
+__device__ __forceinline__ void tilec_bar_named(int id, int count)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(count) : "memory");
+}
+#endif /* TILEC_SM90A */
+
+/* ---- host: tensor maps and the choice of variant ------------------------- */
+
+/* TILEC_NO_SM90A=1 in the environment makes the launchers take the
+ * mma.sync kernels (to compare the two, or to rule one out); read at every
+ * launch, so a program may switch. */
+static inline bool tilec_sm90a_disabled()
+{
+    const char *e = getenv("TILEC_NO_SM90A");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+/* Whether kernel fn's Hopper body is in the binary the current device
+ * (dev) runs: a compute capability 9.0 device, and a kernel built for
+ * sm_90a, the only build whose body declares static shared memory (its
+ * mbarriers; the other builds' body is empty).  Cached per device by the
+ * caller. */
+static inline bool tilec_sm90a_probe(const void *fn, int dev)
+{
+    int major = 0, minor = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    if (major != 9 || minor != 0) return false;
+    cudaFuncAttributes fa;
+    if (cudaFuncGetAttributes(&fa, fn) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return fa.sharedSizeBytes > 0;
+}
+
+/* Whether TMA can read rank-2 array a as tiles: 16-byte aligned data and
+ * stride, contiguous rows (columns when transposed: the array is read as
+ * its transpose, dimension 0 innermost), dimensions that fit TMA's
+ * coordinates. */
+static inline bool tilec_tma_ok(const tilec_array *a, bool transposed)
+{
+    const int es = tilec_dtype_size(a->dtype);
+    if (a->ndim != 2 || es <= 0 || ((uintptr_t)a->data & 15)) return false;
+    if (a->shape[0] < 1 || a->shape[1] < 1 || a->shape[0] > INT32_MAX || a->shape[1] > INT32_MAX) return false;
+    const int in = transposed ? 0 : 1, out = 1 - in;
+    if (a->strides[in] != 1 && a->shape[in] != 1) return false;
+    const int64_t rs = a->strides[out] * es;
+    return a->strides[out] >= a->shape[in] && rs % 16 == 0 && rs < ((int64_t)1 << 40);
+}
+
+static inline PFN_cuTensorMapEncodeTiled_v12000 tilec_tma_encoder()
+{
+    static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+        void *p = NULL;
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) !=
+                cudaSuccess ||
+            q != cudaDriverEntryPointSuccess) {
+            (void)cudaGetLastError();
+            p = NULL;
+        }
+        return (PFN_cuTensorMapEncodeTiled_v12000)p;
+    }();
+    return fn;
+}
+
+/* The tensor map of rank-2 array a (tilec_tma_ok) read in boxes of box1
+ * rows by box0 elements (of its transpose when transposed), written to
+ * shared memory with swizzle sw; zeros outside the array.  Encodings are
+ * cached per thread (eight entries keyed on everything that goes into
+ * them), so a loop launching on the same arrays encodes once. */
+static inline tilec_status tilec_tma_map_2d(CUtensorMap *m, const tilec_array *a, bool transposed,
+                                            CUtensorMapDataType dt, unsigned box0, unsigned box1,
+                                            CUtensorMapSwizzle sw)
+{
+    struct Entry {
+        const void *data;
+        int64_t shape0, shape1, stride0, stride1;
+        int dt, sw, tr;
+        unsigned box0, box1;
+        CUtensorMap map;
+    };
+    enum { TILEC_TMA_CACHE_N_ = 8 };
+    static thread_local Entry cache_[TILEC_TMA_CACHE_N_];
+    static thread_local unsigned next_;
+    for (int i = 0; i < TILEC_TMA_CACHE_N_; i++) {
+        const Entry *e = &cache_[i];
+        if (e->data == a->data && e->data && e->shape0 == a->shape[0] && e->shape1 == a->shape[1] &&
+            e->stride0 == a->strides[0] && e->stride1 == a->strides[1] && e->dt == (int)dt && e->sw == (int)sw &&
+            e->tr == (int)transposed && e->box0 == box0 && e->box1 == box1) {
+            *m = e->map;
+            return TILEC_OK;
+        }
+    }
+    PFN_cuTensorMapEncodeTiled_v12000 enc = tilec_tma_encoder();
+    if (!enc) return tilec_fail(TILEC_ERR_CUDA, "cuTensorMapEncodeTiled is not available from the CUDA driver");
+    const int es = tilec_dtype_size(a->dtype);
+    const int in = transposed ? 0 : 1, out = 1 - in;
+    const cuuint64_t dims[2] = {(cuuint64_t)a->shape[in], (cuuint64_t)a->shape[out]};
+    const cuuint64_t strides[1] = {(cuuint64_t)(a->strides[out] * es)};
+    const cuuint32_t box[2] = {box0, box1}, estr[2] = {1, 1};
+    CUresult r = enc(m, dt, 2, a->data, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
+                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        return tilec_fail(TILEC_ERR_CUDA, "cuTensorMapEncodeTiled failed (CUresult %d) for a %lld x %lld array",
+                          (int)r, (long long)a->shape[0], (long long)a->shape[1]);
+    Entry *e = &cache_[next_++ % TILEC_TMA_CACHE_N_];
+    *e = Entry{a->data, a->shape[0], a->shape[1], a->strides[0], a->strides[1], (int)dt, (int)sw, (int)transposed, box0, box1, *m};
+    return TILEC_OK;
+}
+#endif

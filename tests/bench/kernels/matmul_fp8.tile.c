@@ -1,0 +1,30 @@
+/* matmul_fp8.tile.c: C = scale * (A @ B), float8 e4m3 in, bfloat16 out
+ * (rounded once from a float32 accumulator), as torch._scaled_mm computes
+ * it with one scale (scale_a * scale_b) for the whole product.  B is read
+ * column-major (torch._scaled_mm's layout for its second operand), which
+ * the Hopper variant loads K-major with TMA for wgmma's k32 float8 form.
+ * Blocks in grouped order, as in matmul.tile.c.
+ * The mma.sync kernel (for other GPUs; float8 is not pipelined there) of
+ * these tiles spills registers; the Hopper variant's are checked on the
+ * device by tests/gpu/sass_check.sh.
+ * nvcc-spills: allowed */
+#include <tilec.h>
+
+TILE_KERNEL void matmul_fp8(TILE_ARRAY(const tilec_fp8_e4m3, 2) a, TILE_ARRAY(const tilec_fp8_e4m3, 2) b,
+                            TILE_ARRAY(__bf16, 2) c, float scale, TILE_CONST(int, 128) BM,
+                            TILE_CONST(int, 256, 128) BN, TILE_CONST(int, 128) BK)
+{
+    int64_t nm = (tile_dim(a, 0) + BM - 1) / BM, nn = (tile_dim(b, 1) + BN - 1) / BN;
+    int64_t pid = tile_bid(0), width = 8 * nn;
+    int64_t m0 = (pid / width) * 8;
+    int64_t gm = nm - m0 < 8 ? nm - m0 : 8;
+    int64_t i = m0 + (pid % width) % gm, j = (pid % width) / gm;
+    float acc = tile_zeros(float, .shape = {BM, BN});
+    int64_t nk = (tile_dim(a, 1) + BK - 1) / BK;
+    for (int64_t k = 0; k < nk; k++) {
+        tilec_fp8_e4m3 x = tile_load(a, .index = {i, k}, .shape = {BM, BK}, .padding = TILE_PAD_ZERO);
+        tilec_fp8_e4m3 y = tile_load(b, .index = {k, j}, .shape = {BK, BN}, .padding = TILE_PAD_ZERO);
+        acc = tile_mma(x, y, acc);
+    }
+    tile_store(c, tile_cast(acc * scale, __bf16), .index = {i, j});
+}

@@ -1,0 +1,181 @@
+/* main.c: checks matmul_sm90.tile.c against float64 references on random
+ * matrices whose sizes are not multiples of the tiles (the TMA boxes past
+ * the edges read zeros), on sizes TMA can read (16-byte rows) and sizes it
+ * cannot (the launcher takes the mma.sync kernel).  On an H100 with an
+ * sm_90a build the Hopper variant runs; tests/gpu/run.sh runs this again
+ * with TILEC_NO_SM90A=1.  Tolerance: products of 16-bit inputs are exact
+ * in float32 and the sums accumulate in float32: 1e-4 relative to
+ * sum |a||b| per element; a float16 result adds one rounding (2^-11
+ * relative, 1e-3 allowed with GELU's tanh). */
+#include "../../../examples/common/example.h"
+#include "matmul_sm90.h"
+
+typedef struct Prob {
+    int64_t M, N, K;
+    int bf16;
+    uint16_t *a, *b, *da, *db;
+    double *ad, *bd;
+    tilec_array A, B;
+} Prob;
+
+static Prob prob_new(int64_t M, int64_t N, int64_t K, int bf16)
+{
+    Prob p = {M, N, K, bf16, malloc(2 * M * K), malloc(2 * K * N), ex_alloc(2 * M * K), ex_alloc(2 * K * N),
+              malloc(8 * M * K), malloc(8 * K * N), {0}, {0}};
+    for (int64_t i = 0; i < M * K; i++) {
+        double v = ex_uniform(-1, 1);
+        p.a[i] = bf16 ? tilec_bf16_from_double(v, TILEC_RN) : tilec_f16_from_double(v, TILEC_RN);
+        p.ad[i] = bf16 ? tilec_bf16_to_double(p.a[i]) : tilec_f16_to_double(p.a[i]);
+    }
+    for (int64_t i = 0; i < K * N; i++) {
+        double v = ex_uniform(-1, 1);
+        p.b[i] = bf16 ? tilec_bf16_from_double(v, TILEC_RN) : tilec_f16_from_double(v, TILEC_RN);
+        p.bd[i] = bf16 ? tilec_bf16_to_double(p.b[i]) : tilec_f16_to_double(p.b[i]);
+    }
+    ex_upload(p.da, p.a, 2 * M * K), ex_upload(p.db, p.b, 2 * K * N);
+    tilec_dtype in = bf16 ? TILEC_BFLOAT16 : TILEC_FLOAT16;
+    p.A = tilec_array_2d(p.da, in, M, K), p.B = tilec_array_2d(p.db, in, K, N);
+    return p;
+}
+
+/* a @ b over k0 <= k < K into want, and the largest sum |a||b| */
+static double prob_ref(const Prob *p, int64_t k0, double *want)
+{
+    double worst = 0;
+    double *s = calloc((size_t)p->N, 8), *sa = calloc((size_t)p->N, 8);
+    for (int64_t i = 0; i < p->M; i++) {
+        for (int64_t j = 0; j < p->N; j++) s[j] = sa[j] = 0;
+        for (int64_t k = k0; k < p->K; k++) {
+            double x = p->ad[i * p->K + k];
+            for (int64_t j = 0; j < p->N; j++) s[j] += x * p->bd[k * p->N + j], sa[j] += fabs(x * p->bd[k * p->N + j]);
+        }
+        for (int64_t j = 0; j < p->N; j++) {
+            want[i * p->N + j] = s[j];
+            if (sa[j] > worst) worst = sa[j];
+        }
+    }
+    free(s), free(sa);
+    return worst;
+}
+
+static void prob_free(Prob *p)
+{
+    free(p->a), free(p->b), free(p->ad), free(p->bd);
+    ex_free(p->da), ex_free(p->db);
+}
+
+static void run_bf16(int64_t M, int64_t N, int64_t K, int BM, int BN, int BK)
+{
+    Prob p = prob_new(M, N, K, 1);
+    float *dc = ex_alloc(4 * M * N), *c = malloc(4 * M * N);
+    tilec_array C = tilec_array_2d(dc, TILEC_FLOAT32, M, N);
+    ex_status("mm_bf16 launch", mm_bf16(NULL, tilec_grid_2d(M, N, BM, BN), &p.A, &p.B, &C, BM, BN, BK));
+    ex_download(c, dc, 4 * M * N);
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N);
+    double worst = prob_ref(&p, 0, want);
+    for (int64_t i = 0; i < M * N; i++) got[i] = c[i];
+    char what[96];
+    snprintf(what, sizeof what, "mm_bf16 %lldx%lldx%lld in %dx%dx%d tiles", (long long)M, (long long)N, (long long)K,
+             BM, BN, BK);
+    ex_check(what, got, want, M * N, 1e-4 * worst, 0);
+    free(got), free(want), free(c), ex_free(dc), prob_free(&p);
+}
+
+static void run_gelu(int64_t M, int64_t N, int64_t K)
+{
+    Prob p = prob_new(M, N, K, 0);
+    const float alpha = 0.75f;
+    float *bias = malloc(4 * N), *dbias = ex_alloc(4 * N);
+    for (int64_t j = 0; j < N; j++) bias[j] = (float)ex_uniform(-1, 1);
+    ex_upload(dbias, bias, 4 * N);
+    uint16_t *dc = ex_alloc(2 * M * N), *c = malloc(2 * M * N);
+    tilec_array Bias = tilec_array_1d(dbias, TILEC_FLOAT32, N), C = tilec_array_2d(dc, TILEC_FLOAT16, M, N);
+    int64_t blocks = ((M + 127) / 128) * ((N + 127) / 128);
+    ex_status("mm_f16_gelu launch", mm_f16_gelu(NULL, tilec_grid_1d(blocks, 1), &p.A, &p.B, &Bias, &C, alpha));
+    ex_download(c, dc, 2 * M * N);
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N);
+    double worst = prob_ref(&p, 0, want);
+    for (int64_t i = 0; i < M * N; i++) {
+        double x = alpha * want[i] + bias[i % N];
+        want[i] = 0.5 * x * (1 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)));
+        got[i] = tilec_f16_to_double(c[i]);
+    }
+    char what[96];
+    snprintf(what, sizeof what, "mm_f16_gelu %lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
+    ex_check(what, got, want, M * N, 2e-4 * worst, 1e-3);
+    free(got), free(want), free(c), free(bias), ex_free(dc), ex_free(dbias), prob_free(&p);
+}
+
+static void run_range(int64_t M, int64_t N, int64_t K, int64_t kt0)
+{
+    Prob p = prob_new(M, N, K, 1);
+    float *dc = ex_alloc(4 * M * N), *c = malloc(4 * M * N);
+    tilec_array C = tilec_array_2d(dc, TILEC_FLOAT32, M, N);
+    ex_status("mm_range launch", mm_range(NULL, tilec_grid_2d(M, N, 128, 128), &p.A, &p.B, &C, kt0));
+    ex_download(c, dc, 4 * M * N);
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N);
+    int64_t nk = (K + 31) / 32, kend = kt0 > nk ? kt0 : nk;
+    double worst = prob_ref(&p, kt0 * 32 < K ? kt0 * 32 : K, want);
+    for (int64_t i = 0; i < M * N; i++) got[i] = c[i], want[i] += 0.5 + (double)kend;
+    char what[96];
+    snprintf(what, sizeof what, "mm_range %lldx%lldx%lld from K tile %lld", (long long)M, (long long)N, (long long)K,
+             (long long)kt0);
+    ex_check(what, got, want, M * N, 1e-4 * (worst + 1), 0);
+    free(got), free(want), free(c), ex_free(dc), prob_free(&p);
+}
+
+/* mm_fp8: a (M x K) row-major, b (K x N) column-major (element (k, j) at
+ * k + j * ldb, ldb >= K), float8 e4m3; float32 sums of exact products,
+ * one bfloat16 rounding of the scaled result. */
+static void run_fp8(int64_t M, int64_t N, int64_t K, int64_t ldb, int BN, int BK)
+{
+    const float scale = 0.5f;
+    uint8_t *a = malloc(M * K), *b = calloc((size_t)(ldb * N), 1);
+    double *ad = malloc(8 * M * K), *bd = malloc(8 * K * N);
+    for (int64_t i = 0; i < M * K; i++)
+        a[i] = tilec_e4m3_from_double(ex_uniform(-2, 2), TILEC_RN, 1), ad[i] = tilec_e4m3_to_double(a[i]);
+    for (int64_t k = 0; k < K; k++)
+        for (int64_t j = 0; j < N; j++)
+            b[k + j * ldb] = tilec_e4m3_from_double(ex_uniform(-2, 2), TILEC_RN, 1),
+                       bd[k * N + j] = tilec_e4m3_to_double(b[k + j * ldb]);
+    uint8_t *da = ex_alloc(M * K), *db = ex_alloc(ldb * N);
+    uint16_t *dc = ex_alloc(2 * M * N), *c = malloc(2 * M * N);
+    ex_upload(da, a, M * K), ex_upload(db, b, ldb * N);
+    tilec_array A = tilec_array_2d(da, TILEC_FLOAT8_E4M3FN, M, K), C = tilec_array_2d(dc, TILEC_BFLOAT16, M, N);
+    tilec_array B = tilec_array_2d(db, TILEC_FLOAT8_E4M3FN, K, N);
+    B.strides[0] = 1, B.strides[1] = ldb;
+    ex_status("mm_fp8 launch", mm_fp8(NULL, tilec_grid_2d(M, N, 128, BN), &A, &B, &C, scale, BN, BK));
+    ex_download(c, dc, 2 * M * N);
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N), worst = 0;
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double s = 0, sa = 0;
+            for (int64_t k = 0; k < K; k++) s += ad[i * K + k] * bd[k * N + j], sa += fabs(ad[i * K + k] * bd[k * N + j]);
+            want[i * N + j] = scale * s, got[i * N + j] = tilec_bf16_to_double(c[i * N + j]);
+            if (sa > worst) worst = sa;
+        }
+    char what[96];
+    snprintf(what, sizeof what, "mm_fp8 %lldx%lldx%lld (ldb %lld) in 128x%dx%d tiles", (long long)M, (long long)N,
+             (long long)K, (long long)ldb, BN, BK);
+    ex_check(what, got, want, M * N, 1e-4 * worst * scale, 8e-3);
+    free(a), free(b), free(ad), free(bd), free(c), free(got), free(want);
+    ex_free(da), ex_free(db), ex_free(dc);
+}
+
+int main(void)
+{
+    /* every tile shape, ragged in M, N and K (rows of 16 bytes: TMA) */
+    static const int tiles[][3] = {{128, 256, 64}, {128, 128, 32}, {64, 128, 16}, {64, 256, 64}, {128, 128, 16}};
+    for (int t = 0; t < 5; t++) run_bf16(300, 264, 200, tiles[t][0], tiles[t][1], tiles[t][2]);
+    run_bf16(256, 512, 128, 128, 256, 64); /* whole tiles */
+    run_bf16(130, 130, 70, 128, 128, 32);  /* rows TMA cannot read: the mma.sync kernel */
+    run_bf16(64, 64, 8, 64, 128, 64);      /* K shorter than one step */
+    run_gelu(300, 392, 136);
+    run_gelu(1000, 136, 64);
+    run_range(200, 136, 160, 2);
+    run_range(130, 128, 64, 5); /* an empty range: the counter starts past the end */
+    run_fp8(300, 264, 400, 400, 256, 128);
+    run_fp8(200, 136, 96, 112, 128, 64); /* ldb > K */
+    run_fp8(130, 70, 100, 100, 128, 128); /* 100-byte columns: the mma.sync kernel */
+    return ex_finish("matmul_sm90");
+}
