@@ -87,7 +87,7 @@ static bool sm90_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOpt
         hopper_write_wgmma(o, hp);
     }
     fprintf(o, "/* The Hopper variant (sm_90a builds): TMA, wgmma, warp specialization. */\n");
-    fprintf(o, "template <bool ALIGNED>\nstatic __global__ void __launch_bounds__(%d, 1) ", plan.threads);
+    fprintf(o, "template <bool ALIGNED>\nstatic __global__ void __launch_bounds__(%d, %d) ", plan.threads, hp->blocks_per_sm);
     kernel_name(o, f, sp);
     fputs("_sm90(", o);
     kernel_params(o, f);

@@ -87,6 +87,25 @@ bool hopper_plan(Emitter *em, HopperPlan *hp)
     hp->stages = (int)(budget / hp->stage_bytes);
     if (hp->stages > 6) hp->stages = 6;
     if (hp->stages < 2) return false;
+    /* One consumer warpgroup: two blocks share an SM when their rings (at
+     * least three stages, room for the accumulator's conversion too) fit
+     * in half of its 228 KB, so that one block's epilogue runs while the
+     * other's products keep the tensor cores busy.  Registers: 128 a
+     * thread at launch (__launch_bounds__(256, 2)), then 40 for the
+     * producer and 208 for the consumers (setmaxnreg), 31 744 a block. */
+    hp->blocks_per_sm = 1;
+    if (nwg == 1) {
+        int64_t half = (228 * 1024) / 2 - 1024 - 4096; /* the per-block reserve, static memory */
+        int s2 = (int)((half - 1024) / hp->stage_bytes);
+        if (s2 > 6) s2 = 6;
+        int64_t conv = M * mma_acc_ld(N) * 4 + 64;
+        /* (ptxas compiles the kernel under the launch's 128 registers: one
+         * wgmma's accumulators, wn / 2, must leave room) */
+        if (s2 >= 3 && conv <= half && hp->wn <= 128) {
+            hp->blocks_per_sm = 2;
+            hp->stages = s2;
+        }
+    }
     hp->swz_a = (int)(K * es);
     hp->ptx_type = pl->dtype == DT_BFLOAT16 ? "bf16" : pl->dtype == DT_FLOAT16 ? "f16"
                    : pl->dtype == DT_FLOAT8_E4M3FN ? "e4m3" : "e5m2";
@@ -438,11 +457,12 @@ void hopper_emit_body(Emitter *em)
     line(em, "__syncthreads(); /* all %d threads: the barriers are ready */", em->T + 128);
     line(em, "if (t_ < 0) {");
     em->ind++;
-    if (hp->nwg == 2) line(em, "tilec_regs_dec<40>();");
+    if (hp->nwg == 2 || hp->blocks_per_sm == 2) line(em, "tilec_regs_dec<40>();");
     producer(em, loop);
     line(em, "return;");
     em->ind--;
     line(em, "}");
     if (hp->nwg == 2) line(em, "tilec_regs_inc<232>();");
+    else if (hp->blocks_per_sm == 2) line(em, "tilec_regs_inc<208>();");
     body_emit_ops(em, em->tir->body);
 }

@@ -124,6 +124,7 @@ typedef struct HopperPlan {
     int64_t wm, wn;     /* rows and columns of a warpgroup's share */
     int mb;             /* 64-row wgmma blocks per warpgroup */
     int stages;
+    int blocks_per_sm;  /* 2: two blocks share an SM (one consumer warpgroup) */
     bool fp8;           /* float8 operands: B read column-major (K-major), k32 */
     int64_t row_bytes;  /* of a K-long row of A (and of B's rows for float8) */
     int swz_a;          /* bytes of A's swizzle: its row */

@@ -922,14 +922,15 @@ def wl_matmul_gelu(c):
     ref = Fn.gelu(pre, approximate="tanh")
     # float32 accumulation, bfloat16 roundings of the output (and, in PyTorch's
     # unfused form, of the product and the sum), GELU's slope at most 1.13
-    bound = (ad.abs() @ bd.abs() + bias.double().abs()) * 4e-5 + (pre.abs() + ref.abs()) * (4 * UBF16)
+    bound = (ad.abs() @ bd.abs() + bias.double().abs()) * 4e-5 + (pre.abs() + ref.abs()) * (8 * UBF16)
     del ad, bd, pre
     chk = lambda what, y: (lambda: close(what, y(), ref, bound, 1.0))
     torch_fn = lambda a, b, bias: Fn.gelu(a @ b + bias, approximate="tanh")
     c.run(wl, "PyTorch eager (cuBLAS + bias + GELU)", lambda: torch_fn(a, b, bias),
           check=chk("eager", lambda: torch_fn(a, b, bias)))
     c.run_compiled(wl, "matmul_gelu", torch_fn, (a, b, bias), lambda y: chk("torch.compile", y))
-    variants = tilec_matmul_variants(c, [("matmul_gelu_bf16", "8w", (128,), (128, 256), (64,))], M, N,
+    variants = tilec_matmul_variants(c, [("matmul_gelu_bf16", "8w", (128,), (128, 256), (64,)),
+                                         ("matmul_gelu_bf16_w4", "4w", (128,), (128,), (64,))], M, N,
                                      (a, b, bias, out))
     c.tilec_best(wl, "matmul_gelu_bf16", list(variants), lambda v: variants[v](), chk("tilec", lambda: out), out,
                  label="BMxBNxBK", note=SM90_NOTE + "; bias and GELU on the accumulator")

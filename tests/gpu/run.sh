@@ -41,8 +41,10 @@ prepare)
         mkdir -p "$G/gen/$name"
         tuning=  # a kernel with TILE_TUNABLE constants brings its tuning file
         [ -f "$dir/tuning.txt" ] && tuning="--tuning $dir/tuning.txt"
-        # shellcheck disable=SC2086 # $tuning is two words or none
-        bin/tilec -O2 --arch=sm_90 $tuning --python -o "$G/gen/$name/$name.cu" "$src" || exit 1
+        # and a file may ask for options (" * tilec-flags: ...", as benchmarks do)
+        flags=$(sh tests/bench/kernel_flags.sh "$src")
+        # shellcheck disable=SC2086 # $tuning and $flags are words or none
+        bin/tilec -O2 --arch=sm_90 $tuning $flags --python -o "$G/gen/$name/$name.cu" "$src" || exit 1
     done
     # Host results for the differential comparison.
     EX_DUMP_ROOT=$G/dump-host SAN=0 TILEC=$TOP/bin/tilec OUT=$G/host sh tests/run_examples.sh host | tail -n 1

@@ -35,16 +35,22 @@ prepare() {
         bin/tilec tune -O2 --arch="$ARCH" $(sh tests/bench/kernel_flags.sh "$src") "$src" \
             --shapes "tests/bench/tuning/$k.shapes" -o "$OUT/$k.tune.cu"
     done
-    cp runtime/tilec_rt.h runtime/tilec_rt.c runtime/tilec_ops.h runtime/tilec_fp.h runtime/tilec_dlpack.h runtime/tilec_dtypes.h "$OUT/"
+    cp runtime/tilec_rt.h runtime/tilec_rt.c runtime/tilec_ops.h runtime/tilec_fp.h runtime/tilec_dlpack.h runtime/tilec_dtypes.h \
+        runtime/tilec_sm90.h "$OUT/"
     echo "tune: prepared $OUT ($(echo $kernels))"
 }
 
 run() {
     # The programs build in parallel (one nvcc each, minutes for the matmul's
     # 16 variants), then run one after the other (each times on the GPU).
+    # sm_90: built for sm_90a, so that the matmul's Hopper variants are
+    # measured (docs/cli.md, "The Hopper path")
+    gencode="-arch=$ARCH"
+    case $ARCH in sm_90|sm_90a) gencode="-gencode arch=compute_90a,code=sm_90a" ;; esac
     for k in $kernels; do
-        echo "== $k: $NVCC -arch=$ARCH"
-        "$NVCC" -std=c++17 -O3 -arch="$ARCH" -I"$OUT" -o "$OUT/$k.tune" "$OUT/$k.tune.cu" "$OUT/tilec_rt.c" &
+        echo "== $k: $NVCC $gencode"
+        # shellcheck disable=SC2086 # gencode is words
+        "$NVCC" -std=c++17 -O3 $gencode -I"$OUT" -o "$OUT/$k.tune" "$OUT/$k.tune.cu" "$OUT/tilec_rt.c" &
     done
     wait
     for k in $kernels; do
@@ -59,7 +65,8 @@ run() {
     echo
     echo "Then, where tilec is (the tuning files are diffable text):"
     for k in $kernels; do
-        echo "  bin/tilec -O2 --arch=$ARCH $(sh tests/bench/kernel_flags.sh tests/bench/kernels/$k.tile.c 2>/dev/null)--tuning $OUT/$k.tuning.txt -o build/$k.cu tests/bench/kernels/$k.tile.c"
+        flags=$(sh tests/bench/kernel_flags.sh "tests/bench/kernels/$k.tile.c" 2>/dev/null)
+        echo "  bin/tilec -O2 --arch=$ARCH ${flags:+$flags }--tuning $OUT/$k.tuning.txt -o build/$k.cu tests/bench/kernels/$k.tile.c"
     done
 }
 

@@ -2,12 +2,17 @@
  * tanh form of GELU (PyTorch's approximate="tanh"), computed on the float32
  * accumulator after the K loop and stored once: the epilogue of an MLP
  * layer, fused into the matrix product.  Blocks in grouped order, as in
- * matmul.tile.c. */
+ * matmul.tile.c.  matmul_gelu_w4.tile.c builds it for 128 threads. */
 #include <tilec.h>
 
-TILE_KERNEL void matmul_gelu_bf16(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b,
+#ifndef MATMUL_GELU_NAME
+#define MATMUL_GELU_NAME matmul_gelu_bf16
+#define MATMUL_GELU_BN 256, 128
+#endif
+
+TILE_KERNEL void MATMUL_GELU_NAME(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b,
                                   TILE_ARRAY(const __bf16, 1) bias, TILE_ARRAY(__bf16, 2) c,
-                                  TILE_CONST(int, 128) BM, TILE_CONST(int, 256, 128) BN, TILE_CONST(int, 64) BK)
+                                  TILE_CONST(int, 128) BM, TILE_CONST(int, MATMUL_GELU_BN) BN, TILE_CONST(int, 64) BK)
 {
     int64_t nm = (tile_dim(a, 0) + BM - 1) / BM, nn = (tile_dim(b, 1) + BN - 1) / BN;
     int64_t pid = tile_bid(0), width = 8 * nn;

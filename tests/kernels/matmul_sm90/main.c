@@ -8,7 +8,10 @@
  * sum |a||b| per element; a float16 result adds one rounding (2^-11
  * relative, 1e-3 allowed with GELU's tanh). */
 #include "../../../examples/common/example.h"
-#include "matmul_sm90.h"
+#ifndef MATMUL_SM90_H /* tests/kernels/matmul_sm90_w4 includes this file with its header */
+#define MATMUL_SM90_H "matmul_sm90.h"
+#endif
+#include MATMUL_SM90_H
 
 typedef struct Prob {
     int64_t M, N, K;
@@ -174,7 +177,10 @@ int main(void)
     run_gelu(1000, 136, 64);
     run_range(200, 136, 160, 2);
     run_range(130, 128, 64, 5); /* an empty range: the counter starts past the end */
-    run_fp8(300, 264, 400, 400, 256, 128);
+#ifndef MM_FP8_BN_256
+#define MM_FP8_BN_256 1
+#endif
+    run_fp8(300, 264, 400, 400, MM_FP8_BN_256 ? 256 : 128, 128);
     run_fp8(200, 136, 96, 112, 128, 64); /* ldb > K */
     run_fp8(130, 70, 100, 100, 128, 128); /* 100-byte columns: the mma.sync kernel */
     return ex_finish("matmul_sm90");

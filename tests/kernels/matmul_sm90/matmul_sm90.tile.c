@@ -60,10 +60,16 @@ TILE_KERNEL void mm_range(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16
     tile_store(c, acc + (float)k, .index = {i, j});
 }
 
+/* (on 128 threads, the mma.sync kernel of a 128 x 256 float8 tile does not
+ * fit in shared memory: matmul_sm90_w4 leaves that tile out) */
+#ifndef MM_FP8_BN
+#define MM_FP8_BN 256, 128
+#endif
+
 /* float8 in (B column-major, the layout torch._scaled_mm takes), bfloat16
  * out of scale * (A @ B): wgmma k32, both operands K-major. */
 TILE_KERNEL void mm_fp8(TILE_ARRAY(const tilec_fp8_e4m3, 2) a, TILE_ARRAY(const tilec_fp8_e4m3, 2) b,
-                        TILE_ARRAY(__bf16, 2) c, float scale, TILE_CONST(int, 256, 128) BN, TILE_CONST(int, 128, 64) BK)
+                        TILE_ARRAY(__bf16, 2) c, float scale, TILE_CONST(int, MM_FP8_BN) BN, TILE_CONST(int, 128, 64) BK)
 {
     int64_t i = tile_bid(0), j = tile_bid(1);
     float acc = tile_zeros(float, .shape = {128, BN});
