@@ -773,7 +773,7 @@ def matmul_ref(a, b, u=UBF16):
 
 
 def tilec_matmul_variants(c, kerns, M, N, args):
-    """{label: launcher} of matmul kernels over a 1-D grid of (BM, BN) blocks:
+    """{label: maker} of matmul kernels over a 1-D grid of (BM, BN) blocks: a maker returns the launcher;
     kerns lists (kernel, tag, BMs, BNs, BKs)."""
     variants = {}
     for kern, tag, bms, bns, bks in kerns:
@@ -794,10 +794,11 @@ def mma_sync_row(c, wl, variants, check, out):
         for v in variants:
             try:
                 out.zero_()
-                variants[v]()
+                fn = variants[v]()  # the launcher (as tilec_best's make)
+                fn()
                 torch.cuda.synchronize()
                 check()
-                old[v] = c.time(variants[v])
+                old[v] = c.time(fn)
             except Exception as e:
                 log("%s / mma.sync %s: %s" % (wl, v, describe(e)))
         if old:
