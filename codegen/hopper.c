@@ -258,6 +258,16 @@ static void loop_bounds(Emitter *em, const TirOp *op)
     line(em, "const int64_t pn_ = pe_ > pk0_ ? pe_ - pk0_ : 0;");
 }
 
+/* The next stage of the ring, and its phase bit when the ring wraps (the
+ * producer and the consumers walk it alike). */
+static void ring_advance(Emitter *em)
+{
+    line(em, "if (++s_ == %d) {", em->hp->stages);
+    line(em, "    s_ = 0;");
+    line(em, "    ph_ ^= 1u;");
+    line(em, "}");
+}
+
 /* The producer: the first thread of warpgroup 0 evaluates the scalars the
  * loads' indices need and feeds the ring. */
 static void producer(Emitter *em, const TirOp *loop)
@@ -290,10 +300,7 @@ static void producer(Emitter *em, const TirOp *loop)
         line(em, "    tilec_tma_load_2d(st_ + %" PRId64 "u + (unsigned)c_ * %" PRId64 "u, &tma_b_, &hfull_[s_], b1_ + c_ * 64, b0_);",
              hp->a_bytes, pl->K * 128);
     }
-    line(em, "if (++s_ == %d) {", hp->stages);
-    line(em, "    s_ = 0;");
-    line(em, "    ph_ ^= 1u;");
-    line(em, "}");
+    ring_advance(em);
     em->ind--;
     line(em, "}");
     em->ind--;
@@ -381,10 +388,7 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
         line(em, "if (ks_ > 0 && t_ %% 32 == 0) tilec_mbar_arrive(&hempty_[ps_]);");
     }
     line(em, "ps_ = s_;");
-    line(em, "if (++s_ == %d) {", hp->stages);
-    line(em, "    s_ = 0;");
-    line(em, "    ph_ ^= 1u;");
-    line(em, "}");
+    ring_advance(em);
     em->ind--;
     line(em, "}");
     line(em, "tilec_wgmma_wait<0>();");
