@@ -182,6 +182,7 @@ int main(void)
 #endif
     run_fp8(300, 264, 400, 400, MM_FP8_BN_256 ? 256 : 128, 128);
     run_fp8(200, 136, 96, 112, 128, 64); /* ldb > K */
+    run_fp8(260, 136, 300, 304, 128, 128); /* three K steps: a pair and one alone */
     run_fp8(130, 70, 100, 100, 128, 128); /* 100-byte columns: the mma.sync kernel */
     return ex_finish("matmul_sm90");
 }
