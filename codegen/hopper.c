@@ -32,6 +32,15 @@
  *     contiguous bytes, the layout torch._scaled_mm takes) as one K x N box,
  *     K-major like A; a row-major B is left to the mma.sync kernel.
  *
+ * A plan of 128 threads (one consumer warpgroup) whose ring fits in half
+ * an SM puts two blocks on each SM, so one block's epilogue overlaps the
+ * other's products (hopper_plan).  float8 sums each K step's products in
+ * partial registers and adds them in float32 (fp8_step).
+ *
+ * Not built yet: a persistent grid, clusters with TMA multicast, TMA
+ * stores, and handing the accumulator to the epilogue in its wgmma
+ * registers rather than through shared memory.
+ *
  * The variant exists only where it is correct and the launcher's choice
  * between it and the mma.sync kernel is made at run time (hopper_plan
  * says what it needs; cuda.c writes the launch). */
