@@ -296,7 +296,7 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
     plan->dyn_smem_bytes = em.tir->smem_dynamic;
     tir_lower(&em);
     if (hp) {
-        if (!hopper_check_ops(&em)) return false;
+        if (!hopper_check_ops(&em, hp)) return false;
         plan->threads = em.T + 128;
         hopper_emit_body(&em);
     } else {

@@ -185,9 +185,8 @@ static const TirOp *top_ops(const Emitter *em)
 
 /* Before the loop: scalar definitions (the producer evaluates them too),
  * and the accumulator's uniform start. */
-bool hopper_check_ops(Emitter *em)
+bool hopper_check_ops(Emitter *em, HopperPlan *hp)
 {
-    const HopperPlan *hp = em->hp;
     const TirOp *op = top_ops(em);
     for (; op && op->kind != TIR_PIPELINED_FOR; op = op->next) {
         if (scalar_def(op) || op->kind == TIR_NOP) continue;
@@ -197,7 +196,7 @@ bool hopper_check_ops(Emitter *em)
         return false;
     }
     if (!op || !op->pipe || op->pipe->loop != hp->pl->loop || !epilogue_ok(op->init)) return false;
-    for (int i = 0; i < 2; i++) ((HopperPlan *)hp)->tma_only[i] = tma_only(em, hp, i);
+    for (int i = 0; i < 2; i++) hp->tma_only[i] = tma_only(em, hp, i);
     return epilogue_ok(op->next);
 }
 

@@ -279,7 +279,7 @@ char *mma_uniform_init(Emitter *em, Expr *e, Dtype d);
 /* hopper.c */
 bool hopper_plan(Emitter *em, HopperPlan *hp);
 int64_t hopper_ring_bytes(const HopperPlan *hp);
-bool hopper_check_ops(Emitter *em);
+bool hopper_check_ops(Emitter *em, HopperPlan *hp);
 const char *hopper_wgmma_name(const HopperPlan *hp);
 void hopper_write_wgmma(FILE *o, const HopperPlan *hp);
 void hopper_emit_for(Emitter *em, const TirOp *op);
