@@ -128,7 +128,7 @@ FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -std=c17 $(CPPFL
 fuzz: | $(SETUP_DEP)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_frontend.c $(CORE_SRCS) $(CLANG_LIBS) -lm -o build/fuzz/fuzz_frontend
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_layout.c sema/layout.c sema/layout_text.c cmd/layout_cli.c -lm -o build/fuzz/fuzz_layout
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_layout.c sema/layout.c sema/layout_algebra.c sema/layout_text.c cmd/layout_cli.c -lm -o build/fuzz/fuzz_layout
 	@echo "run: build/fuzz/fuzz_frontend -max_total_time=600 build/fuzz/corpus-frontend tests/fuzz/corpus/frontend examples tests/diag"
 
 check: all bin/tilec-san $(UNIT_BINS) build/fuzz/replay_frontend build/fuzz/replay_layout

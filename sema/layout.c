@@ -1,5 +1,9 @@
 /* layout.c: CuTe's layout algebra (interface and semantics in layout.h, user
- * documentation in docs/layout.md).  Layouts are preorder trees in fixed
+ * documentation in docs/layout.md): the representation and its checks,
+ * construction, queries, coalesce/filter/sort, the views, and printing.  The
+ * operations that build layouts from layouts (complement, composition,
+ * divides, products, inverses) are layout_algebra.c's; the text notation and
+ * the swizzles layout_text.c's.  Layouts are preorder trees in fixed
  * arrays, so every operation runs on the stack with no allocation and no
  * global state.  Inputs are validated on entry and results on exit against
  * the limits in layout.h; all multiplications are checked, so no input can
@@ -44,22 +48,12 @@ bool lay_mul_ovf(int64_t a, int64_t b, int64_t *r)
     return __builtin_mul_overflow(a, b, r);
 }
 
-static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
 /* ---- flat lists of modes ------------------------------------------------ */
 
-/* One spare slot: a complement has one mode more than its input. */
-enum { FLAT_CAP = LAYOUT_MAX_LEAVES + 1 };
-
-typedef struct Flat {
-    int n;
-    int64_t s[FLAT_CAP];
-    int64_t d[FLAT_CAP];
-} Flat;
-
 /* Leaves of the subtree at i, in order.  The last node of any subtree in
  * preorder is a leaf, which several functions below rely on. */
-static void flatten_sub(const Node *nd, int i, Flat *f)
+void lay_flatten_sub(const Node *nd, int i, Flat *f)
 {
     f->n = 0;
     for (int j = i; j < nd[i].end; j++) {
@@ -71,7 +65,7 @@ static void flatten_sub(const Node *nd, int i, Flat *f)
     }
 }
 
-static int64_t sub_size(const Node *nd, int i)
+int64_t lay_sub_size(const Node *nd, int i)
 {
     int64_t p = 1;
     for (int j = i; j < nd[i].end; j++)
@@ -79,18 +73,17 @@ static int64_t sub_size(const Node *nd, int i)
     return p;
 }
 
-static int64_t sub_cosize(const Node *nd, int i)
+int64_t lay_sub_cosize(const Node *nd, int i)
 {
     int64_t c = 1;
     for (int j = i; j < nd[i].end; j++)
-        if (nd[j].kind == LEAF) c += (nd[j].shape - 1) * abs64(nd[j].stride);
+        if (nd[j].kind == LEAF) c += (nd[j].shape - 1) * lay_abs64(nd[j].stride);
     return c; /* validated layouts keep this <= LAYOUT_MAX_VALUE + 1 */
 }
 
-static int rank_of(const Node *nd, int i) { return nd[i].kind == LEAF ? 1 : nd[i].nchild; }
 
 /* Mode k of the subtree at i; mode 0 of a leaf is the leaf (as in CuTe). */
-static int mode_of(const Node *nd, int i, int k)
+int lay_mode_of(const Node *nd, int i, int k)
 {
     if (nd[i].kind == LEAF) return i;
     int c = i + 1;
@@ -181,7 +174,7 @@ void lay_b_close(Builder *b)
     b->nd[i].end = (int16_t)b->n;
 }
 
-static void b_copy(Builder *b, const Node *src, int i)
+void lay_b_copy(Builder *b, const Node *src, int i)
 {
     if (src[i].kind == LEAF) {
         lay_b_leaf(b, src[i].shape, src[i].stride);
@@ -192,12 +185,12 @@ static void b_copy(Builder *b, const Node *src, int i)
         return;
     }
     lay_b_open(b, src[i].kind);
-    for (int c = i + 1; c < src[i].end; c = src[c].end) b_copy(b, src, c);
+    for (int c = i + 1; c < src[i].end; c = src[c].end) lay_b_copy(b, src, c);
     lay_b_close(b);
 }
 
 /* A flat list as a layout subtree: one mode bare, several as a tuple. */
-static void b_flat(Builder *b, const Flat *f)
+void lay_b_flat(Builder *b, const Flat *f)
 {
     if (f->n <= 0) {
         lay_b_leaf(b, 1, 0);
@@ -210,7 +203,7 @@ static void b_flat(Builder *b, const Flat *f)
     }
 }
 
-static bool b_done(const Builder *b, Err *e, const char *op)
+bool lay_b_done(const Builder *b, Err *e, const char *op)
 {
     if (b->full)
         return lay_fail(e, "%s: result has more than %d modes", op, LAYOUT_MAX_LEAVES);
@@ -234,11 +227,11 @@ bool lay_check_values(const Node *nd, int i, Err *e)
         if (nd[j].kind != LEAF) continue;
         int64_t s = nd[j].shape, d = nd[j].stride, t;
         if (s < 1) return lay_fail(e, "shape %" PRId64 " is not positive", s);
-        if (s > LAYOUT_MAX_VALUE || abs64(d) > LAYOUT_MAX_VALUE)
+        if (s > LAYOUT_MAX_VALUE || lay_abs64(d) > LAYOUT_MAX_VALUE)
             return lay_fail(e, "integer exceeds the limit 2^48");
         if (lay_mul_ovf(size, s, &size) || size > LAYOUT_MAX_VALUE)
             return lay_fail(e, "layout size exceeds the limit 2^48");
-        if (lay_mul_ovf(s - 1, abs64(d), &t) || t > LAYOUT_MAX_VALUE ||
+        if (lay_mul_ovf(s - 1, lay_abs64(d), &t) || t > LAYOUT_MAX_VALUE ||
             (span += t) > LAYOUT_MAX_VALUE)
             return lay_fail(e, "layout cosize exceeds the limit 2^48");
     }
@@ -292,7 +285,7 @@ static bool check_tree(const Node *nd, int n, bool tiler, bool vals, Err *e)
 static bool check_layout(const Layout *l, Err *e) { return check_tree(l->node, l->n, false, true, e); }
 
 /* Validate an input and name the operation in the message. */
-static bool check_in(const Layout *l, Err *e, const char *op)
+bool lay_check_in(const Layout *l, Err *e, const char *op)
 {
     if (!l) return lay_fail(e, "%s: missing layout", op);
     if (!check_layout(l, e)) {
@@ -303,7 +296,7 @@ static bool check_in(const Layout *l, Err *e, const char *op)
     return true;
 }
 
-static bool check_tiler_in(const LayoutTiler *t, Err *e, const char *op)
+bool lay_check_tiler_in(const LayoutTiler *t, Err *e, const char *op)
 {
     if (!t) return lay_fail(e, "%s: missing tiler", op);
     if (!check_tree(t->node, t->n, true, true, e)) {
@@ -316,9 +309,9 @@ static bool check_tiler_in(const LayoutTiler *t, Err *e, const char *op)
 
 /* Finish a result: builder state, then limits (results of products and
  * compositions can grow past 2^48). */
-static bool finish(Builder *b, Layout *tmp, Layout *out, Err *e, const char *op)
+bool lay_finish(Builder *b, Layout *tmp, Layout *out, Err *e, const char *op)
 {
-    if (!b_done(b, e, op)) return false;
+    if (!lay_b_done(b, e, op)) return false;
     tmp->n = b->n;
     if (!check_layout(tmp, e)) {
         char p[64];
@@ -338,11 +331,6 @@ bool layout_validate(const Layout *l, char *err, size_t errlen)
 
 /* ---- text: printing ------------------------------------------------------- */
 
-typedef struct Out {
-    char *buf;
-    size_t size, len;
-} Out;
-
 static void out_ch(Out *o, char c)
 {
     if (o->buf && o->len + 1 < o->size) o->buf[o->len] = c;
@@ -356,7 +344,7 @@ static void out_i64(Out *o, int64_t v)
     for (int i = 0; i < k; i++) out_ch(o, t[i]);
 }
 
-static size_t out_end(Out *o)
+size_t lay_out_end(Out *o)
 {
     if (o->buf && o->size) o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
     return o->len;
@@ -376,7 +364,7 @@ static void fmt_tree(Out *o, const Node *nd, int i, bool stride)
     out_ch(o, ')');
 }
 
-static void fmt_layout(Out *o, const Node *nd, int i)
+void lay_fmt_layout(Out *o, const Node *nd, int i)
 {
     fmt_tree(o, nd, i, false);
     out_ch(o, ':');
@@ -390,7 +378,7 @@ static void fmt_tiler(Out *o, const Node *nd, int i)
         return;
     }
     if (nd[i].kind != TILE) {
-        fmt_layout(o, nd, i);
+        lay_fmt_layout(o, nd, i);
         return;
     }
     out_ch(o, '<');
@@ -404,22 +392,22 @@ static void fmt_tiler(Out *o, const Node *nd, int i)
 size_t layout_format(const Layout *l, char *buf, size_t size)
 {
     Out o = {buf, size, 0};
-    if (l && l->n > 0) fmt_layout(&o, l->node, 0);
-    return out_end(&o);
+    if (l && l->n > 0) lay_fmt_layout(&o, l->node, 0);
+    return lay_out_end(&o);
 }
 
 size_t layout_tiler_format(const LayoutTiler *t, char *buf, size_t size)
 {
     Out o = {buf, size, 0};
     if (t && t->n > 0) fmt_tiler(&o, t->node, 0);
-    return out_end(&o);
+    return lay_out_end(&o);
 }
 
 size_t layout_tuple_format(const LayoutTuple *t, char *buf, size_t size)
 {
     Out o = {buf, size, 0};
     if (t && t->n > 0) fmt_tree(&o, t->node, 0, false);
-    return out_end(&o);
+    return lay_out_end(&o);
 }
 
 /* ---- construction ----------------------------------------------------------- */
@@ -431,7 +419,7 @@ bool layout_make(int64_t shape, int64_t stride, Layout *out, char *err, size_t e
     Builder b;
     lay_b_init(&b, tmp.node);
     lay_b_leaf(&b, shape, stride);
-    return finish(&b, &tmp, out, &e, "make");
+    return lay_finish(&b, &tmp, out, &e, "make");
 }
 
 bool layout_concat(int count, const Layout *const *modes, Layout *out, char *err, size_t errlen)
@@ -439,27 +427,27 @@ bool layout_concat(int count, const Layout *const *modes, Layout *out, char *err
     Err e = {err, errlen};
     if (count < 1 || !modes) return lay_fail(&e, "concat: need at least one layout");
     for (int k = 0; k < count; k++)
-        if (!check_in(modes[k], &e, "concat")) return false;
+        if (!lay_check_in(modes[k], &e, "concat")) return false;
     Layout tmp;
     Builder b;
     lay_b_init(&b, tmp.node);
     lay_b_open(&b, TUPLE);
-    for (int k = 0; k < count; k++) b_copy(&b, modes[k]->node, 0);
+    for (int k = 0; k < count; k++) lay_b_copy(&b, modes[k]->node, 0);
     lay_b_close(&b);
-    return finish(&b, &tmp, out, &e, "concat");
+    return lay_finish(&b, &tmp, out, &e, "concat");
 }
 
 bool layout_mode(const Layout *l, int i, Layout *out, char *err, size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "mode")) return false;
-    if (i < 0 || i >= rank_of(l->node, 0))
-        return lay_fail(&e, "mode: index %d out of range for rank %d", i, rank_of(l->node, 0));
+    if (!lay_check_in(l, &e, "mode")) return false;
+    if (i < 0 || i >= lay_rank_of(l->node, 0))
+        return lay_fail(&e, "mode: index %d out of range for rank %d", i, lay_rank_of(l->node, 0));
     Layout tmp;
     Builder b;
     lay_b_init(&b, tmp.node);
-    b_copy(&b, l->node, mode_of(l->node, 0, i));
-    return finish(&b, &tmp, out, &e, "mode");
+    lay_b_copy(&b, l->node, lay_mode_of(l->node, 0, i));
+    return lay_finish(&b, &tmp, out, &e, "mode");
 }
 
 void layout_tiler_from_layout(const Layout *l, LayoutTiler *out)
@@ -473,14 +461,14 @@ bool layout_tiler_make(int count, const Layout *const *modes, LayoutTiler *out, 
     Err e = {err, errlen};
     if (count < 1 || !modes) return lay_fail(&e, "tiler: need at least one layout");
     for (int k = 0; k < count; k++)
-        if (!check_in(modes[k], &e, "tiler")) return false;
+        if (!lay_check_in(modes[k], &e, "tiler")) return false;
     LayoutTiler tmp;
     Builder b;
     lay_b_init(&b, tmp.node);
     lay_b_open(&b, TILE);
-    for (int k = 0; k < count; k++) b_copy(&b, modes[k]->node, 0);
+    for (int k = 0; k < count; k++) lay_b_copy(&b, modes[k]->node, 0);
     lay_b_close(&b);
-    if (!b_done(&b, &e, "tiler")) return false;
+    if (!lay_b_done(&b, &e, "tiler")) return false;
     lay_copy_nodes(&out->n, out->node, b.n, tmp.node);
     return true;
 }
@@ -513,7 +501,7 @@ static bool build_dims(int rank, const int64_t *shape, const int64_t *stride, La
         for (int k = 0; k < rank; k++) lay_b_leaf(&b, shape[k], stride[k]);
         lay_b_close(&b);
     }
-    return finish(&b, &tmp, out, e, op);
+    return lay_finish(&b, &tmp, out, e, op);
 }
 
 bool layout_from_shape_strides(int rank, const int64_t *shape, const int64_t *strides,
@@ -584,9 +572,9 @@ bool layout_from_order(int rank, const int64_t *shape, const int *order, Layout 
 
 /* ---- queries -------------------------------------------------------------- */
 
-int64_t layout_size(const Layout *l) { return sub_size(l->node, 0); }
-int64_t layout_cosize(const Layout *l) { return sub_cosize(l->node, 0); }
-int layout_rank(const Layout *l) { return rank_of(l->node, 0); }
+int64_t layout_size(const Layout *l) { return lay_sub_size(l->node, 0); }
+int64_t layout_cosize(const Layout *l) { return lay_sub_cosize(l->node, 0); }
+int layout_rank(const Layout *l) { return lay_rank_of(l->node, 0); }
 
 static int depth_sub(const Node *nd, int i)
 {
@@ -604,7 +592,7 @@ int layout_depth(const Layout *l) { return depth_sub(l->node, 0); }
 int layout_flatten(const Layout *l, int64_t *shape, int64_t *stride)
 {
     Flat f;
-    flatten_sub(l->node, 0, &f);
+    lay_flatten_sub(l->node, 0, &f);
     for (int k = 0; k < f.n; k++) {
         if (shape) shape[k] = f.s[k];
         if (stride) stride[k] = f.d[k];
@@ -631,7 +619,7 @@ int64_t layout_eval(const Layout *l, int64_t idx)
 static bool crd2idx(const Node *cn, int ci, const Node *ln, int li, int64_t *off, Err *e)
 {
     if (cn[ci].kind == LEAF) {
-        int64_t c = cn[ci].shape, size = sub_size(ln, li);
+        int64_t c = cn[ci].shape, size = lay_sub_size(ln, li);
         if (c < 0 || c >= size)
             return lay_fail(e, "eval: coordinate %" PRId64 " out of range for a mode of size %" PRId64,
                         c, size);
@@ -640,14 +628,14 @@ static bool crd2idx(const Node *cn, int ci, const Node *ln, int li, int64_t *off
     }
     int k = cn[ci].nchild;
     if (ln[li].kind == LEAF && k == 1) return crd2idx(cn, ci + 1, ln, li, off, e);
-    if (k != rank_of(ln, li))
+    if (k != lay_rank_of(ln, li))
         return lay_fail(e, "eval: coordinate has rank %d but the mode has rank %d", k,
-                    rank_of(ln, li));
+                    lay_rank_of(ln, li));
     int64_t sum = 0;
     int c = ci + 1;
     for (int m = 0; m < k; m++, c = cn[c].end) {
         int64_t o;
-        if (!crd2idx(cn, c, ln, mode_of(ln, li, m), &o, e)) return false;
+        if (!crd2idx(cn, c, ln, lay_mode_of(ln, li, m), &o, e)) return false;
         sum += o;
     }
     *off = sum;
@@ -658,7 +646,7 @@ bool layout_eval_coord(const Layout *l, const LayoutTuple *coord, int64_t *offse
                        size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "eval")) return false;
+    if (!lay_check_in(l, &e, "eval")) return false;
     if (!coord || !check_tree(coord->node, coord->n, false, false, &e))
         return lay_wrap(&e, "eval: invalid coordinate: ");
     return crd2idx(coord->node, 0, l->node, 0, offset, &e);
@@ -672,7 +660,7 @@ static void idx2crd(const Node *ln, int li, int64_t idx, Builder *b)
     }
     lay_b_open(b, TUPLE);
     for (int c = li + 1; c < ln[li].end; c = ln[c].end) {
-        int64_t s = sub_size(ln, c);
+        int64_t s = lay_sub_size(ln, c);
         idx2crd(ln, c, idx % s, b);
         idx /= s;
     }
@@ -683,7 +671,7 @@ bool layout_index_to_coord(const Layout *l, int64_t idx, LayoutTuple *coord, cha
                            size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "coord")) return false;
+    if (!lay_check_in(l, &e, "coord")) return false;
     int64_t size = layout_size(l);
     if (idx < 0 || idx >= size)
         return lay_fail(&e, "coord: index %" PRId64 " out of range [0, %" PRId64 ")", idx, size);
@@ -691,7 +679,7 @@ bool layout_index_to_coord(const Layout *l, int64_t idx, LayoutTuple *coord, cha
     Builder b;
     lay_b_init(&b, tmp.node);
     idx2crd(l->node, 0, idx, &b);
-    if (!b_done(&b, &e, "coord")) return false;
+    if (!lay_b_done(&b, &e, "coord")) return false;
     lay_copy_nodes(&coord->n, coord->node, b.n, tmp.node);
     return true;
 }
@@ -703,7 +691,7 @@ bool layout_index_to_coord(const Layout *l, int64_t idx, LayoutTuple *coord, cha
  * the front's stride.  keep_last is CuTe's coalesce_x: the last mode's
  * stride survives even when its size is 1, because composition treats the
  * last mode as unbounded (layout_eval). */
-static void coalesce_core(const int64_t *s, const int64_t *d, int n, bool keep_last, Flat *out)
+void lay_coalesce_core(const int64_t *s, const int64_t *d, int n, bool keep_last, Flat *out)
 {
     int64_t rs[FLAT_CAP], rd[FLAT_CAP];
     int k = 1;
@@ -747,20 +735,20 @@ static void coalesce_core(const int64_t *s, const int64_t *d, int n, bool keep_l
 static void emit_coalesced(Builder *b, const Node *nd, int i)
 {
     Flat f, c;
-    flatten_sub(nd, i, &f);
-    coalesce_core(f.s, f.d, f.n, false, &c);
-    b_flat(b, &c);
+    lay_flatten_sub(nd, i, &f);
+    lay_coalesce_core(f.s, f.d, f.n, false, &c);
+    lay_b_flat(b, &c);
 }
 
 bool layout_coalesce(const Layout *l, Layout *out, char *err, size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "coalesce")) return false;
+    if (!lay_check_in(l, &e, "coalesce")) return false;
     Layout tmp;
     Builder b;
     lay_b_init(&b, tmp.node);
     emit_coalesced(&b, l->node, 0);
-    return finish(&b, &tmp, out, &e, "coalesce");
+    return lay_finish(&b, &tmp, out, &e, "coalesce");
 }
 
 static bool coalesce_prof(const Node *ln, int li, const Node *pn, int pi, Builder *b, Err *e)
@@ -769,17 +757,17 @@ static bool coalesce_prof(const Node *ln, int li, const Node *pn, int pi, Builde
         emit_coalesced(b, ln, li);
         return true;
     }
-    int k = pn[pi].nchild, r = rank_of(ln, li);
+    int k = pn[pi].nchild, r = lay_rank_of(ln, li);
     if (k > r) return lay_fail(e, "coalesce: profile has %d modes but the layout has rank %d", k, r);
     lay_b_open(b, TUPLE);
     int pc = pi + 1;
     for (int m = 0; m < r; m++) {
-        int lm = mode_of(ln, li, m);
+        int lm = lay_mode_of(ln, li, m);
         if (m < k) {
             if (!coalesce_prof(ln, lm, pn, pc, b, e)) return false;
             pc = pn[pc].end;
         } else {
-            b_copy(b, ln, lm);
+            lay_b_copy(b, ln, lm);
         }
     }
     lay_b_close(b);
@@ -790,21 +778,21 @@ bool layout_coalesce_profile(const Layout *l, const LayoutTuple *profile, Layout
                              size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "coalesce")) return false;
+    if (!lay_check_in(l, &e, "coalesce")) return false;
     if (!profile || !check_tree(profile->node, profile->n, false, false, &e))
         return lay_wrap(&e, "coalesce: invalid profile: ");
     Layout tmp;
     Builder b;
     lay_b_init(&b, tmp.node);
     if (!coalesce_prof(l->node, 0, profile->node, 0, &b, &e)) return false;
-    return finish(&b, &tmp, out, &e, "coalesce");
+    return lay_finish(&b, &tmp, out, &e, "coalesce");
 }
 
 /* Leaves that matter to the image: drop stride-0 and size-1 modes. */
-static void filtered_flat(const Node *nd, int i, Flat *f)
+void lay_filtered_flat(const Node *nd, int i, Flat *f)
 {
     Flat all;
-    flatten_sub(nd, i, &all);
+    lay_flatten_sub(nd, i, &all);
     f->n = 0;
     for (int k = 0; k < all.n; k++) {
         if (all.s[k] == 1 || all.d[k] == 0) continue;
@@ -817,19 +805,19 @@ static void filtered_flat(const Node *nd, int i, Flat *f)
 bool layout_filter(const Layout *l, Layout *out, char *err, size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "filter")) return false;
+    if (!lay_check_in(l, &e, "filter")) return false;
     Flat f, c;
-    filtered_flat(l->node, 0, &f);
-    coalesce_core(f.s, f.d, f.n, false, &c);
+    lay_filtered_flat(l->node, 0, &f);
+    lay_coalesce_core(f.s, f.d, f.n, false, &c);
     Layout tmp;
     Builder b;
     lay_b_init(&b, tmp.node);
-    b_flat(&b, &c);
-    return finish(&b, &tmp, out, &e, "filter");
+    lay_b_flat(&b, &c);
+    return lay_finish(&b, &tmp, out, &e, "filter");
 }
 
 /* Stable insertion sort by stride (at most 64 modes). */
-static void sort_flat(Flat *f)
+void lay_sort_flat(Flat *f)
 {
     for (int i = 1; i < f->n; i++) {
         int64_t s = f->s[i], d = f->d[i];
@@ -847,657 +835,15 @@ static void sort_flat(Flat *f)
 bool layout_sort(const Layout *l, Layout *out, char *err, size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "sort")) return false;
+    if (!lay_check_in(l, &e, "sort")) return false;
     Flat f;
-    flatten_sub(l->node, 0, &f);
-    sort_flat(&f);
+    lay_flatten_sub(l->node, 0, &f);
+    lay_sort_flat(&f);
     Layout tmp;
     Builder b;
     lay_b_init(&b, tmp.node);
-    b_flat(&b, &f);
-    return finish(&b, &tmp, out, &e, "sort");
-}
-
-/* ---- complement ------------------------------------------------------------- */
-
-/* The complement of the subtree at i for cotarget m as a flat list (before
- * coalescing).  With the modes sorted by stride, s0:d0 ... s(n-1):d(n-1),
- * the complement is (d0, d1/(s0*d0), ..., ceil(m/(s(n-1)*d(n-1)))) :
- * (1, s0*d0, ..., s(n-1)*d(n-1)), defined when each d(k) is a multiple of
- * s(k-1)*d(k-1) (admissibility).  CuTe divides without checking; we refuse,
- * because the truncated quotient would give a layout that is not a
- * complement. */
-static bool complement_flat(const Node *nd, int i, int64_t m, Flat *out, Err *e)
-{
-    Flat f;
-    filtered_flat(nd, i, &f);
-    if (m < 1) return lay_fail(e, "complement: cotarget %" PRId64 " is not positive", m);
-    if (m > LAYOUT_MAX_VALUE) return lay_fail(e, "complement: cotarget exceeds the limit 2^48");
-    if (f.n == 0) { /* only stride-0/size-1 modes: everything is the rest */
-        out->n = 1;
-        out->s[0] = m;
-        out->d[0] = 1;
-        return true;
-    }
-    for (int k = 0; k < f.n; k++)
-        if (f.d[k] < 0)
-            return lay_fail(e,
-                        "complement: mode %" PRId64 ":%" PRId64
-                        " has a negative stride; a complement is defined only for "
-                        "non-negative strides",
-                        f.s[k], f.d[k]);
-    sort_flat(&f);
-    out->n = 0;
-    int64_t span = 1; /* shape*stride of the previous sorted mode */
-    for (int k = 0; k < f.n; k++) {
-        if (f.d[k] % span != 0) {
-            if (k > 0 && f.d[k] == f.d[k - 1])
-                return lay_fail(e,
-                            "complement: layout is not injective: two modes have stride %" PRId64,
-                            f.d[k]);
-            return lay_fail(e,
-                        "complement: layout is not admissible: stride %" PRId64
-                        " is not a multiple of %" PRId64 " (shape*stride of the mode %" PRId64
-                        ":%" PRId64 " below it)",
-                        f.d[k], span, f.s[k - 1], f.d[k - 1]);
-        }
-        out->s[out->n] = f.d[k] / span;
-        out->d[out->n] = span;
-        out->n++;
-        if (lay_mul_ovf(f.s[k], f.d[k], &span))
-            return lay_fail(e, "complement: value exceeds the limit 2^48");
-    }
-    out->s[out->n] = m / span + (m % span != 0); /* CuTe's ceil_div */
-    out->d[out->n] = span;
-    out->n++;
-    return true;
-}
-
-static bool complement_sub(const Node *nd, int i, int64_t m, bool raw, Layout *out, Err *e)
-{
-    Flat f, c;
-    if (!complement_flat(nd, i, m, &f, e)) return false;
-    Layout tmp;
-    Builder b;
-    lay_b_init(&b, tmp.node);
-    if (raw) {
-        b_flat(&b, &f);
-    } else {
-        coalesce_core(f.s, f.d, f.n, false, &c);
-        b_flat(&b, &c);
-    }
-    return finish(&b, &tmp, out, e, "complement");
-}
-
-static int64_t default_cotarget(const Layout *l)
-{
-    Flat f, c;
-    filtered_flat(l->node, 0, &f);
-    coalesce_core(f.s, f.d, f.n, false, &c);
-    int64_t cs = 1;
-    for (int k = 0; k < c.n; k++) cs += (c.s[k] - 1) * abs64(c.d[k]);
-    return cs;
-}
-
-bool layout_complement(const Layout *l, int64_t m, Layout *out, char *err, size_t errlen)
-{
-    Err e = {err, errlen};
-    if (!check_in(l, &e, "complement")) return false;
-    if (m <= 0) m = default_cotarget(l);
-    return complement_sub(l->node, 0, m, false, out, &e);
-}
-
-bool layout_complement_uncoalesced(const Layout *l, int64_t m, Layout *out, char *err,
-                                   size_t errlen)
-{
-    Err e = {err, errlen};
-    if (!check_in(l, &e, "complement")) return false;
-    if (m <= 0) m = default_cotarget(l);
-    return complement_sub(l->node, 0, m, true, out, &e);
-}
-
-/* ---- composition ------------------------------------------------------------ */
-
-/* a o s:d for a flat, coalesced a whose last mode is unbounded (CuTe's
- * composition_impl for an integral right-hand side).  First divide d out of
- * a's modes from the left (stride divisibility), then keep the first s
- * elements (shape divisibility); the rest goes to the last mode.
- *
- * CuTe composes a tuple B mode by mode, (A o B0, A o B1, ...), which equals
- * A(B(i)) only when adding the modes' contributions never carries from one
- * mode of A into the next.  Leaf s:d uses, in mode k of A, the digits
- * 0, u, ..., (m-1)*u; `carry[k]` sums their maxima over the leaves of B, and
- * we refuse when it reaches a's shape (CuTe would return a layout that is
- * not A o B, e.g. for (6,6):(8,9) o (6,3):(1,1)). */
-static bool compose_leaf(const Flat *a, const Node *an, int ai, int64_t s, int64_t d,
-                         int64_t *carry, Builder *b, Err *e)
-{
-    int64_t t;
-    if (d == 0) { /* CuTe's static stride-0 shortcut */
-        lay_b_leaf(b, s, 0);
-        return true;
-    }
-    int r = a->n;
-    if (d < 0 && r > 1) {
-        char txt[LAYOUT_STR_MAX];
-        Out o = {txt, sizeof txt, 0};
-        fmt_layout(&o, an, ai);
-        out_end(&o);
-        return lay_fail(e,
-                    "compose: mode %" PRId64 ":%" PRId64
-                    " of the right operand has a negative stride, so it reaches negative "
-                    "indices, where the left operand %s is not defined: only a layout that "
-                    "coalesces to a single mode (its extension past its size included) is "
-                    "linear on every integer",
-                    s, d, txt);
-    }
-    if (r == 1) { /* a single mode s0:d0 is d0*i for every integer i */
-        if (lay_mul_ovf(d, a->d[0], &t)) return lay_fail(e, "compose: value exceeds the limit 2^48");
-        lay_b_leaf(b, s, t);
-        return true;
-    }
-    Flat res;
-    int64_t unit[FLAT_CAP];
-    int64_t rest = d;
-    for (int k = 0; k < r - 1; k++) {
-        int64_t ak = a->s[k], q;
-        unit[k] = rest;
-        if (ak % rest == 0) {
-            q = ak / rest;
-            rest = 1;
-        } else if (rest % ak == 0) {
-            q = 1;
-            rest /= ak;
-        } else {
-            return lay_fail(e,
-                        "compose: stride divisibility condition violated: stride %" PRId64
-                        " of the right operand leaves %" PRId64
-                        ", which neither divides nor is a multiple of shape %" PRId64
-                        " of the left operand",
-                        d, rest, ak);
-        }
-        res.s[k] = q;
-        if (lay_mul_ovf(a->d[k], ak / q, &res.d[k]))
-            return lay_fail(e, "compose: value exceeds the limit 2^48");
-    }
-    int64_t rest_stride = rest, rest_shape = s;
-    for (int k = 0; k < r - 1; k++) {
-        int64_t x = res.s[k];
-        if (x % rest_shape == 0) {
-            res.s[k] = rest_shape;
-            rest_shape = 1;
-        } else if (rest_shape % x == 0) {
-            rest_shape /= x;
-        } else {
-            return lay_fail(e,
-                        "compose: shape divisibility condition violated: shape %" PRId64
-                        " of the right operand leaves %" PRId64
-                        ", which neither divides nor is a multiple of %" PRId64
-                        " (a shape of the left operand after dividing out stride %" PRId64 ")",
-                        s, rest_shape, x, d);
-        }
-        carry[k] += (res.s[k] - 1) * unit[k];
-        if (carry[k] >= a->s[k])
-            return lay_fail(e,
-                        "compose: the modes of the right operand overlap in mode %d (shape %" PRId64
-                        ") of the left operand, so the result would not be A(B(i)); "
-                        "compose them separately",
-                        k, a->s[k]);
-    }
-    res.s[r - 1] = rest_shape;
-    if (lay_mul_ovf(rest_stride, a->d[r - 1], &res.d[r - 1]))
-        return lay_fail(e, "compose: value exceeds the limit 2^48");
-    res.n = r;
-    Flat c;
-    coalesce_core(res.s, res.d, res.n, false, &c);
-    b_flat(b, &c);
-    return true;
-}
-
-static bool compose_node(const Flat *a, const Node *an, int ai, const Node *bn, int bi,
-                         int64_t *carry, Builder *out, Err *e)
-{
-    if (bn[bi].kind == LEAF)
-        return compose_leaf(a, an, ai, bn[bi].shape, bn[bi].stride, carry, out, e);
-    lay_b_open(out, TUPLE);
-    for (int c = bi + 1; c < bn[bi].end; c = bn[c].end)
-        if (!compose_node(a, an, ai, bn, c, carry, out, e)) return false;
-    lay_b_close(out);
-    return true;
-}
-
-/* Sub-layout a at ai composed with layout subtree b at bi, appended to out. */
-static bool emit_compose(const Node *an, int ai, const Node *bn, int bi, Builder *out, Err *e)
-{
-    Flat f, a;
-    int64_t carry[FLAT_CAP] = {0};
-    flatten_sub(an, ai, &f);
-    coalesce_core(f.s, f.d, f.n, true, &a);
-    return compose_node(&a, an, ai, bn, bi, carry, out, e);
-}
-
-typedef bool (*BinOp)(const Node *an, int ai, const Node *bn, int bi, Builder *out, Err *e);
-
-/* Apply op by mode while the tiler is a bracket <...>: mode k of a with
- * tiler element k, later modes of a copied (CuTe's transform_layout).  A `_`
- * keeps its mode of a whole: composition, divide and product with CuTe's
- * Underscore are the identity. */
-static bool bymode(const Node *an, int ai, const Node *tn, int ti, BinOp op, const char *name,
-                   Builder *out, Err *e)
-{
-    if (tn[ti].kind == UNDER) {
-        b_copy(out, an, ai);
-        return true;
-    }
-    if (tn[ti].kind != TILE) return op(an, ai, tn, ti, out, e);
-    int k = tn[ti].nchild, r = rank_of(an, ai);
-    if (k > r) return lay_fail(e, "%s: tiler has %d modes but the layout has rank %d", name, k, r);
-    lay_b_open(out, TUPLE);
-    int tc = ti + 1;
-    for (int m = 0; m < r; m++) {
-        int am = mode_of(an, ai, m);
-        if (m < k) {
-            if (!bymode(an, am, tn, tc, op, name, out, e)) return false;
-            tc = tn[tc].end;
-        } else {
-            b_copy(out, an, am);
-        }
-    }
-    lay_b_close(out);
-    return true;
-}
-
-/* tn: the right operand's nodes, a tiler's or a (validated) layout's. */
-static bool run_op_nodes(const Layout *a, const Node *tn, BinOp op, const char *name, Layout *out,
-                         Err *e)
-{
-    if (!check_in(a, e, name)) return false;
-    Layout tmp;
-    Builder b;
-    lay_b_init(&b, tmp.node);
-    if (!bymode(a->node, 0, tn, 0, op, name, &b, e)) return false;
-    return finish(&b, &tmp, out, e, name);
-}
-
-static bool run_tiler(const Layout *a, const LayoutTiler *t, BinOp op, const char *name,
-                      Layout *out, Err *e)
-{
-    if (!check_tiler_in(t, e, name)) return false;
-    return run_op_nodes(a, t->node, op, name, out, e);
-}
-
-static bool run_layout(const Layout *a, const Layout *b, BinOp op, const char *name, Layout *out,
-                       Err *e)
-{
-    if (!check_in(b, e, name)) return false;
-    return run_op_nodes(a, b->node, op, name, out, e);
-}
-
-bool layout_compose_tiler(const Layout *a, const LayoutTiler *t, Layout *out, char *err,
-                          size_t errlen)
-{
-    Err e = {err, errlen};
-    return run_tiler(a, t, emit_compose, "compose", out, &e);
-}
-
-bool layout_compose(const Layout *a, const Layout *b, Layout *out, char *err, size_t errlen)
-{
-    Err e = {err, errlen};
-    return run_layout(a, b, emit_compose, "compose", out, &e);
-}
-
-/* ---- divide and product ------------------------------------------------------ */
-
-/* lay_wrap() with a prefix naming the layout subtree at i and a number:
- * "<pre><layout><mid><value>: " before the inner reason. */
-static bool wrap_sub(Err *e, const char *pre, const Node *nd, int i, const char *mid, int64_t v)
-{
-    char txt[LAYOUT_STR_MAX], prefix[LAYOUT_STR_MAX + 256];
-    Out o = {txt, sizeof txt, 0};
-    fmt_layout(&o, nd, i);
-    out_end(&o);
-    snprintf(prefix, sizeof prefix, "%s%s%s%" PRId64 ": ", pre, txt, mid, v);
-    return lay_wrap(e, prefix);
-}
-
-static bool op_logical_divide(const Node *an, int ai, const Node *bn, int bi, Builder *out, Err *e)
-{
-    Layout c, bc;
-    for (int j = bi; j < bn[bi].end; j++)
-        if (bn[j].kind == LEAF && bn[j].shape > 1 && bn[j].stride < 0)
-            return lay_fail(e,
-                        "logical-divide: tiler mode %" PRId64 ":%" PRId64
-                        " has a negative stride, so the tiler leaves A's domain [0, %" PRId64
-                        ") and has no complement there",
-                        bn[j].shape, bn[j].stride, sub_size(an, ai));
-    if (!complement_sub(bn, bi, sub_size(an, ai), false, &c, e))
-        return wrap_sub(e, "logical-divide: tiler ", bn, bi, " has no complement for size(A) = ",
-                        sub_size(an, ai));
-    Builder bb;
-    lay_b_init(&bb, bc.node);
-    lay_b_open(&bb, TUPLE);
-    b_copy(&bb, bn, bi);
-    b_copy(&bb, c.node, 0);
-    lay_b_close(&bb);
-    if (!b_done(&bb, e, "logical-divide")) return false;
-    bc.n = bb.n;
-    if (!emit_compose(an, ai, bc.node, 0, out, e)) return lay_wrap(e, "logical-divide: ");
-    return true;
-}
-
-static bool op_logical_product(const Node *an, int ai, const Node *bn, int bi, Builder *out,
-                               Err *e)
-{
-    int64_t m;
-    if (lay_mul_ovf(sub_size(an, ai), sub_cosize(bn, bi), &m) || m > LAYOUT_MAX_VALUE)
-        return lay_fail(e, "logical-product: size(A)*cosize(B) exceeds the limit 2^48");
-    Layout c;
-    if (!complement_sub(an, ai, m, false, &c, e))
-        return wrap_sub(e, "logical-product: A = ", an, ai,
-                        " has no complement for size(A)*cosize(B) = ", m);
-    lay_b_open(out, TUPLE);
-    b_copy(out, an, ai);
-    if (!emit_compose(c.node, 0, bn, bi, out, e)) return lay_wrap(e, "logical-product: ");
-    lay_b_close(out);
-    return true;
-}
-
-bool layout_logical_divide_tiler(const Layout *a, const LayoutTiler *t, Layout *out, char *err,
-                                 size_t errlen)
-{
-    Err e = {err, errlen};
-    return run_tiler(a, t, op_logical_divide, "logical-divide", out, &e);
-}
-
-bool layout_logical_divide(const Layout *a, const Layout *b, Layout *out, char *err,
-                           size_t errlen)
-{
-    Err e = {err, errlen};
-    return run_layout(a, b, op_logical_divide, "logical-divide", out, &e);
-}
-
-bool layout_logical_product_tiler(const Layout *a, const LayoutTiler *t, Layout *out, char *err,
-                                  size_t errlen)
-{
-    Err e = {err, errlen};
-    return run_tiler(a, t, op_logical_product, "logical-product", out, &e);
-}
-
-bool layout_logical_product(const Layout *a, const Layout *b, Layout *out, char *err,
-                            size_t errlen)
-{
-    Err e = {err, errlen};
-    return run_layout(a, b, op_logical_product, "logical-product", out, &e);
-}
-
-/* CuTe's zip2_by: split each rank-2 (tile, rest) mode at the tiler's
- * terminals into `first` (tiles) and `second` (rests, then the modes the
- * tiler did not reach).  A `_` terminal left its mode of the layout whole,
- * and zip2_by splits that mode as it stands: CuTe requires it to have rank 2
- * (sub-mode 0 goes with the tiles, sub-mode 1 with the rests) and does not
- * compile otherwise; we fail with the reason. */
-/* Out of line so that the recursion below does not carry its buffer. */
-static __attribute__((noinline)) bool zip2_kept_rank(const Node *ln, int li, Err *e,
-                                                     const char *name)
-{
-    char mode[LAYOUT_STR_MAX];
-    Out o = {mode, sizeof mode, 0};
-    fmt_layout(&o, ln, li);
-    out_end(&o);
-    return lay_fail(e,
-                "%s: a '_' in the tiler keeps the mode %s whole, and the zip (CuTe's "
-                "zip2_by) can only split a kept mode of rank 2 into (tile, rest); "
-                "this one has rank %d",
-                name, mode, rank_of(ln, li));
-}
-
-static bool zip2(const Node *ln, int li, const Node *tn, int ti, Builder *first, Builder *second,
-                 Err *e, const char *name)
-{
-    if (tn[ti].kind == UNDER && (ln[li].kind != TUPLE || ln[li].nchild != 2))
-        return zip2_kept_rank(ln, li, e, name);
-    if (tn[ti].kind != TILE) {
-        if (ln[li].kind != TUPLE || ln[li].nchild != 2)
-            return lay_fail(e, "%s: internal error: divided mode is not rank 2", name);
-        int c0 = li + 1;
-        b_copy(first, ln, c0);
-        b_copy(second, ln, ln[c0].end);
-        return true;
-    }
-    int k = tn[ti].nchild, r = rank_of(ln, li);
-    lay_b_open(first, TUPLE);
-    lay_b_open(second, TUPLE);
-    int tc = ti + 1;
-    for (int m = 0; m < r; m++) {
-        int lm = mode_of(ln, li, m);
-        if (m < k) {
-            if (!zip2(ln, lm, tn, tc, first, second, e, name)) return false;
-            tc = tn[tc].end;
-        } else {
-            b_copy(second, ln, lm);
-        }
-    }
-    lay_b_close(first);
-    lay_b_close(second);
-    return true;
-}
-
-static bool zipped(const Layout *a, const LayoutTiler *t, bool tiled, Layout *out, Err *e,
-                   const char *name)
-{
-    Layout ld, f, s, tmp;
-    if (!run_tiler(a, t, op_logical_divide, name, &ld, e)) return false;
-    Builder bf, bs, b;
-    lay_b_init(&bf, f.node);
-    lay_b_init(&bs, s.node);
-    if (!zip2(ld.node, 0, t->node, 0, &bf, &bs, e, name)) return false;
-    if (!b_done(&bf, e, name) || !b_done(&bs, e, name)) return false;
-    lay_b_init(&b, tmp.node);
-    lay_b_open(&b, TUPLE);
-    b_copy(&b, f.node, 0);
-    if (tiled && s.node[0].kind == TUPLE) {
-        for (int c = 1; c < s.node[0].end; c = s.node[c].end) b_copy(&b, s.node, c);
-    } else {
-        b_copy(&b, s.node, 0);
-    }
-    lay_b_close(&b);
-    return finish(&b, &tmp, out, e, name);
-}
-
-bool layout_zipped_divide(const Layout *a, const LayoutTiler *t, Layout *out, char *err,
-                          size_t errlen)
-{
-    Err e = {err, errlen};
-    return zipped(a, t, false, out, &e, "zipped-divide");
-}
-
-bool layout_tiled_divide(const Layout *a, const LayoutTiler *t, Layout *out, char *err,
-                         size_t errlen)
-{
-    Err e = {err, errlen};
-    return zipped(a, t, true, out, &e, "tiled-divide");
-}
-
-/* CuTe's append<R>: pad with 1:0 modes up to rank R. */
-static void pad_rank(const Layout *l, int r, Builder *b)
-{
-    int have = rank_of(l->node, 0);
-    if (have >= r) {
-        b_copy(b, l->node, 0);
-        return;
-    }
-    lay_b_open(b, TUPLE);
-    for (int m = 0; m < have; m++) b_copy(b, l->node, mode_of(l->node, 0, m));
-    for (int m = have; m < r; m++) lay_b_leaf(b, 1, 0);
-    lay_b_close(b);
-}
-
-static bool rank_product(const Layout *a, const Layout *bl, bool raked, Layout *out, Err *e,
-                         const char *name)
-{
-    if (!check_in(a, e, name) || !check_in(bl, e, name)) return false;
-    int ra = layout_rank(a), rb = layout_rank(bl), r = ra > rb ? ra : rb;
-    Layout ap, bp, c, cc;
-    Builder b;
-    lay_b_init(&b, ap.node);
-    pad_rank(a, r, &b);
-    if (!b_done(&b, e, name)) return false;
-    ap.n = b.n;
-    lay_b_init(&b, bp.node);
-    pad_rank(bl, r, &b);
-    if (!b_done(&b, e, name)) return false;
-    bp.n = b.n;
-    int64_t m;
-    if (lay_mul_ovf(layout_size(&ap), layout_cosize(&bp), &m) || m > LAYOUT_MAX_VALUE)
-        return lay_fail(e, "%s: size(A)*cosize(B) exceeds the limit 2^48", name);
-    if (!complement_sub(ap.node, 0, m, false, &c, e)) {
-        char p[64];
-        snprintf(p, sizeof p, "%s: ", name);
-        return lay_wrap(e, p);
-    }
-    lay_b_init(&b, cc.node);
-    if (!emit_compose(c.node, 0, bp.node, 0, &b, e)) {
-        char p[64];
-        snprintf(p, sizeof p, "%s: ", name);
-        return lay_wrap(e, p);
-    }
-    if (!b_done(&b, e, name)) return false;
-    cc.n = b.n;
-    Layout tmp;
-    lay_b_init(&b, tmp.node);
-    lay_b_open(&b, TUPLE);
-    for (int m2 = 0; m2 < r; m2++) {
-        /* mode m2 of A' and of the product's second mode, concatenated */
-        int ai = r == 1 ? 0 : mode_of(ap.node, 0, m2);
-        int ci = r == 1 ? 0 : mode_of(cc.node, 0, m2);
-        Flat fa, fc, both, co;
-        flatten_sub(ap.node, ai, &fa);
-        flatten_sub(cc.node, ci, &fc);
-        if (fa.n + fc.n > LAYOUT_MAX_LEAVES)
-            return lay_fail(e, "%s: result has more than %d modes", name, LAYOUT_MAX_LEAVES);
-        const Flat *x = raked ? &fc : &fa, *y = raked ? &fa : &fc;
-        both.n = 0;
-        for (int k = 0; k < x->n; k++, both.n++) {
-            both.s[both.n] = x->s[k];
-            both.d[both.n] = x->d[k];
-        }
-        for (int k = 0; k < y->n; k++, both.n++) {
-            both.s[both.n] = y->s[k];
-            both.d[both.n] = y->d[k];
-        }
-        coalesce_core(both.s, both.d, both.n, false, &co);
-        b_flat(&b, &co);
-    }
-    lay_b_close(&b);
-    return finish(&b, &tmp, out, e, name);
-}
-
-bool layout_blocked_product(const Layout *a, const Layout *b, Layout *out, char *err,
-                            size_t errlen)
-{
-    Err e = {err, errlen};
-    return rank_product(a, b, false, out, &e, "blocked-product");
-}
-
-bool layout_raked_product(const Layout *a, const Layout *b, Layout *out, char *err, size_t errlen)
-{
-    Err e = {err, errlen};
-    return rank_product(a, b, true, out, &e, "raked-product");
-}
-
-/* ---- inverses ------------------------------------------------------------------ */
-
-/* Follow strides 1, s*d, ... through the coalesced modes (CuTe's
- * inverse_seq, which compares |stride|); the inverse's strides are the
- * colexicographic strides of the modes found, with the sign of the mode's
- * stride.  A negative-stride mode reaches its offsets only from negative
- * indices, so it may be followed only when the layout coalesces to that one
- * mode (a linear function, defined on every integer); otherwise CuTe's answer
- * would not satisfy l(r(i)) == i and we fail. */
-static bool right_inverse_node(const Node *nd, int i, Layout *out, Err *e, const char *name)
-{
-    Flat f, c, cx;
-    flatten_sub(nd, i, &f);
-    coalesce_core(f.s, f.d, f.n, false, &c);
-    coalesce_core(f.s, f.d, f.n, true, &cx); /* one mode: linear on every integer */
-    int64_t rstride[LAYOUT_MAX_LEAVES], prod = 1;
-    for (int k = 0; k < c.n; k++) {
-        rstride[k] = prod;
-        prod *= c.s[k];
-    }
-    Flat r;
-    r.n = 0;
-    bool used[LAYOUT_MAX_LEAVES] = {false};
-    int64_t next = 1;
-    for (;;) {
-        int found = -1;
-        for (int k = 0; k < c.n; k++)
-            if (!used[k] && abs64(c.d[k]) == next && c.s[k] > 1) {
-                found = k;
-                break;
-            }
-        if (found < 0) break;
-        if (c.d[found] < 0 && cx.n > 1)
-            return lay_fail(e,
-                        "%s: offset %" PRId64 " is reached through mode %" PRId64 ":%" PRId64
-                        ", whose stride is negative, so the inverse would need negative "
-                        "indices, where the layout is not defined: only a layout that "
-                        "coalesces to a single mode (its extension past its size included) is "
-                        "linear on every integer",
-                        name, next, c.s[found], c.d[found]);
-        used[found] = true;
-        r.s[r.n] = c.s[found];
-        r.d[r.n] = c.d[found] < 0 ? -rstride[found] : rstride[found];
-        r.n++;
-        if (lay_mul_ovf(c.s[found], abs64(c.d[found]), &next)) break;
-    }
-    Layout tmp;
-    Builder b;
-    lay_b_init(&b, tmp.node);
-    if (r.n == 0)
-        lay_b_leaf(&b, 1, 0);
-    else
-        b_flat(&b, &r);
-    return finish(&b, &tmp, out, e, name);
-}
-
-bool layout_right_inverse(const Layout *l, Layout *out, char *err, size_t errlen)
-{
-    Err e = {err, errlen};
-    if (!check_in(l, &e, "right-inverse")) return false;
-    return right_inverse_node(l->node, 0, out, &e, "right-inverse");
-}
-
-bool layout_left_inverse(const Layout *l, Layout *out, char *err, size_t errlen)
-{
-    Err e = {err, errlen};
-    if (!check_in(l, &e, "left-inverse")) return false;
-    Flat f;
-    flatten_sub(l->node, 0, &f);
-    for (int k = 0; k < f.n; k++) {
-        if (f.s[k] > 1 && f.d[k] == 0)
-            return lay_fail(&e, "left-inverse: layout is not injective (mode %" PRId64
-                            ":0 repeats offsets)", f.s[k]);
-        if (f.s[k] > 1 && f.d[k] < 0)
-            return lay_fail(&e,
-                        "left-inverse: mode %" PRId64 ":%" PRId64
-                        " has a negative stride; the left inverse is right-inverse((L, "
-                        "complement(L))), and a complement is defined only for non-negative "
-                        "strides",
-                        f.s[k], f.d[k]);
-    }
-    Layout c, lc;
-    if (!complement_sub(l->node, 0, default_cotarget(l), false, &c, &e))
-        return lay_wrap(&e, "left-inverse: ");
-    Builder b;
-    lay_b_init(&b, lc.node);
-    lay_b_open(&b, TUPLE);
-    b_copy(&b, l->node, 0);
-    b_copy(&b, c.node, 0);
-    lay_b_close(&b);
-    if (!b_done(&b, &e, "left-inverse")) return false;
-    lc.n = b.n;
-    return right_inverse_node(lc.node, 0, out, &e, "left-inverse");
+    lay_b_flat(&b, &f);
+    return lay_finish(&b, &tmp, out, &e, "sort");
 }
 
 bool layout_equal_function(const Layout *a, const Layout *b)
@@ -1517,8 +863,8 @@ bool layout_equal_function(const Layout *a, const Layout *b)
 int64_t layout_contiguous_run(const Layout *l)
 {
     Flat f, c;
-    flatten_sub(l->node, 0, &f);
-    coalesce_core(f.s, f.d, f.n, false, &c);
+    lay_flatten_sub(l->node, 0, &f);
+    lay_coalesce_core(f.s, f.d, f.n, false, &c);
     return c.d[0] == 1 ? c.s[0] : 1;
 }
 
@@ -1528,7 +874,7 @@ bool layout_permute(const Layout *l, int n, const int *perm, Layout *out, char *
                     size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "permute")) return false;
+    if (!lay_check_in(l, &e, "permute")) return false;
     int r = layout_rank(l);
     if (n != r) return lay_fail(&e, "permute: %d axes given for a layout of rank %d", n, r);
     if (!check_perm(n, perm, &e, "permute")) return false;
@@ -1536,19 +882,19 @@ bool layout_permute(const Layout *l, int n, const int *perm, Layout *out, char *
     Builder b;
     lay_b_init(&b, tmp.node);
     if (l->node[0].kind == LEAF) {
-        b_copy(&b, l->node, 0);
+        lay_b_copy(&b, l->node, 0);
     } else {
         lay_b_open(&b, TUPLE);
-        for (int k = 0; k < n; k++) b_copy(&b, l->node, mode_of(l->node, 0, perm[k]));
+        for (int k = 0; k < n; k++) lay_b_copy(&b, l->node, lay_mode_of(l->node, 0, perm[k]));
         lay_b_close(&b);
     }
-    return finish(&b, &tmp, out, &e, "permute");
+    return lay_finish(&b, &tmp, out, &e, "permute");
 }
 
 bool layout_transpose(const Layout *l, Layout *out, char *err, size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "transpose")) return false;
+    if (!lay_check_in(l, &e, "transpose")) return false;
     int r = layout_rank(l), perm[LAYOUT_MAX_LEAVES];
     for (int k = 0; k < r; k++) perm[k] = r - 1 - k;
     return layout_permute(l, r, perm, out, err, errlen);
@@ -1558,7 +904,7 @@ bool layout_reshape(const Layout *l, int rank, const int64_t *shape, Layout *out
                     size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "reshape") || !check_dims(rank, shape, &e, "reshape")) return false;
+    if (!lay_check_in(l, &e, "reshape") || !check_dims(rank, shape, &e, "reshape")) return false;
     int64_t n = 1;
     for (int k = 0; k < rank; k++)
         if (lay_mul_ovf(n, shape[k], &n) || n > LAYOUT_MAX_VALUE)
@@ -1581,19 +927,19 @@ bool layout_reshape(const Layout *l, int rank, const int64_t *shape, Layout *out
     lay_b_open(&b, TUPLE);
     for (int k = 0; k < rank; k++) lay_b_leaf(&b, shape[k], st[k]);
     lay_b_close(&b);
-    if (!b_done(&b, &e, "reshape")) return false;
+    if (!lay_b_done(&b, &e, "reshape")) return false;
     rm.n = b.n;
     lay_b_init(&b, tmp.node);
-    if (!emit_compose(lr.node, 0, rm.node, 0, &b, &e))
+    if (!lay_emit_compose(lr.node, 0, rm.node, 0, &b, &e))
         return lay_wrap(&e, "reshape: not expressible as a layout: ");
-    return finish(&b, &tmp, out, &e, "reshape");
+    return lay_finish(&b, &tmp, out, &e, "reshape");
 }
 
 bool layout_broadcast(const Layout *l, int rank, const int64_t *shape, Layout *out, char *err,
                       size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "broadcast") || !check_dims(rank, shape, &e, "broadcast")) return false;
+    if (!lay_check_in(l, &e, "broadcast") || !check_dims(rank, shape, &e, "broadcast")) return false;
     int r = layout_rank(l);
     if (rank < r) return lay_fail(&e, "broadcast: cannot broadcast rank %d to rank %d", r, rank);
     if (rank == 0) return layout_make(1, 0, out, err, errlen);
@@ -1607,10 +953,10 @@ bool layout_broadcast(const Layout *l, int rank, const int64_t *shape, Layout *o
             lay_b_leaf(&b, shape[j], 0);
             continue;
         }
-        int mi = mode_of(l->node, 0, k);
-        int64_t ms = sub_size(l->node, mi);
+        int mi = lay_mode_of(l->node, 0, k);
+        int64_t ms = lay_sub_size(l->node, mi);
         if (ms == shape[j])
-            b_copy(&b, l->node, mi);
+            lay_b_copy(&b, l->node, mi);
         else if (ms == 1)
             lay_b_leaf(&b, shape[j], 0);
         else
@@ -1618,18 +964,18 @@ bool layout_broadcast(const Layout *l, int rank, const int64_t *shape, Layout *o
                         k, ms, shape[j]);
     }
     if (rank > 1) lay_b_close(&b);
-    return finish(&b, &tmp, out, &e, "broadcast");
+    return lay_finish(&b, &tmp, out, &e, "broadcast");
 }
 
 bool layout_slice(const Layout *l, int mode, int64_t coord, Layout *rest, int64_t *offset,
                   char *err, size_t errlen)
 {
     Err e = {err, errlen};
-    if (!check_in(l, &e, "slice")) return false;
+    if (!lay_check_in(l, &e, "slice")) return false;
     int r = layout_rank(l);
     if (mode < 0 || mode >= r) return lay_fail(&e, "slice: mode %d out of range for rank %d", mode, r);
-    int mi = mode_of(l->node, 0, mode);
-    int64_t ms = sub_size(l->node, mi);
+    int mi = lay_mode_of(l->node, 0, mode);
+    int64_t ms = lay_sub_size(l->node, mi);
     if (coord < 0 || coord >= ms)
         return lay_fail(&e, "slice: coordinate %" PRId64 " out of range [0, %" PRId64 ")", coord, ms);
     int64_t off = (int64_t)eval_sub(l->node, mi, (uint64_t)coord);
@@ -1639,14 +985,14 @@ bool layout_slice(const Layout *l, int mode, int64_t coord, Layout *rest, int64_
     if (r == 1) {
         lay_b_leaf(&b, 1, 0);
     } else if (r == 2) {
-        b_copy(&b, l->node, mode_of(l->node, 0, 1 - mode));
+        lay_b_copy(&b, l->node, lay_mode_of(l->node, 0, 1 - mode));
     } else {
         lay_b_open(&b, TUPLE);
         for (int k = 0; k < r; k++)
-            if (k != mode) b_copy(&b, l->node, mode_of(l->node, 0, k));
+            if (k != mode) lay_b_copy(&b, l->node, lay_mode_of(l->node, 0, k));
         lay_b_close(&b);
     }
-    if (!finish(&b, &tmp, rest, &e, "slice")) return false;
+    if (!lay_finish(&b, &tmp, rest, &e, "slice")) return false;
     if (offset) *offset = off;
     return true;
 }
@@ -1685,5 +1031,5 @@ bool layout_tv_row_major(int rank, const int64_t *shape, int64_t threads, int64_
     lay_b_leaf(&b, n / tv, tv);
     lay_b_close(&b);
     lay_b_close(&b);
-    return finish(&b, &tmp, out, &e, "tv-layout");
+    return lay_finish(&b, &tmp, out, &e, "tv-layout");
 }
