@@ -108,7 +108,8 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
     const char *dt = hp->fp8 ? "CU_TENSOR_MAP_DATA_TYPE_UINT8"
                      : hp->pl->dtype == DT_BFLOAT16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
     const char *swa = hp->swz_a == 128 ? "128B" : hp->swz_a == 64 ? "64B" : "32B";
-    const char *bt = hp->fp8 ? "true" : "false"; /* B column-major (float8) */
+    char kn[160]; /* the variant, instantiated */
+    snprintf(kn, sizeof kn, "tilec_k_%s_%d_sm90<true>", f->name, sp);
     /* ALIGNED holds for the arrays the body reads or writes itself; those
      * only TMA reads need what TMA needs (tilec_tma_ok) */
     fputs("        bool done_ = false;\n        const bool aligned90_ = true", o);
@@ -121,27 +122,22 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
     }
     fputs(";\n", o);
     fputs("        static signed char sm90_[64]; /* per device: 0 not probed yet, 1 no, 2 yes */\n", o);
+    /* B: float8 reads a column-major array as K x N boxes of its transpose
+     * (K-major); 16-bit types read 64-column chunks of K rows (N-major) */
+    const char *bt = hp->fp8 ? "true" : "false";
+    int64_t b0 = hp->fp8 ? hp->pl->K : 64, b1 = hp->fp8 ? hp->pl->N : hp->pl->K;
+    const char *swb = hp->fp8 ? swa : "128B";
     fprintf(o, "        if (aligned90_ && !tilec_sm90a_disabled() && dev_ >= 0 && dev_ < 64 && tilec_tma_ok(%s, false) && tilec_tma_ok(%s, %s)) {\n",
             hp->arr[0], hp->arr[1], bt);
-    fputs("            if (!sm90_[dev_]) sm90_[dev_] = tilec_sm90a_probe((const void *)", o);
-    kernel_name(o, f, sp);
-    fputs("_sm90<true>, dev_) ? 2 : 1;\n", o);
+    fprintf(o, "            if (!sm90_[dev_]) sm90_[dev_] = tilec_sm90a_probe((const void *)%s, dev_) ? 2 : 1;\n", kn);
     fputs("            if (sm90_[dev_] == 2) {\n", o);
     fputs("                CUtensorMap ta_, tb_;\n", o);
     fprintf(o, "                if ((st_ = tilec_tma_map_2d(&ta_, %s, false, %s, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_%s)) != TILEC_OK) return st_;\n",
             hp->arr[0], dt, hp->pl->K, hp->pl->M, swa);
-    if (hp->fp8)
-        fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tb_, %s, true, %s, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_%s)) != TILEC_OK) return st_;\n",
-                hp->arr[1], dt, hp->pl->K, hp->pl->N, swa);
-    else
-        fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tb_, %s, false, %s, 64, %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_128B)) != TILEC_OK) return st_;\n",
-                hp->arr[1], dt, hp->pl->K);
-    fputs("                if ((st_ = tilec_smem_opt_in((const void *)", o);
-    kernel_name(o, f, sp);
-    fprintf(o, "_sm90<true>, %d)) != TILEC_OK) return st_;\n", dyn);
-    fputs("                ", o);
-    kernel_name(o, f, sp);
-    fprintf(o, "_sm90<true><<<g_, %d, %d, s_>>>(", threads, dyn);
+    fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tb_, %s, %s, %s, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_%s)) != TILEC_OK) return st_;\n",
+            hp->arr[1], bt, dt, b0, b1, swb);
+    fprintf(o, "                if ((st_ = tilec_smem_opt_in((const void *)%s, %d)) != TILEC_OK) return st_;\n", kn, dyn);
+    fprintf(o, "                %s<<<g_, %d, %d, s_>>>(", kn, threads, dyn);
     launch_args(o, f);
     fputs(", ta_, tb_);\n", o);
     fputs("                done_ = true;\n            }\n        }\n", o);
