@@ -74,7 +74,7 @@ static void emit_op(Emitter *em, const TirOp *op)
         mem_write_mirror(em, v->name, &v->shape);
         return;
     case TIR_STORE:
-        mem_store(em, op->expr);
+        if (!em->hp || !hopper_tma_store(em, op->expr)) mem_store(em, op->expr);
         return;
     case TIR_TO_FRAG:
         if (em->hp) hopper_to_frag(em, op);
@@ -235,7 +235,7 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
 /* Lowers f and writes its body.  With hp, the sm_90a variant (hopper.c):
  * false, and nothing written, when the kernel does not have its shape. */
 static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir,
-                  HopperPlan *hp)
+                  HopperPlan *hp, bool regs)
 {
     Emitter em = {.o = out, .ind = 1, .ar = p->arena, .tg = cuda ? &target_cuda : &target_host, .p = p, .k = f, .co = o, .ok = true};
     *plan = emit_plan(f, cuda, o->max_threads);
@@ -261,8 +261,10 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
     if (cuda && o->opt_level > 0) pipeline_find(&em, f->body);
     em.bar = "__syncthreads();";
     if (hp) {
-        if (!hopper_plan(&em, hp)) return false;
+        if (!hopper_plan(&em, hp, regs)) return false;
         em.hp = hp;
+        if (regs) hopper_regs_layout(&em);
+        if (regs && !em.frag_lay) return false;
         em.bar = arena_printf(em.ar, "tilec_bar_named(1, %d);", em.T);
     }
 
@@ -296,22 +298,25 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
     plan->dyn_smem_bytes = em.tir->smem_dynamic;
     tir_lower(&em);
     if (hp) {
-        if (!hopper_check_ops(&em, hp)) return false;
+        if (!hopper_check_ops(&em, hp) || (regs && !hopper_regs_ok(&em))) return false;
         plan->threads = em.T + 128;
         hopper_emit_body(&em);
+        hp->store = em.tma_store;
+        hp->store_box = em.tma_store_box;
     } else {
         body_emit_ops(&em, em.tir->body);
     }
     if (tir) *tir = em.tir;
+    if (!em.ok && regs) return false; /* the caller tries the ordinary layout */
     if (!em.ok) diag_error(f->loc, "internal error: tilec could not generate code for kernel '%s'", f->name);
     return em.ok;
 }
 bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir)
 {
-    return lower(out, p, f, cuda, o, plan, tir, NULL);
+    return lower(out, p, f, cuda, o, plan, tir, NULL, false);
 }
 
-bool body_lower_sm90(FILE *out, Program *p, Func *f, const CodegenOptions *o, KernelPlan *plan, HopperPlan *hp)
+bool body_lower_sm90(FILE *out, Program *p, Func *f, const CodegenOptions *o, KernelPlan *plan, HopperPlan *hp, bool regs)
 {
-    return lower(out, p, f, true, o, plan, NULL, hp);
+    return lower(out, p, f, true, o, plan, NULL, hp, regs);
 }

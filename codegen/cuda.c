@@ -69,11 +69,17 @@ static bool sm90_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOpt
     if (co->arch != 90) return false;
     char *buf = NULL;
     size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) return false;
     KernelPlan plan;
-    bool ok = body_lower_sm90(m, p, k, co, &plan, hp);
-    fclose(m);
+    bool ok = false;
+    /* the epilogue on wgmma's registers where it can, else through shared memory */
+    for (int regs = 1; regs >= 0 && !ok; regs--) {
+        free(buf);
+        buf = NULL;
+        FILE *m = open_memstream(&buf, &len);
+        if (!m) return false;
+        ok = body_lower_sm90(m, p, k, co, &plan, hp, regs);
+        fclose(m);
+    }
     if (!ok) {
         free(buf);
         return false;
@@ -91,7 +97,9 @@ static bool sm90_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOpt
     kernel_name(o, f, sp);
     fputs("_sm90(", o);
     kernel_params(o, f);
-    fputs(", const __grid_constant__ CUtensorMap tma_a_, const __grid_constant__ CUtensorMap tma_b_)\n{\n#if TILEC_SM90A\n", o);
+    fputs(", const __grid_constant__ CUtensorMap tma_a_, const __grid_constant__ CUtensorMap tma_b_", o);
+    if (hp->store) fputs(", const __grid_constant__ CUtensorMap tma_c_", o);
+    fputs(")\n{\n#if TILEC_SM90A\n", o);
     fwrite(buf, 1, len, o);
     fputs("#endif\n", o);
     free(buf);
@@ -127,8 +135,9 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
     const char *bt = hp->fp8 ? "true" : "false";
     int64_t b0 = hp->fp8 ? hp->pl->K : 64, b1 = hp->fp8 ? hp->pl->N : hp->pl->K;
     const char *swb = hp->fp8 ? swa : "128B";
-    fprintf(o, "        if (aligned90_ && !tilec_sm90a_disabled() && dev_ >= 0 && dev_ < 64 && tilec_tma_ok(%s, false) && tilec_tma_ok(%s, %s)) {\n",
-            hp->arr[0], hp->arr[1], bt);
+    fprintf(o, "        if (aligned90_ && !tilec_sm90a_disabled() && dev_ >= 0 && dev_ < 64 && tilec_tma_ok(%s, false) && tilec_tma_ok(%s, %s)%s%s%s) {\n",
+            hp->arr[0], hp->arr[1], bt, hp->store ? " && tilec_tma_ok(" : "", hp->store ? hp->store->name : "",
+            hp->store ? ", false)" : "");
     fprintf(o, "            if (!sm90_[dev_]) sm90_[dev_] = tilec_sm90a_probe((const void *)%s, dev_) ? 2 : 1;\n", kn);
     fputs("            if (sm90_[dev_] == 2) {\n", o);
     fputs("                CUtensorMap ta_, tb_;\n", o);
@@ -136,10 +145,16 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
             hp->arr[0], dt, hp->pl->K, hp->pl->M, swa);
     fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tb_, %s, %s, %s, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_%s)) != TILEC_OK) return st_;\n",
             hp->arr[1], bt, dt, b0, b1, swb);
+    /* the epilogue's TMA stores: boxes of 128 bytes by M rows (hopper_tma_store) */
+    if (hp->store) {
+        fputs("                CUtensorMap tc_;\n", o);
+        fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tc_, %s, false, CU_TENSOR_MAP_DATA_TYPE_UINT%d, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_128B)) != TILEC_OK) return st_;\n",
+                hp->store->name, 128 / (int)hp->store_box * 8, hp->store_box, hp->pl->M);
+    }
     fprintf(o, "                if ((st_ = tilec_smem_opt_in((const void *)%s, %d)) != TILEC_OK) return st_;\n", kn, dyn);
     fprintf(o, "                %s<<<g_, %d, %d, s_>>>(", kn, threads, dyn);
     launch_args(o, f);
-    fputs(", ta_, tb_);\n", o);
+    fputs(hp->store ? ", ta_, tb_, tc_);\n" : ", ta_, tb_);\n", o);
     fputs("                done_ = true;\n            }\n        }\n", o);
 }
 

@@ -37,9 +37,14 @@
  * other's products (hopper_plan).  float8 sums each K step's products in
  * partial registers and adds them in float32 (fp8_step).
  *
+ * The epilogue runs on the accumulator's registers where wgmma left them:
+ * tiles of the accumulator's shape take wgmma's layout in the variant
+ * (hopper_regs_layout), unless an operation after the loop needs the
+ * ordinary layout (a reduction, a scan), when the accumulator is converted
+ * through shared memory as on the mma.sync path.
+ *
  * Not built yet: a persistent grid, clusters with TMA multicast, TMA
- * stores, and handing the accumulator to the epilogue in its wgmma
- * registers rather than through shared memory.
+ * stores.
  *
  * The variant exists only where it is correct and the launcher's choice
  * between it and the mma.sync kernel is made at run time (hopper_plan
@@ -48,9 +53,10 @@
 
 /* ---- the plan ------------------------------------------------------------ */
 
-bool hopper_plan(Emitter *em, HopperPlan *hp)
+bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
 {
     memset(hp, 0, sizeof *hp);
+    hp->regs = regs;
     if (!em->tg->threads || em->co->arch != 90 || em->co->opt_level <= 0 || em->npipes != 1) return false;
     const PipeLoop *pl = &em->pipes[0];
     bool fp8 = pl->dtype == DT_FLOAT8_E4M3FN || pl->dtype == DT_FLOAT8_E5M2;
@@ -97,7 +103,8 @@ bool hopper_plan(Emitter *em, HopperPlan *hp)
     if (hp->stages > 6) hp->stages = 6;
     if (hp->stages < 2) return false;
     /* One consumer warpgroup: two blocks share an SM when their rings (at
-     * least three stages, room for the accumulator's conversion too) fit
+     * least three stages, and room for the accumulator's conversion when
+     * the epilogue does not run on wgmma's registers) fit
      * in half of its 228 KB, so that one block's epilogue runs while the
      * other's products keep the tensor cores busy.  Registers: 128 a
      * thread at launch (__launch_bounds__(256, 2)), then 40 for the
@@ -107,7 +114,7 @@ bool hopper_plan(Emitter *em, HopperPlan *hp)
         int64_t half = (228 * 1024) / 2 - 1024 - 4096; /* the per-block reserve, static memory */
         int s2 = (int)((half - 1024) / hp->stage_bytes);
         if (s2 > 6) s2 = 6;
-        int64_t conv = M * mma_acc_ld(N) * 4 + 64;
+        int64_t conv = regs ? 0 : M * mma_acc_ld(N) * 4 + 64; /* the conversion through shared memory */
         /* (ptxas compiles the kernel under the launch's 128 registers: one
          * wgmma's accumulators, wn / 2, must leave room) */
         if (s2 >= 3 && conv <= half && hp->wn <= 128) {
@@ -184,13 +191,14 @@ static const TirOp *top_ops(const Emitter *em)
 }
 
 /* Before the loop: scalar definitions (the producer evaluates them too),
- * and the accumulator's uniform start. */
+ * and the accumulator's uniform start (with its mirror, when the epilogue
+ * reads it out of order). */
 bool hopper_check_ops(Emitter *em, HopperPlan *hp)
 {
     const TirOp *op = top_ops(em);
     for (; op && op->kind != TIR_PIPELINED_FOR; op = op->next) {
         if (scalar_def(op) || op->kind == TIR_NOP) continue;
-        if (op->kind == TIR_DEF && op->dst && op->dst->sym == hp->pl->acc) continue;
+        if ((op->kind == TIR_DEF || op->kind == TIR_TO_SMEM) && op->dst && op->dst->sym == hp->pl->acc) continue;
         if (op->kind == TIR_TO_FRAG && op->dst->sym == hp->pl->acc && mma_uniform_init(em, op->expr, DT_FLOAT32))
             continue;
         return false;
@@ -418,15 +426,144 @@ void hopper_to_frag(Emitter *em, const TirOp *op)
          tv_sym_name(em, hp->pl->acc), u);
 }
 
-/* acc's wgmma accumulators -> its registers: every thread writes its
- * pairs to the padded row-major buffer (thread l of warp q of a warpgroup
- * holds, for each 8-column block b, rows 16q + l/4 and 8 below it, columns
- * 8b + 2(l%4) and the next), then reads its own elements back. */
+/* ---- the epilogue on the accumulator's registers ------------------------ */
+
+/* The layout of the accumulator as wgmma leaves it, from (thread, value)
+ * to the tile's row-major index (CuTe notation, N the tile's columns):
+ *   threads (4,8,4,W):(2,N,16N,Ws): lane l holds columns 2(l%4) of rows
+ *     l/4 of its warp's 16-row slice, warp q rows 16q on, warpgroup w its
+ *     share (Ws = wm * N below the previous one, or wn to its right);
+ *   values (2,2,B,Mb):(1,8N,8,64N): a pair of columns, the row 8 below,
+ *     B = wn / 8 column blocks of 8, Mb 64-row wgmma blocks.
+ * Every tile of the accumulator's shape takes it in the variant, so the
+ * epilogue reads the accumulator's registers where wgmma left them:
+ * element-wise operations run register by register, a broadcast operand
+ * (a bias row) is read through its mirror like any other, and loads and
+ * stores move runs of 2 elements. */
+void hopper_regs_layout(Emitter *em)
+{
+    const HopperPlan *hp = em->hp;
+    const Symbol *acc = hp->pl->acc;
+    int64_t N = acc->shape.dim[1];
+    int64_t ws = hp->wg_m > 1 ? hp->wm * N : hp->wn;
+    char text[256];
+    snprintf(text, sizeof text, "((4,8,4,%d),(2,2,%" PRId64 ",%d)):((2,%" PRId64 ",%" PRId64 ",%" PRId64 "),(1,%" PRId64
+             ",8,%" PRId64 "))", hp->nwg, hp->wn / 8, hp->mb, N, 16 * N, ws, 8 * N, 64 * N);
+    if (acc->shape.rank != 2 || acc->dtype != DT_FLOAT32 || !layout_parse(text, &em->frag_tv, NULL, 0)) return;
+    em->frag_shape = acc->shape;
+    em->frag_lay = true;
+}
+
+/* Whether every operation of ops runs in any thread-value layout: element-
+ * wise definitions, loads, stores, mirrors, control flow.  Reductions,
+ * scans, gathers and the like assume the (T,(V,R)) layout of lower.h; a
+ * kernel with one of them after its K loop takes the conversion through
+ * shared memory (hopper_to_regs). */
+static bool regs_ops_ok(const TirOp *op)
+{
+    for (; op; op = op->next) {
+        if (op->kind == TIR_MATERIALIZE && !(op->expr && op->expr->kind == EX_BUILTIN && op->expr->bi == BI_LOAD))
+            return false;
+        if (!regs_ops_ok(op->pre) || !regs_ops_ok(op->kids) || !regs_ops_ok(op->else_kids) || !regs_ops_ok(op->init) ||
+            !regs_ops_ok(op->step))
+            return false;
+    }
+    return true;
+}
+
+bool hopper_regs_ok(const Emitter *em)
+{
+    return regs_ops_ok(top_ops(em));
+}
+
+/* A tile_store of a tile in the accumulator's layout to a rank-2 array (2
+ * or 4 bytes an element, its own order), as TMA stores: the consumers
+ * write their registers into the ring (free after the K loop: every
+ * warpgroup has passed the barrier) in the box layout of the array's
+ * tensor map, 128-byte columns of M rows with the 128-byte swizzle (the
+ * 16-byte chunk c of row r at chunk c ^ (r % 8): a warp's pairs of one
+ * column block land on 8 rows, conflict-free), then one thread stores the
+ * boxes.  TMA writes only what lies inside the array, so partial tiles
+ * need no element-by-element path (which, with one 64-bit address per
+ * pair of columns, also cost registers the accumulator needs).  False when
+ * the store does not qualify (mem_store writes it). */
+bool hopper_tma_store(Emitter *em, Expr *e)
+{
+    const HopperPlan *hp = em->hp;
+    const Shape *s = &e->shape;
+    if (!em->frag_lay || !shape_equal(s, &em->frag_shape) || ast_option(e, "order")) return false;
+    const Expr *a = e->args[0];
+    if (a->kind != EX_NAME || !a->sym || a->sym->kind != SYM_PARAM) return false;
+    const Param *p = a->sym->param;
+    bool own = false;
+    for (int j = 0; j < em->k->nparams; j++) own |= &em->k->params[j] == p;
+    Dtype d = em->tmp_dt[e->id];
+    int es = dtype_bits(d) / 8;
+    int64_t M = s->dim[0], N = s->dim[1];
+    if (!own || s->rank != 2 || (es != 2 && es != 4) || (em->tma_store && em->tma_store != p) ||
+        (N * es) % 128 || M * N * es > hp->stages * hp->stage_bytes)
+        return false;
+    em->tma_store = p;
+    int64_t cpc = 128 / es; /* elements of a 128-byte box row */
+    em->tma_store_box = cpc;
+    const char *name = em->tmp[e->id];
+    const char *arr = S("p_%s", a->name);
+    mem_materialize(em, name, d, s, e->args[1]);
+    int ord[2] = {0, 1};
+    line(em, "{ /* tile_store %s: TMA, through the ring */", a->name);
+    em->ind++;
+    mem_prologue(em, e, s, ord, arr);
+    line(em, "if (t_ == 0) tilec_bulk_wait_read(); /* an earlier store is done with the ring */");
+    line(em, "%s", em->bar);
+    line(em, "#pragma unroll");
+    line(em, "for (int r_ = 0; r_ < %d; ++r_) {", tv_lay(em, s).E / 2);
+    em->ind++;
+    line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
+    line(em, "const int row_ = i_ / %" PRId64 ", col_ = i_ %% %" PRId64 ";", N, N);
+    line(em, "const unsigned a_ = ring_ + (unsigned)(col_ / %" PRId64 ") * %" PRId64 "u + (unsigned)row_ * 128u + "
+             "((unsigned)((col_ %% %" PRId64 ") * %d / 16) ^ (unsigned)(row_ %% 8)) * 16u + (unsigned)(col_ * %d %% 16);",
+         cpc, M * 128, cpc, es, es);
+    if (es == 2) line(em, "tilec_st_shared_b32(a_, %s.w[r_]);", name);
+    else line(em, "tilec_st_shared_v2f32(a_, %s[2 * r_], %s[2 * r_ + 1]);", name, name);
+    em->ind--;
+    line(em, "}");
+    line(em, "tilec_fence_proxy_async();");
+    line(em, "%s", em->bar);
+    line(em, "if (t_ == 0) {");
+    line(em, "    if (o0_ > -%" PRId64 " && o0_ < %s.shape[0] && o1_ > -%" PRId64 " && o1_ < %s.shape[1]) { /* the box meets the array */",
+         M, arr, N, arr);
+    line(em, "        #pragma unroll");
+    line(em, "        for (int c_ = 0; c_ < %" PRId64 "; ++c_)", N / cpc);
+    line(em, "            tilec_tma_store_2d(&tma_c_, ring_ + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + c_ * %" PRId64 "), (int)o0_);",
+         M * 128, cpc);
+    line(em, "    }");
+    line(em, "    tilec_bulk_commit();");
+    line(em, "    tilec_bulk_wait_read(); /* before the block's shared memory goes */");
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
+    return true;
+}
+
+/* acc's wgmma accumulators -> its registers.  In the accumulator's own
+ * layout (hopper_regs_layout) a copy, register for register.  Otherwise
+ * every thread writes its pairs to the padded row-major buffer (thread l
+ * of warp q of a warpgroup holds, for each 8-column block b, rows 16q +
+ * l/4 and 8 below it, columns 8b + 2(l%4) and the next), then reads its
+ * own elements back. */
 void hopper_to_regs(Emitter *em, const TirOp *op)
 {
     const HopperPlan *hp = em->hp;
     const Symbol *sym = op->dst->sym;
     const char *f = S("f%s", tv_sym_name(em, sym));
+    if (em->frag_lay) {
+        line(em, "#pragma unroll");
+        line(em, "for (int m_ = 0; m_ < %d; ++m_) /* %s: wgmma accumulators, in their layout */", hp->mb, sym->name);
+        line(em, "    #pragma unroll");
+        line(em, "    for (int r_ = 0; r_ < %" PRId64 "; ++r_) %s[m_ * %" PRId64 " + r_] = %s[m_][r_];", hp->wn / 2,
+             tv_sym_name(em, sym), hp->wn / 2, f);
+        return;
+    }
     int64_t ld = mma_acc_ld(sym->shape.dim[1]);
     line(em, "{ /* %s: wgmma accumulators -> registers */", sym->name);
     em->ind++;

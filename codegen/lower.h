@@ -40,6 +40,10 @@
  * materialised.  Register arrays are indexed only by the unrolled loop
  * counter, which the compiler resolves to constants.
  *
+ * The Hopper variant is the one exception: there tiles of the
+ * accumulator's shape take wgmma's accumulator layout (frag_tv, see
+ * hopper_regs_layout), with runs of 2.
+ *
  * Host target: one "thread" holds the whole tile (E = n, i = e), and a
  * broadcast operand is read from its array directly. */
 #ifndef TILEC_LOWER_H
@@ -112,6 +116,14 @@ typedef struct Emitter {
     const char *bar;    /* a barrier of the block's T threads (a named barrier in hopper.c's variant) */
     const struct HopperPlan *hp; /* emitting the sm_90a variant (hopper.c), or NULL */
     bool sm90_try;      /* planning it: pipeline_find also takes float8 loops */
+    /* the variant's accumulator layout: tiles of frag_shape (the
+     * accumulator's) are laid out as wgmma holds it (frag_tv), so the
+     * epilogue runs on its registers (hopper_regs_layout) */
+    bool frag_lay;
+    Shape frag_shape;
+    Layout frag_tv;
+    const Param *tma_store; /* the array its epilogue stores with TMA (hopper_tma_store), or NULL */
+    int64_t tma_store_box;  /* elements of its box's rows */
 } Emitter;
 
 /* The sm_90a variant of a kernel (hopper.c): its consumer warpgroups and
@@ -132,6 +144,9 @@ typedef struct HopperPlan {
     int64_t a_bytes, stage_bytes;
     const char *arr[2]; /* the kernel's array parameters read as A and B */
     bool tma_only[2];   /* and read nowhere else */
+    bool regs;          /* the epilogue runs on wgmma's registers (hopper_regs_layout) */
+    const Param *store; /* the array the epilogue stores with TMA (tma_c_), or NULL */
+    int64_t store_box;  /* its box: store_box elements (128 bytes) by M rows */
     const char *wgmma;  /* the name of its wgmma function (hopper_write_wgmma) */
 } HopperPlan;
 
@@ -222,6 +237,7 @@ bool tv_view_layout(const Expr *e, Layout *v, int64_t *offset);
 char *tv_coord(Emitter *em, const char *idx, const Shape *s, int k);
 Lay tv_lay(Emitter *em, const Shape *s);
 char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem);
+char *tv_layout_expr(Emitter *em, const Layout *tv, const char *t, const char *e);
 int tv_vector_width(Emitter *em, const Shape *s, const int *ord);
 char *tv_array_offset(Emitter *em, const char *ix, const Shape *s, const ArrayView *a);
 char *tv_padded_index(Emitter *em, const char *ix, int64_t rows, int64_t cols, int64_t ld);
@@ -254,6 +270,7 @@ void mem_write_mirror(Emitter *em, const char *name, const Shape *s);
 void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value);
 void mem_load(Emitter *em, Expr *e);
 void mem_store(Emitter *em, Expr *e);
+void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const char *arr);
 void mem_indexed(Emitter *em, Expr *e);
 
 /* reduce.c */
@@ -277,7 +294,7 @@ void mma_staged_to_registers(Emitter *em, Symbol *sym);
 char *mma_uniform_init(Emitter *em, Expr *e, Dtype d);
 
 /* hopper.c */
-bool hopper_plan(Emitter *em, HopperPlan *hp);
+bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs);
 int64_t hopper_ring_bytes(const HopperPlan *hp);
 bool hopper_check_ops(Emitter *em, HopperPlan *hp);
 const char *hopper_wgmma_name(const HopperPlan *hp);
@@ -285,6 +302,9 @@ void hopper_write_wgmma(FILE *o, const HopperPlan *hp);
 void hopper_emit_for(Emitter *em, const TirOp *op);
 void hopper_to_frag(Emitter *em, const TirOp *op);
 void hopper_to_regs(Emitter *em, const TirOp *op);
+void hopper_regs_layout(Emitter *em);
+bool hopper_tma_store(Emitter *em, Expr *e);
+bool hopper_regs_ok(const Emitter *em);
 void hopper_emit_body(Emitter *em);
 
 /* pipeline.c (emission) */
@@ -300,7 +320,7 @@ void body_emit_ops(Emitter *em, const TirOp *ops);
 void body_emit_op(Emitter *em, const TirOp *op);
 /* emit_kernel_body, also handing back the IR it emitted from (tir may be NULL). */
 bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir);
-bool body_lower_sm90(FILE *out, Program *p, Func *f, const CodegenOptions *o, KernelPlan *plan, HopperPlan *hp);
+bool body_lower_sm90(FILE *out, Program *p, Func *f, const CodegenOptions *o, KernelPlan *plan, HopperPlan *hp, bool regs);
 
 /* smem.c */
 bool smem_plan(Emitter *em);

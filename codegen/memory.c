@@ -80,8 +80,9 @@ static void tile_order(Expr *e, int rank, int *ord)
         for (int k = 0; k < rank; k++) ord[k] = (int)v->args[k]->cval.i;
 }
 
-/* Emits the tile origin and bounds pieces common to loads and stores. */
-static void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const char *arr)
+/* Emits the tile origin (o<k>_) and bounds (full_) pieces common to loads
+ * and stores. */
+void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const char *arr)
 {
     Option *idx = ast_option(e, "index");
     Expr *iv = idx->value;
@@ -105,9 +106,16 @@ static void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, c
 static ArrayView array_view(Emitter *em, const Shape *s, const int *ord, const char *arr, bool unit_last)
 {
     ArrayView a = {.rank = s->rank};
+    /* The Hopper variant's accumulator layout holds pairs of columns
+     * (hopper_regs_layout): the element-wise path of its partial tiles on
+     * the ALIGNED variant would otherwise form a 64-bit product of the
+     * last stride for each of a thread's columns, and spill. */
+    bool frag = em->frag_lay && shape_equal(s, &em->frag_shape);
     for (int k = 0; k < s->rank; k++) {
         a.origin[k] = S("o%d_", k);
         a.stride[k] = unit_last && ord[k] == s->rank - 1 ? NULL : S("%s.strides[%d]", arr, ord[k]);
+        if (!unit_last && frag && ord[k] == s->rank - 1)
+            a.stride[k] = S("(ALIGNED ? (int64_t)1 : %s.strides[%d])", arr, ord[k]);
         a.extent[k] = S("%s.shape[%d]", arr, ord[k]);
     }
     return a;

@@ -16,7 +16,7 @@ bool smem_plan(Emitter *em)
     int64_t dyn = em->mma_bytes; /* staging of the mmas (scan.c) */
     for (int i = 0; i < k->nvalues; i++) {
         const TirValue *v = &k->values[i];
-        if (v->home == TIR_FRAGMENT) {
+        if (v->home == TIR_FRAGMENT && !em->frag_lay) { /* the conversion to registers */
             int64_t b = v->shape.dim[0] * mma_acc_ld(v->shape.dim[1]) * 4 + 64;
             if (b > dyn) dyn = b;
         }

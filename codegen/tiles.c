@@ -143,6 +143,11 @@ Lay tv_lay(Emitter *em, const Shape *s)
         l.repl = true;
         return l;
     }
+    if (em->frag_lay && shape_equal(s, &em->frag_shape)) { /* wgmma's accumulator layout: runs of 2 */
+        l.V = 2;
+        l.E = (int)(l.n / em->T);
+        return l;
+    }
     int64_t v = em->Vk;
     int64_t last = s->rank ? s->dim[s->rank - 1] : 1;
     if (v > last) v = last;
@@ -159,6 +164,10 @@ static bool tv_layout(Emitter *em, const Shape *s, Layout *tv)
 {
     Lay l = tv_lay(em, s);
     if (l.repl || !em->tg->threads) return false;
+    if (em->frag_lay && shape_equal(s, &em->frag_shape)) {
+        *tv = em->frag_tv;
+        return true;
+    }
     char err[128];
     int64_t flat = l.n;
     if (!layout_tv_row_major(1, &flat, em->T, l.V, tv, err, sizeof err)) {
@@ -169,18 +178,27 @@ static bool tv_layout(Emitter *em, const Shape *s, Layout *tv)
 }
 
 /* The first element of a thread's run r of a tile of shape s: the
- * thread-value layout (T,(V,R)):(V,(1,T*V)) at thread t_, value (0, r),
- * printed as "r * <R's stride> + t_ * <T's stride>" (+ " + elem" for an
- * element within the run). */
+ * thread-value layout at thread t_, value r * V.  For (T,(V,R)):(V,(1,T*V))
+ * that prints "r * <R's stride> + t_ * <T's stride>"; other layouts (the
+ * Hopper variant's accumulator) print through tv_layout_expr.  elem, when
+ * given, is an element within the run (" + elem"). */
 char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem)
 {
     Layout tv;
     int64_t shape[LAYOUT_MAX_LEAVES], stride[LAYOUT_MAX_LEAVES];
-    if (!tv_layout(em, s, &tv) || layout_flatten(&tv, shape, stride) != 3) {
+    if (!tv_layout(em, s, &tv)) {
         em->ok = false;
         return S("0");
     }
-    char *x = S("%s * %" PRId64 " + t_ * %" PRId64, r, stride[2], stride[0]);
+    char *x;
+    if (em->frag_lay && shape_equal(s, &em->frag_shape))
+        x = tv_layout_expr(em, &tv, "t_", S("(%s) * %d", r, tv_lay(em, s).V));
+    else if (layout_flatten(&tv, shape, stride) == 3)
+        x = S("%s * %" PRId64 " + t_ * %" PRId64, r, stride[2], stride[0]);
+    else {
+        em->ok = false;
+        return S("0");
+    }
     return elem ? S("%s + %s", x, elem) : x;
 }
 
@@ -316,20 +334,64 @@ bool tv_bcast_local(Emitter *em, const Shape *s, const Shape *ctx)
     return local;
 }
 
-/* The C expression of a layout's function at the (thread, value) coordinate
- * (t_, e_): each leaf's coordinate times its stride, the value mode's leaves
- * taken colexicographically from e_. */
+/* The C expression of a thread-value layout's function at thread t and
+ * value e (C expressions): each leaf's coordinate times its stride, the
+ * thread mode's leaves taken colexicographically from t, the value mode's
+ * from e.  A thread mode of one leaf prints "t * stride". */
+char *tv_layout_expr(Emitter *em, const Layout *tv, const char *t, const char *e)
+{
+    Layout m[2];
+    int64_t shape[2][64], stride[2][64];
+    int n[2];
+    for (int k = 0; k < 2; k++) {
+        if (!layout_mode(tv, k, &m[k], NULL, 0)) {
+            em->ok = false;
+            return S("0");
+        }
+        n[k] = layout_flatten(&m[k], shape[k], stride[k]);
+    }
+    /* A layout of several thread leaves whose leaves occupy disjoint bits
+     * of the index (powers of two: wgmma's accumulator) joins its terms
+     * with |, so that the compiler splits coordinates taken from the index
+     * ((i >> 7) & 63) into the thread's part and a constant per value. */
+    const char *join = " + ";
+    if (n[0] > 1) {
+        uint64_t used = 0;
+        bool disjoint = true;
+        for (int k = 0; k < 2; k++)
+            for (int i = 0; i < n[k]; i++) {
+                if (shape[k][i] <= 1) continue;
+                int64_t sh = shape[k][i], st = stride[k][i];
+                if ((sh & (sh - 1)) || st <= 0 || (st & (st - 1)) || tv_log2(st) + tv_log2(sh) > 62) {
+                    disjoint = false;
+                    continue;
+                }
+                uint64_t bits = ((UINT64_C(1) << tv_log2(sh)) - 1) << tv_log2(st);
+                if (used & bits) disjoint = false;
+                used |= bits;
+            }
+        if (disjoint) join = " | ";
+    }
+    char *r = NULL;
+    for (int k = 0; k < 2; k++) {
+        const char *x = k ? e : t;
+        int64_t prefix = 1;
+        for (int i = 0; i < n[k]; i++) {
+            char *term = NULL;
+            if (k == 0 && n[0] == 1) term = S("%s * %" PRId64, x, stride[0][0]);
+            else if (shape[k][i] > 1)
+                term = S("((%s / %" PRId64 ") %% %" PRId64 ") * %" PRId64, x, prefix, shape[k][i], stride[k][i]);
+            if (term) r = r ? S("%s%s%s", r, join, term) : term;
+            prefix *= shape[k][i];
+        }
+    }
+    if (r && join[1] == '|') r = S("(%s)", r);
+    return r ? r : S("0");
+}
+
 static char *tv_index_expr(Emitter *em, const Layout *tv)
 {
-    int64_t shape[64], stride[64];
-    int n = layout_flatten(tv, shape, stride);
-    char *r = S("t_ * %" PRId64, stride[0]);
-    int64_t prefix = 1;
-    for (int i = 1; i < n; i++) {
-        if (shape[i] > 1) r = S("%s + ((e_ / %" PRId64 ") %% %" PRId64 ") * %" PRId64, r, prefix, shape[i], stride[i]);
-        prefix *= shape[i];
-    }
-    return r;
+    return tv_layout_expr(em, tv, "t_", "e_");
 }
 
 const char *tv_home_idx(Emitter *em)

@@ -93,6 +93,44 @@ __device__ __forceinline__ uint64_t tilec_wgmma_desc(unsigned a, unsigned lbo, u
 }
 
 /* Orders the warpgroup's register accesses before the next wgmma. */
+/* TMA store: the box at (c0, c1) (innermost first) of the array of map m
+ * from shared memory at src, laid out (and swizzled) as m says; elements
+ * outside the array are not written.  It joins the thread's bulk group. */
+__device__ __forceinline__ void tilec_tma_store_2d(const CUtensorMap *m, unsigned src, int c0, int c1)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n"
+                 ::"l"((uint64_t)m), "r"(src), "r"(c0), "r"(c1)
+                 : "memory");
+}
+
+__device__ __forceinline__ void tilec_bulk_commit()
+{
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+/* Until the thread's bulk stores have read their shared memory. */
+__device__ __forceinline__ void tilec_bulk_wait_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+
+/* Makes this thread's shared-memory writes visible to the async proxy (a
+ * TMA store that reads them). */
+__device__ __forceinline__ void tilec_fence_proxy_async()
+{
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void tilec_st_shared_b32(unsigned a, uint32_t v)
+{
+    asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(a), "r"(v) : "memory");
+}
+
+__device__ __forceinline__ void tilec_st_shared_v2f32(unsigned a, float x, float y)
+{
+    asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(a), "f"(x), "f"(y) : "memory");
+}
+
 __device__ __forceinline__ void tilec_wgmma_fence()
 {
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");

@@ -165,6 +165,48 @@ static void run_fp8(int64_t M, int64_t N, int64_t K, int64_t ldb, int BN, int BK
     ex_free(da), ex_free(db), ex_free(dc);
 }
 
+/* mm_rowsum: the product and each 128-column block's row sums */
+static void run_rowsum(int64_t M, int64_t N, int64_t K)
+{
+    Prob p = prob_new(M, N, K, 1);
+    int64_t nb = (N + 127) / 128;
+    float *dc = ex_alloc(4 * M * N), *c = malloc(4 * M * N), *drs = ex_alloc(4 * M * nb), *rs = malloc(4 * M * nb);
+    tilec_array C = tilec_array_2d(dc, TILEC_FLOAT32, M, N), RS = tilec_array_2d(drs, TILEC_FLOAT32, M, nb);
+    ex_status("mm_rowsum launch", mm_rowsum(NULL, tilec_grid_2d(M, N, 128, 128), &p.A, &p.B, &C, &RS));
+    ex_download(c, dc, 4 * M * N), ex_download(rs, drs, 4 * M * nb);
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N), *gs = malloc(8 * M * nb), *ws = calloc((size_t)(M * nb), 8);
+    double worst = prob_ref(&p, 0, want);
+    for (int64_t i = 0; i < M * N; i++) got[i] = c[i], ws[(i / N) * nb + (i % N) / 128] += want[i];
+    for (int64_t i = 0; i < M * nb; i++) gs[i] = rs[i];
+    char what[96];
+    snprintf(what, sizeof what, "mm_rowsum %lldx%lldx%lld", (long long)M, (long long)N, (long long)K);
+    ex_check(what, got, want, M * N, 1e-4 * worst, 0);
+    snprintf(what, sizeof what, "mm_rowsum %lldx%lldx%lld row sums", (long long)M, (long long)N, (long long)K);
+    ex_check(what, gs, ws, M * nb, 128 * 1e-4 * worst, 0);
+    free(got), free(want), free(gs), free(ws), free(c), free(rs), ex_free(dc), ex_free(drs), prob_free(&p);
+}
+
+/* mm_trans: the transpose of the product, twice (two ways of storing it) */
+static void run_trans(int64_t M, int64_t N, int64_t K)
+{
+    Prob p = prob_new(M, N, K, 1);
+    float *dt = ex_alloc(4 * M * N), *t = malloc(4 * M * N), *dq = ex_alloc(4 * M * N), *q = malloc(4 * M * N);
+    tilec_array CT = tilec_array_2d(dt, TILEC_FLOAT32, N, M), CO = tilec_array_2d(dq, TILEC_FLOAT32, N, M);
+    ex_status("mm_trans launch", mm_trans(NULL, tilec_grid_2d(M, N, 64, 128), &p.A, &p.B, &CT, &CO));
+    ex_download(t, dt, 4 * M * N), ex_download(q, dq, 4 * M * N);
+    double *want = malloc(8 * M * N), *wt = malloc(8 * M * N), *gt = malloc(8 * M * N), *gq = malloc(8 * M * N);
+    double worst = prob_ref(&p, 0, want);
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) wt[j * M + i] = want[i * N + j];
+    for (int64_t i = 0; i < M * N; i++) gt[i] = t[i], gq[i] = q[i];
+    char what[96];
+    snprintf(what, sizeof what, "mm_trans %lldx%lldx%lld, transposed", (long long)M, (long long)N, (long long)K);
+    ex_check(what, gt, wt, M * N, 1e-4 * worst, 0);
+    snprintf(what, sizeof what, "mm_trans %lldx%lldx%lld, .order", (long long)M, (long long)N, (long long)K);
+    ex_check(what, gq, wt, M * N, 1e-4 * worst, 0);
+    free(want), free(wt), free(gt), free(gq), free(t), free(q), ex_free(dt), ex_free(dq), prob_free(&p);
+}
+
 int main(void)
 {
     /* every tile shape, ragged in M, N and K (rows of 16 bytes: TMA) */
@@ -177,6 +219,9 @@ int main(void)
     run_gelu(1000, 136, 64);
     run_range(200, 136, 160, 2);
     run_range(130, 128, 64, 5); /* an empty range: the counter starts past the end */
+    run_rowsum(300, 264, 200);
+    run_trans(200, 328, 96);
+    run_trans(130, 130, 40); /* rows TMA cannot read */
 #ifndef MM_FP8_BN_256
 #define MM_FP8_BN_256 1
 #endif

@@ -3,7 +3,12 @@
  * mma.sync kernel: several tile shapes (each splitting the accumulator
  * between the consumer warpgroups differently), a grouped block order, and
  * epilogues (bias, GELU, scaling, casts) run on the accumulator before the
- * one store.  main.c checks each against float64 on ragged sizes.
+ * one store.  Stores of the accumulator's shape go out through TMA; a
+ * reduction after the loop (mm_rowsum) makes the variant convert the
+ * accumulator through shared memory instead of working on wgmma's
+ * registers, and mm_trans stores through a transpose and along the array's
+ * other axis (element by element).  main.c checks each against float64 on
+ * ragged sizes.
  * The mma.sync kernels of the largest tiles (and of float8, which that path
  * does not pipeline) spill registers; they are the fallback here, and the
  * Hopper variants' registers are checked on the device
@@ -79,4 +84,34 @@ TILE_KERNEL void mm_fp8(TILE_ARRAY(const tilec_fp8_e4m3, 2) a, TILE_ARRAY(const 
         acc = tile_mma(x, y, acc);
     }
     tile_store(c, tile_cast(acc * scale, __bf16), .index = {i, j});
+}
+
+/* Row sums of each block beside the product: a reduction after the loop,
+ * which needs the ordinary layout (the accumulator goes through shared
+ * memory in the Hopper variant). */
+TILE_KERNEL void mm_rowsum(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(float, 2) c,
+                           TILE_ARRAY(float, 2) rs)
+{
+    int64_t i = tile_bid(0), j = tile_bid(1);
+    float acc = tile_zeros(float, .shape = {128, 128});
+    for (int64_t k = 0; k < (tile_dim(a, 1) + 63) / 64; k++)
+        acc = tile_mma(tile_load(a, .index = {i, k}, .shape = {128, 64}),
+                       tile_load(b, .index = {k, j}, .shape = {64, 128}), acc);
+    tile_store(c, acc, .index = {i, j});
+    tile_store(rs, tile_sum(acc, .axis = 1, .keepdims = true), .index = {i, j});
+}
+
+/* The product stored twice: its transpose (a 128 x 64 tile read through the
+ * accumulator's mirror) into ct, N x M, and the accumulator itself along
+ * the other axis of co (N x M too, .order: element by element). */
+TILE_KERNEL void mm_trans(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(float, 2) ct,
+                          TILE_ARRAY(float, 2) co)
+{
+    int64_t i = tile_bid(0), j = tile_bid(1);
+    float acc = tile_zeros(float, .shape = {64, 128});
+    for (int64_t k = 0; k < (tile_dim(a, 1) + 31) / 32; k++)
+        acc = tile_mma(tile_load(a, .index = {i, k}, .shape = {64, 32}),
+                       tile_load(b, .index = {k, j}, .shape = {32, 128}), acc);
+    tile_store(ct, tile_transpose(acc), .index = {j, i});
+    tile_store(co, acc, .index = {i, j}, .order = {1, 0});
 }
