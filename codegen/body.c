@@ -263,8 +263,7 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
     if (hp) {
         if (!hopper_plan(&em, hp, regs)) return false;
         em.hp = hp;
-        if (regs) hopper_regs_layout(&em);
-        if (regs && !em.frag_lay) return false;
+        if (regs && !hopper_regs_layout(&em)) return false;
         em.bar = arena_printf(em.ar, "tilec_bar_named(1, %d);", em.T);
     }
 
@@ -302,7 +301,6 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
         plan->threads = em.T + 128;
         hopper_emit_body(&em);
         hp->store = em.tma_store;
-        hp->store_box = em.tma_store_box;
     } else {
         body_emit_ops(&em, em.tir->body);
     }

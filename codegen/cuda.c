@@ -147,9 +147,10 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
             hp->arr[1], bt, dt, b0, b1, swb);
     /* the epilogue's TMA stores: boxes of 128 bytes by M rows (hopper_tma_store) */
     if (hp->store) {
+        int bits = dtype_bits(hp->store->type.dtype);
         fputs("                CUtensorMap tc_;\n", o);
-        fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tc_, %s, false, CU_TENSOR_MAP_DATA_TYPE_UINT%d, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_128B)) != TILEC_OK) return st_;\n",
-                hp->store->name, 128 / (int)hp->store_box * 8, hp->store_box, hp->pl->M);
+        fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tc_, %s, false, CU_TENSOR_MAP_DATA_TYPE_UINT%d, %d, %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_128B)) != TILEC_OK) return st_;\n",
+                hp->store->name, bits, 1024 / bits, hp->pl->M);
     }
     fprintf(o, "                if ((st_ = tilec_smem_opt_in((const void *)%s, %d)) != TILEC_OK) return st_;\n", kn, dyn);
     fprintf(o, "                %s<<<g_, %d, %d, s_>>>(", kn, threads, dyn);

@@ -53,10 +53,18 @@
 
 /* ---- the plan ------------------------------------------------------------ */
 
+/* Whether p is a parameter of the kernel itself (not of an inlined call):
+ * the launcher passes it, and can map it for TMA. */
+static bool kernel_param(const Emitter *em, const Param *p)
+{
+    for (int j = 0; j < em->k->nparams; j++)
+        if (&em->k->params[j] == p) return true;
+    return false;
+}
+
 bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
 {
     memset(hp, 0, sizeof *hp);
-    hp->regs = regs;
     if (!em->tg->threads || em->co->arch != 90 || em->co->opt_level <= 0 || em->npipes != 1) return false;
     const PipeLoop *pl = &em->pipes[0];
     bool fp8 = pl->dtype == DT_FLOAT8_E4M3FN || pl->dtype == DT_FLOAT8_E5M2;
@@ -87,9 +95,8 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     /* the operands are arrays of the kernel itself (the launcher maps them) */
     for (int i = 0; i < 2; i++) {
         const Param *a = pl->load[i]->args[0]->sym->param;
-        for (int j = 0; j < em->k->nparams; j++)
-            if (&em->k->params[j] == a) hp->arr[i] = a->name;
-        if (!hp->arr[i]) return false;
+        if (!kernel_param(em, a)) return false;
+        hp->arr[i] = a->name;
     }
     hp->loop = *pl;
     hp->pl = &hp->loop;
@@ -170,17 +177,22 @@ static bool scalar_def(const TirOp *op)
     return op->kind == TIR_DEF && op->dst && op->dst->home == TIR_SCALAR;
 }
 
+/* Whether every operation of the list ops, nested lists included,
+ * satisfies ok. */
+static bool all_ops(const TirOp *op, bool (*ok)(const TirOp *))
+{
+    for (; op; op = op->next)
+        if (!ok(op) || !all_ops(op->pre, ok) || !all_ops(op->kids, ok) || !all_ops(op->else_kids, ok) ||
+            !all_ops(op->init, ok) || !all_ops(op->step, ok))
+            return false;
+    return true;
+}
+
 /* Nothing after the K loop may update the accumulator again on tensor
  * cores (its fragments are wgmma's here) or start another pipeline. */
-static bool epilogue_ok(const TirOp *op)
+static bool epilogue_op(const TirOp *op)
 {
-    for (; op; op = op->next) {
-        if (op->kind == TIR_MMA_UPDATE || op->kind == TIR_TO_FRAG || op->kind == TIR_PIPELINED_FOR) return false;
-        if (!epilogue_ok(op->pre) || !epilogue_ok(op->kids) || !epilogue_ok(op->else_kids) ||
-            !epilogue_ok(op->init) || !epilogue_ok(op->step))
-            return false;
-    }
-    return true;
+    return op->kind != TIR_MMA_UPDATE && op->kind != TIR_TO_FRAG && op->kind != TIR_PIPELINED_FOR;
 }
 
 static const TirOp *top_ops(const Emitter *em)
@@ -203,9 +215,9 @@ bool hopper_check_ops(Emitter *em, HopperPlan *hp)
             continue;
         return false;
     }
-    if (!op || !op->pipe || op->pipe->loop != hp->pl->loop || !epilogue_ok(op->init)) return false;
+    if (!op || !op->pipe || op->pipe->loop != hp->pl->loop || !all_ops(op->init, epilogue_op)) return false;
     for (int i = 0; i < 2; i++) hp->tma_only[i] = tma_only(em, hp, i);
-    return epilogue_ok(op->next);
+    return all_ops(op->next, epilogue_op);
 }
 
 /* ---- the wgmma instruction of a tile ------------------------------------- */
@@ -440,7 +452,7 @@ void hopper_to_frag(Emitter *em, const TirOp *op)
  * element-wise operations run register by register, a broadcast operand
  * (a bias row) is read through its mirror like any other, and loads and
  * stores move runs of 2 elements. */
-void hopper_regs_layout(Emitter *em)
+bool hopper_regs_layout(Emitter *em)
 {
     const HopperPlan *hp = em->hp;
     const Symbol *acc = hp->pl->acc;
@@ -449,9 +461,10 @@ void hopper_regs_layout(Emitter *em)
     char text[256];
     snprintf(text, sizeof text, "((4,8,4,%d),(2,2,%" PRId64 ",%d)):((2,%" PRId64 ",%" PRId64 ",%" PRId64 "),(1,%" PRId64
              ",8,%" PRId64 "))", hp->nwg, hp->wn / 8, hp->mb, N, 16 * N, ws, 8 * N, 64 * N);
-    if (acc->shape.rank != 2 || acc->dtype != DT_FLOAT32 || !layout_parse(text, &em->frag_tv, NULL, 0)) return;
+    if (acc->shape.rank != 2 || acc->dtype != DT_FLOAT32 || !layout_parse(text, &em->frag_tv, NULL, 0)) return false;
     em->frag_shape = acc->shape;
     em->frag_lay = true;
+    return true;
 }
 
 /* Whether every operation of ops runs in any thread-value layout: element-
@@ -459,21 +472,14 @@ void hopper_regs_layout(Emitter *em)
  * scans, gathers and the like assume the (T,(V,R)) layout of lower.h; a
  * kernel with one of them after its K loop takes the conversion through
  * shared memory (hopper_to_regs). */
-static bool regs_ops_ok(const TirOp *op)
+static bool regs_op(const TirOp *op)
 {
-    for (; op; op = op->next) {
-        if (op->kind == TIR_MATERIALIZE && !(op->expr && op->expr->kind == EX_BUILTIN && op->expr->bi == BI_LOAD))
-            return false;
-        if (!regs_ops_ok(op->pre) || !regs_ops_ok(op->kids) || !regs_ops_ok(op->else_kids) || !regs_ops_ok(op->init) ||
-            !regs_ops_ok(op->step))
-            return false;
-    }
-    return true;
+    return op->kind != TIR_MATERIALIZE || (op->expr && op->expr->kind == EX_BUILTIN && op->expr->bi == BI_LOAD);
 }
 
 bool hopper_regs_ok(const Emitter *em)
 {
-    return regs_ops_ok(top_ops(em));
+    return all_ops(top_ops(em), regs_op);
 }
 
 /* A tile_store of a tile in the accumulator's layout to a rank-2 array (2
@@ -495,17 +501,14 @@ bool hopper_tma_store(Emitter *em, Expr *e)
     const Expr *a = e->args[0];
     if (a->kind != EX_NAME || !a->sym || a->sym->kind != SYM_PARAM) return false;
     const Param *p = a->sym->param;
-    bool own = false;
-    for (int j = 0; j < em->k->nparams; j++) own |= &em->k->params[j] == p;
     Dtype d = em->tmp_dt[e->id];
     int es = dtype_bits(d) / 8;
     int64_t M = s->dim[0], N = s->dim[1];
-    if (!own || s->rank != 2 || (es != 2 && es != 4) || (em->tma_store && em->tma_store != p) ||
-        (N * es) % 128 || M * N * es > hp->stages * hp->stage_bytes)
+    if (!kernel_param(em, p) || d != p->type.dtype || s->rank != 2 || (es != 2 && es != 4) ||
+        (em->tma_store && em->tma_store != p) || (N * es) % 128 || M * N * es > hp->stages * hp->stage_bytes)
         return false;
     em->tma_store = p;
     int64_t cpc = 128 / es; /* elements of a 128-byte box row */
-    em->tma_store_box = cpc;
     const char *name = em->tmp[e->id];
     const char *arr = S("p_%s", a->name);
     mem_materialize(em, name, d, s, e->args[1]);
@@ -513,6 +516,10 @@ bool hopper_tma_store(Emitter *em, Expr *e)
     line(em, "{ /* tile_store %s: TMA, through the ring */", a->name);
     em->ind++;
     mem_prologue(em, e, s, ord, arr);
+    /* (the thread that issued an earlier store waited for its reads
+     * already; this wait is kept because the branch also stops nvcc from
+     * hoisting the tile's arithmetic above the barrier, which spilled 52
+     * bytes of the 128-thread GELU kernel under its 128-register cap) */
     line(em, "if (t_ == 0) tilec_bulk_wait_read(); /* an earlier store is done with the ring */");
     line(em, "%s", em->bar);
     line(em, "#pragma unroll");

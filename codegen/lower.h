@@ -123,7 +123,6 @@ typedef struct Emitter {
     Shape frag_shape;
     Layout frag_tv;
     const Param *tma_store; /* the array its epilogue stores with TMA (hopper_tma_store), or NULL */
-    int64_t tma_store_box;  /* elements of its box's rows */
 } Emitter;
 
 /* The sm_90a variant of a kernel (hopper.c): its consumer warpgroups and
@@ -144,9 +143,7 @@ typedef struct HopperPlan {
     int64_t a_bytes, stage_bytes;
     const char *arr[2]; /* the kernel's array parameters read as A and B */
     bool tma_only[2];   /* and read nowhere else */
-    bool regs;          /* the epilogue runs on wgmma's registers (hopper_regs_layout) */
-    const Param *store; /* the array the epilogue stores with TMA (tma_c_), or NULL */
-    int64_t store_box;  /* its box: store_box elements (128 bytes) by M rows */
+    const Param *store; /* the array the epilogue stores with TMA (tma_c_: boxes of 128 bytes by M rows), or NULL */
     const char *wgmma;  /* the name of its wgmma function (hopper_write_wgmma) */
 } HopperPlan;
 
@@ -302,7 +299,7 @@ void hopper_write_wgmma(FILE *o, const HopperPlan *hp);
 void hopper_emit_for(Emitter *em, const TirOp *op);
 void hopper_to_frag(Emitter *em, const TirOp *op);
 void hopper_to_regs(Emitter *em, const TirOp *op);
-void hopper_regs_layout(Emitter *em);
+bool hopper_regs_layout(Emitter *em);
 bool hopper_tma_store(Emitter *em, Expr *e);
 bool hopper_regs_ok(const Emitter *em);
 void hopper_emit_body(Emitter *em);

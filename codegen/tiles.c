@@ -179,8 +179,8 @@ static bool tv_layout(Emitter *em, const Shape *s, Layout *tv)
 
 /* The first element of a thread's run r of a tile of shape s: the
  * thread-value layout at thread t_, value r * V.  For (T,(V,R)):(V,(1,T*V))
- * that prints "r * <R's stride> + t_ * <T's stride>"; other layouts (the
- * Hopper variant's accumulator) print through tv_layout_expr.  elem, when
+ * that is "r * <R's stride> + t_ * <T's stride>"; any other layout (the
+ * Hopper variant's accumulator) prints through tv_layout_expr.  elem, when
  * given, is an element within the run (" + elem"). */
 char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem)
 {
@@ -190,15 +190,9 @@ char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem)
         em->ok = false;
         return S("0");
     }
-    char *x;
-    if (em->frag_lay && shape_equal(s, &em->frag_shape))
-        x = tv_layout_expr(em, &tv, "t_", S("(%s) * %d", r, tv_lay(em, s).V));
-    else if (layout_flatten(&tv, shape, stride) == 3)
-        x = S("%s * %" PRId64 " + t_ * %" PRId64, r, stride[2], stride[0]);
-    else {
-        em->ok = false;
-        return S("0");
-    }
+    /* (T,(V,R)): three leaves, the thread's, the run's, the runs' */
+    char *x = layout_flatten(&tv, shape, stride) == 3 ? S("%s * %" PRId64 " + t_ * %" PRId64, r, stride[2], stride[0])
+                                                        : tv_layout_expr(em, &tv, "t_", S("(%s) * %d", r, tv_lay(em, s).V));
     return elem ? S("%s + %s", x, elem) : x;
 }
 
