@@ -264,6 +264,7 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
         if (!hopper_plan(&em, hp, regs)) return false;
         em.hp = hp;
         if (regs && !hopper_regs_layout(&em)) return false;
+        em.tg = hopper_target(hp);
         em.bar = arena_printf(em.ar, "tilec_bar_named(1, %d);", em.T);
     }
 

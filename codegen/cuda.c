@@ -99,6 +99,7 @@ static bool sm90_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOpt
     kernel_params(o, f);
     fputs(", const __grid_constant__ CUtensorMap tma_a_, const __grid_constant__ CUtensorMap tma_b_", o);
     if (hp->store) fputs(", const __grid_constant__ CUtensorMap tma_c_", o);
+    if (hp->persistent) fputs(", const dim3 vg_", o); /* the tiles: the grid the launcher was given */
     fputs(")\n{\n#if TILEC_SM90A\n", o);
     fwrite(buf, 1, len, o);
     fputs("#endif\n", o);
@@ -153,9 +154,13 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
                 hp->store->name, bits, 1024 / bits, hp->pl->M);
     }
     fprintf(o, "                if ((st_ = tilec_smem_opt_in((const void *)%s, %d)) != TILEC_OK) return st_;\n", kn, dyn);
-    fprintf(o, "                %s<<<g_, %d, %d, s_>>>(", kn, threads, dyn);
+    if (hp->persistent) { /* one block per SM, at most one per tile */
+        fputs("                const long long nt_ = (long long)g_.x * g_.y * g_.z, nsm_ = tilec_persistent_blocks(dev_);\n", o);
+        fputs("                const dim3 pg_((unsigned)(nt_ < nsm_ ? nt_ : nsm_));\n", o);
+    }
+    fprintf(o, "                %s<<<%s, %d, %d, s_>>>(", kn, hp->persistent ? "pg_" : "g_", threads, dyn);
     launch_args(o, f);
-    fputs(hp->store ? ", ta_, tb_, tc_);\n" : ", ta_, tb_);\n", o);
+    fprintf(o, ", ta_, tb_%s%s);\n", hp->store ? ", tc_" : "", hp->persistent ? ", g_" : "");
     fputs("                done_ = true;\n            }\n        }\n", o);
 }
 

@@ -34,7 +34,9 @@
  *
  * A plan of 128 threads (one consumer warpgroup) whose ring fits in half
  * an SM puts two blocks on each SM, so one block's epilogue overlaps the
- * other's products (hopper_plan).  float8 sums each K step's products in
+ * other's products (hopper_plan).  Other plans run on a persistent grid:
+ * one block per SM walks the tiles, its producer filling the next tile's
+ * stages during the epilogue (open_tiles).  float8 sums each K step's products in
  * partial registers and adds them in float32 (fp8_step).
  *
  * The epilogue runs on the accumulator's registers where wgmma left them:
@@ -43,8 +45,8 @@
  * ordinary layout (a reduction, a scan), when the accumulator is converted
  * through shared memory as on the mma.sync path.
  *
- * Not built yet: a persistent grid, clusters with TMA multicast, TMA
- * stores.
+ * Not built yet: ping-pong consumer warpgroups, clusters with TMA
+ * multicast.
  *
  * The variant exists only where it is correct and the launcher's choice
  * between it and the mma.sync kernel is made at run time (hopper_plan
@@ -52,6 +54,22 @@
 #include "codegen/lower.h"
 
 /* ---- the plan ------------------------------------------------------------ */
+
+static bool find_return(AstVisitor *v, const Stmt *st)
+{
+    if (st->kind == ST_RETURN) *(bool *)v->ctx = true;
+    return true;
+}
+
+/* Whether the kernel's own body has a return statement (a persistent
+ * block must go on to its next tile instead). */
+static bool has_return(const Func *k)
+{
+    bool found = false;
+    AstVisitor v = {.stmt = find_return, .ctx = &found};
+    ast_walk_stmt(&v, k->body);
+    return found;
+}
 
 /* Whether p is a parameter of the kernel itself (not of an inlined call):
  * the launcher passes it, and can map it for TMA. */
@@ -129,6 +147,24 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
             hp->stages = s2;
         }
     }
+    /* One block per SM, its epilogue on wgmma's registers and no return
+     * statement: a persistent grid (one block per SM walks the tiles), so
+     * that the producer fills the next tile's stages while the consumers
+     * run the epilogue.  The epilogue's TMA stores then stage through a
+     * buffer of their own after the ring: M x N elements of 4 bytes, or
+     * of 2 where that would leave fewer than three stages. */
+    if (regs && hp->blocks_per_sm == 1 && !has_return(em->k)) {
+        for (int64_t oes = 4; oes >= 2 && !hp->persistent; oes -= 2) {
+            int64_t c = M * N * oes;
+            int sp = (int)((budget - c) / hp->stage_bytes);
+            if (sp > 6) sp = 6;
+            if (sp >= 3) {
+                hp->persistent = true;
+                hp->cstage_bytes = c;
+                hp->stages = sp;
+            }
+        }
+    }
     hp->swz_a = (int)(K * es);
     hp->ptx_type = pl->dtype == DT_BFLOAT16 ? "bf16" : pl->dtype == DT_FLOAT16 ? "f16"
                    : pl->dtype == DT_FLOAT8_E4M3FN ? "e4m3" : "e5m2";
@@ -138,7 +174,27 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
 
 int64_t hopper_ring_bytes(const HopperPlan *hp)
 {
-    return hp->stages * hp->stage_bytes + 1024; /* + the alignment of the ring to 1024 bytes */
+    /* + the alignment of the ring to 1024 bytes; the persistent grid's
+     * store staging after it */
+    return hp->stages * hp->stage_bytes + 1024 + hp->cstage_bytes;
+}
+
+/* The persistent grid's target: tile_bid and tile_num_blocks read the
+ * tile the block is on (vb<axis>_) and the launch's grid (vg_). */
+static const Target *persistent_target(void)
+{
+    static Target t;
+    if (!t.name) {
+        t = target_cuda;
+        t.block_index = "((int32_t)vb%c_)";
+        t.grid_dim = "((int32_t)vg_.%c)";
+    }
+    return &t;
+}
+
+const Target *hopper_target(const HopperPlan *hp)
+{
+    return hp->persistent ? persistent_target() : &target_cuda;
 }
 
 /* Memory accesses (loads, stores, gathers, atomics) of array parameter p
@@ -296,24 +352,51 @@ static void ring_advance(Emitter *em)
     line(em, "}");
 }
 
+/* The persistent grid's walk: block b takes tiles b, b + gridDim.x, ...
+ * of the launch's grid vg_ (nt_ of them), in the order of their linear
+ * index, so that the blocks running at one time cover neighbouring tiles
+ * as a wave of the ordinary grid does (a grouped order the kernel computes
+ * from tile_bid carries over).  vb<axis>_ are the tile's coordinates. */
+static void open_tiles(Emitter *em)
+{
+    line(em, "for (int64_t vt_ = blockIdx.x; vt_ < nt_; vt_ += gridDim.x) {");
+    em->ind++;
+    line(em, "const int32_t vbx_ = (int32_t)(vt_ %% vg_.x), vby_ = (int32_t)((vt_ / vg_.x) %% vg_.y);");
+    line(em, "const int32_t vbz_ = (int32_t)(vt_ / ((int64_t)vg_.x * vg_.y));");
+    line(em, "(void)vbx_, (void)vby_, (void)vbz_;");
+}
+
 /* The producer: the first thread of warpgroup 0 evaluates the scalars the
- * loads' indices need and feeds the ring. */
+ * loads' indices need and feeds the ring (on a persistent grid, tile after
+ * tile without pause: the next tile's stages fill while the consumers run
+ * the epilogue). */
 static void producer(Emitter *em, const TirOp *loop)
 {
     const HopperPlan *hp = em->hp;
     const PipeLoop *pl = hp->pl;
     line(em, "if (t_ == -128) { /* the producer: TMA loads into the ring */");
     em->ind++;
+    if (hp->persistent) {
+        line(em, "int s_ = 0;");
+        line(em, "unsigned ph_ = 0;");
+        line(em, "int64_t fills_ = 0; /* stages filled so far */");
+        open_tiles(em);
+    }
     for (const TirOp *op = top_ops(em); op != loop; op = op->next)
         if (scalar_def(op)) body_emit_op(em, op);
     line(em, "{");
     em->ind++;
     loop_bounds(em, loop);
-    line(em, "int s_ = 0;");
-    line(em, "unsigned ph_ = 0;");
+    if (!hp->persistent) {
+        line(em, "int s_ = 0;");
+        line(em, "unsigned ph_ = 0;");
+    }
     line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
     em->ind++;
-    line(em, "if (ks_ >= %d) tilec_mbar_wait(&hempty_[s_], ph_ ^ 1u); /* the consumers released it */", hp->stages);
+    if (hp->persistent)
+        line(em, "if (fills_++ >= %d) tilec_mbar_wait(&hempty_[s_], ph_ ^ 1u); /* the consumers released it */", hp->stages);
+    else
+        line(em, "if (ks_ >= %d) tilec_mbar_wait(&hempty_[s_], ph_ ^ 1u); /* the consumers released it */", hp->stages);
     line(em, "%s = (%s)(pk0_ + ks_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
     load_coords(em, pl->load[0], pl->M, pl->K, "a");
     load_coords(em, pl->load[1], pl->K, pl->N, "b");
@@ -333,6 +416,7 @@ static void producer(Emitter *em, const TirOp *loop)
     line(em, "}");
     em->ind--;
     line(em, "}");
+    if (hp->persistent) tv_close_loop(em);
     em->ind--;
     line(em, "}");
 }
@@ -385,8 +469,10 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
     line(em, "const unsigned arow_ = (unsigned)(wg_ / %d) * %" PRId64 "u * %" PRId64 "u;", hp->wg_n, hp->wm, hp->row_bytes);
     line(em, "const unsigned bcol_ = (unsigned)(wg_ %% %d) * %" PRId64 "u;", hp->wg_n,
          hp->fp8 ? hp->wn * hp->row_bytes : hp->wn / 64 * K * 128);
-    line(em, "int s_ = 0, ps_ = 0;");
-    line(em, "unsigned ph_ = 0;");
+    if (!hp->persistent) { /* (a persistent block's ring position carries over from tile to tile) */
+        line(em, "int s_ = 0, ps_ = 0;");
+        line(em, "unsigned ph_ = 0;");
+    }
     if (hp->fp8) line(em, "float pa_[%" PRId64 "]; /* a step's partial sums */", hp->wn / 2);
     line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
     em->ind++;
@@ -420,6 +506,8 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
     em->ind--;
     line(em, "}");
     line(em, "tilec_wgmma_wait<0>();");
+    if (hp->persistent && !hp->fp8) /* (float8 releases each stage in its step) */
+        line(em, "if (pn_ > 0 && t_ %% 32 == 0) tilec_mbar_arrive(&hempty_[ps_]); /* the last stage, for the next tile */");
     touch_acc(em, f);
     line(em, "%s = (%s)(pk0_ + pn_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
     em->ind--;
@@ -505,7 +593,8 @@ bool hopper_tma_store(Emitter *em, Expr *e)
     int es = dtype_bits(d) / 8;
     int64_t M = s->dim[0], N = s->dim[1];
     if (!kernel_param(em, p) || d != p->type.dtype || s->rank != 2 || (es != 2 && es != 4) ||
-        (em->tma_store && em->tma_store != p) || (N * es) % 128 || M * N * es > hp->stages * hp->stage_bytes)
+        (em->tma_store && em->tma_store != p) || (N * es) % 128 ||
+        M * N * es > (hp->persistent ? hp->cstage_bytes : hp->stages * hp->stage_bytes))
         return false;
     em->tma_store = p;
     int64_t cpc = 128 / es; /* elements of a 128-byte box row */
@@ -513,23 +602,26 @@ bool hopper_tma_store(Emitter *em, Expr *e)
     const char *arr = S("p_%s", a->name);
     mem_materialize(em, name, d, s, e->args[1]);
     int ord[2] = {0, 1};
-    line(em, "{ /* tile_store %s: TMA, through the ring */", a->name);
+    /* the ring, or on a persistent grid (whose producer is filling the ring
+     * for the next tile) the staging buffer after it */
+    const char *buf = hp->persistent ? S("(ring_ + %" PRId64 "u)", hp->stages * hp->stage_bytes) : "ring_";
+    line(em, "{ /* tile_store %s: TMA, through %s */", a->name, hp->persistent ? "the staging buffer" : "the ring");
     em->ind++;
     mem_prologue(em, e, s, ord, arr);
     /* (the thread that issued an earlier store waited for its reads
      * already; this wait is kept because the branch also stops nvcc from
      * hoisting the tile's arithmetic above the barrier, which spilled 52
      * bytes of the 128-thread GELU kernel under its 128-register cap) */
-    line(em, "if (t_ == 0) tilec_bulk_wait_read(); /* an earlier store is done with the ring */");
+    line(em, "if (t_ == 0) tilec_bulk_wait_read(); /* an earlier store is done with %s */", hp->persistent ? "the buffer" : "the ring");
     line(em, "%s", em->bar);
     line(em, "#pragma unroll");
     line(em, "for (int r_ = 0; r_ < %d; ++r_) {", tv_lay(em, s).E / 2);
     em->ind++;
     line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
     line(em, "const int row_ = i_ / %" PRId64 ", col_ = i_ %% %" PRId64 ";", N, N);
-    line(em, "const unsigned a_ = ring_ + (unsigned)(col_ / %" PRId64 ") * %" PRId64 "u + (unsigned)row_ * 128u + "
+    line(em, "const unsigned a_ = %s + (unsigned)(col_ / %" PRId64 ") * %" PRId64 "u + (unsigned)row_ * 128u + "
              "((unsigned)((col_ %% %" PRId64 ") * %d / 16) ^ (unsigned)(row_ %% 8)) * 16u + (unsigned)(col_ * %d %% 16);",
-         cpc, M * 128, cpc, es, es);
+         buf, cpc, M * 128, cpc, es, es);
     if (es == 2) line(em, "tilec_st_shared_b32(a_, %s.w[r_]);", name);
     else line(em, "tilec_st_shared_v2f32(a_, %s[2 * r_], %s[2 * r_ + 1]);", name, name);
     em->ind--;
@@ -541,8 +633,8 @@ bool hopper_tma_store(Emitter *em, Expr *e)
          M, arr, N, arr);
     line(em, "        #pragma unroll");
     line(em, "        for (int c_ = 0; c_ < %" PRId64 "; ++c_)", N / cpc);
-    line(em, "            tilec_tma_store_2d(&tma_c_, ring_ + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + c_ * %" PRId64 "), (int)o0_);",
-         M * 128, cpc);
+    line(em, "            tilec_tma_store_2d(&tma_c_, %s + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + c_ * %" PRId64 "), (int)o0_);",
+         buf, M * 128, cpc);
     line(em, "    }");
     line(em, "    tilec_bulk_commit();");
     line(em, "    tilec_bulk_wait_read(); /* before the block's shared memory goes */");
@@ -611,6 +703,7 @@ void hopper_emit_body(Emitter *em)
     line(em, "    tilec_mbar_fence_init();");
     line(em, "}");
     line(em, "__syncthreads(); /* all %d threads: the barriers are ready */", em->T + 128);
+    if (hp->persistent) line(em, "const int64_t nt_ = (int64_t)vg_.x * vg_.y * vg_.z; /* the tiles */");
     line(em, "if (t_ < 0) {");
     em->ind++;
     if (hp->nwg == 2 || hp->blocks_per_sm == 2) line(em, "tilec_regs_dec<40>();");
@@ -620,5 +713,13 @@ void hopper_emit_body(Emitter *em)
     line(em, "}");
     if (hp->nwg == 2) line(em, "tilec_regs_inc<232>();");
     else if (hp->blocks_per_sm == 2) line(em, "tilec_regs_inc<208>();");
+    if (!hp->persistent) {
+        body_emit_ops(em, em->tir->body);
+        return;
+    }
+    line(em, "int s_ = 0, ps_ = 0; /* the ring, as the producer walks it */");
+    line(em, "unsigned ph_ = 0;");
+    open_tiles(em);
     body_emit_ops(em, em->tir->body);
+    tv_close_loop(em);
 }

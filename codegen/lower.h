@@ -136,6 +136,8 @@ typedef struct HopperPlan {
     int mb;             /* 64-row wgmma blocks per warpgroup */
     int stages;
     int blocks_per_sm;  /* 2: two blocks share an SM (one consumer warpgroup) */
+    bool persistent;    /* a persistent grid: each block walks tiles (hopper_emit_body) */
+    int64_t cstage_bytes; /* the persistent grid's staging of TMA stores, after the ring */
     bool fp8;           /* float8 operands: B read column-major (K-major), k32 */
     int64_t row_bytes;  /* of a K-long row of A (and of B's rows for float8) */
     int swz_a;          /* bytes of A's swizzle: its row */
@@ -293,6 +295,7 @@ char *mma_uniform_init(Emitter *em, Expr *e, Dtype d);
 /* hopper.c */
 bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs);
 int64_t hopper_ring_bytes(const HopperPlan *hp);
+const Target *hopper_target(const HopperPlan *hp);
 bool hopper_check_ops(Emitter *em, HopperPlan *hp);
 const char *hopper_wgmma_name(const HopperPlan *hp);
 void hopper_write_wgmma(FILE *o, const HopperPlan *hp);

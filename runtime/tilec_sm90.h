@@ -204,6 +204,26 @@ static inline bool tilec_sm90a_probe(const void *fn, int dev)
     return fa.sharedSizeBytes > 0;
 }
 
+/* The blocks of a persistent grid on device dev: its multiprocessors
+ * (queried once per device), or fewer when TILEC_SM90_GRID=N is set (read
+ * at every launch: tests make few blocks walk many tiles with it). */
+static inline long long tilec_persistent_blocks(int dev)
+{
+    static int n_[64];
+    if (dev < 0 || dev >= 64) return 1;
+    if (!n_[dev]) {
+        int n = 0;
+        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n < 1) {
+            (void)cudaGetLastError();
+            n = 1;
+        }
+        n_[dev] = n;
+    }
+    const char *e = getenv("TILEC_SM90_GRID");
+    long long cap = e && *e ? atoll(e) : 0;
+    return cap > 0 && cap < n_[dev] ? cap : n_[dev];
+}
+
 /* Whether TMA can read rank-2 array a as tiles: 16-byte aligned data and
  * stride, contiguous rows (columns when transposed: the array is read as
  * its transpose, dimension 0 innermost), dimensions that fit TMA's

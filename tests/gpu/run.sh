@@ -101,6 +101,14 @@ device)
                 f=$((f + 1)); echo "FAIL run (mma.sync) $name"; tail -n 15 "$b/run-mma.out"
             fi
         fi
+        # Persistent Hopper grids: three blocks, so that each walks several tiles.
+        if grep -q 'tilec_persistent_blocks' "$b/$name.cu"; then
+            if (cd "$b" && TILEC_SM90_GRID=3 compute-sanitizer --tool racecheck --error-exitcode 3 ./app) > "$b/run-grid3.out" 2>&1; then
+                p=$((p + 1)); echo "ok   run (persistent grid of 3 blocks, racecheck) $(grep -E 'passed, [0-9]+ failed' "$b/run-grid3.out" | tail -n 1)"
+            else
+                f=$((f + 1)); echo "FAIL run (persistent grid of 3 blocks) $name"; tail -n 15 "$b/run-grid3.out"
+            fi
+        fi
         if (cd "$b" && compute-sanitizer --tool memcheck --error-exitcode 3 ./app) > "$b/memcheck.out" 2>&1; then
             p=$((p + 1)); echo "ok   memcheck $name: $(grep -E 'ERROR SUMMARY' "$b/memcheck.out" | tail -n 1)"
         else
