@@ -265,13 +265,19 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
         em.hp = hp;
         if (regs && !hopper_regs_layout(&em)) return false;
         em.tg = hopper_target(hp);
-        em.bar = arena_printf(em.ar, "tilec_bar_named(1, %d);", em.T);
+        /* (ping-pong: each warpgroup its own barrier) */
+        em.bar = arena_printf(em.ar, "tilec_bar_named(%s, %d);", hp->pingpong ? "1 + pp_" : "1", em.T);
     }
 
     /* The values, their homes and mirrors (tir.h), declared at the top. */
     tir_place(&em);
     if (!smem_plan(&em)) return false;
-    if (hp) line(&em, "const int t_ = (int)threadIdx.x - 128; /* consumers 0 .. %d; the producer warpgroup below 0 */", em.T - 1);
+    if (hp && hp->pingpong) {
+        line(&em, "const int pp_ = (int)threadIdx.x / 128 - 1; /* the consumer warpgroup, 0 or 1; the producer's -1 */");
+        line(&em, "const int t_ = pp_ < 0 ? (int)threadIdx.x - 128 : (int)threadIdx.x %% 128; /* the kernel's thread in its warpgroup */");
+    } else if (hp) {
+        line(&em, "const int t_ = (int)threadIdx.x - 128; /* consumers 0 .. %d; the producer warpgroup below 0 */", em.T - 1);
+    }
     else if (em.tg->thread_decl) line(&em, "%s", em.tg->thread_decl);
     for (int i = 0; i < em.tir->nvalues; i++) {
         const TirValue *v = &em.tir->values[i];
@@ -289,17 +295,23 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
             line(&em, "float f%s[%d][%" PRId64 "]; /* wgmma accumulators */", v->name, hp->mb, hp->wn / 2);
         else if (v->home == TIR_FRAGMENT)
             line(&em, "%s f%s[%" PRId64 "];", mma_frag_acc_type(&em, v->dtype, v->frag_k), v->name, v->frag_blocks);
-        if (v->mirror) line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, v->name, v->n);
+        if (v->mirror && hp && hp->pingpong) { /* each warpgroup's own */
+            line(&em, "__shared__ %s s_%s_pp_[2][%" PRId64 "];", ty, v->name, v->n);
+            line(&em, "%s *const s_%s = s_%s_pp_[pp_ > 0];", ty, v->name, v->name);
+        } else if (v->mirror) {
+            line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, v->name, v->n);
+        }
     }
     if (em.tir->smem_dynamic) /* the tile_mma buffer outgrows the 48 KB of static memory */
         line(&em, "extern __shared__ __align__(128) unsigned char s_mma_[]; /* %d bytes */", em.tir->smem_dynamic);
+    if (em.red_bytes && hp && hp->pingpong) return false; /* (one buffer for two warpgroups) */
     if (em.red_bytes) line(&em, "__shared__ __align__(16) unsigned char s_red_[%" PRId64 "];", em.red_bytes);
     plan->smem_bytes = em.tir->smem_static;
     plan->dyn_smem_bytes = em.tir->smem_dynamic;
     tir_lower(&em);
     if (hp) {
         if (!hopper_check_ops(&em, hp) || (regs && !hopper_regs_ok(&em))) return false;
-        plan->threads = em.T + 128;
+        plan->threads = em.T + (hp->pingpong ? 256 : 128);
         hopper_emit_body(&em);
         hp->store = em.tma_store;
     } else {

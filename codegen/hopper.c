@@ -32,11 +32,15 @@
  *     contiguous bytes, the layout torch._scaled_mm takes) as one K x N box,
  *     K-major like A; a row-major B is left to the mma.sync kernel.
  *
- * A plan of 128 threads (one consumer warpgroup) whose ring fits in half
- * an SM puts two blocks on each SM, so one block's epilogue overlaps the
- * other's products (hopper_plan).  Other plans run on a persistent grid:
- * one block per SM walks the tiles, its producer filling the next tile's
- * stages during the epilogue (open_tiles).  float8 sums each K step's products in
+ * Plans whose block can walk tiles run on a persistent grid: one block per
+ * SM walks the tiles, its producer filling the next tile's stages during
+ * the epilogue (open_tiles).  A plan of 128 threads there runs ping-pong:
+ * two consumer warpgroups, each the kernel's 128 threads on every other
+ * tile, take turns on the tensor cores (named barriers 3 and 4), so one's
+ * epilogue overlaps the other's products; each has its own mirrors,
+ * epilogue barrier (1 + pp_) and store staging.  Other plans of 128
+ * threads whose ring fits in half an SM put two blocks on each SM, for the
+ * same overlap (hopper_plan).  float8 sums each K step's products in
  * partial registers and adds them in float32 (fp8_step).
  *
  * The epilogue runs on the accumulator's registers where wgmma left them:
@@ -45,8 +49,7 @@
  * ordinary layout (a reduction, a scan), when the accumulator is converted
  * through shared memory as on the mma.sync path.
  *
- * Not built yet: ping-pong consumer warpgroups, clusters with TMA
- * multicast.
+ * Not built yet: clusters with TMA multicast.
  *
  * The variant exists only where it is correct and the launcher's choice
  * between it and the mma.sync kernel is made at run time (hopper_plan
@@ -78,6 +81,30 @@ static bool kernel_param(const Emitter *em, const Param *p)
     for (int j = 0; j < em->k->nparams; j++)
         if (&em->k->params[j] == p) return true;
     return false;
+}
+
+/* A block that can walk tiles (its epilogue on wgmma's registers, no
+ * return statement) runs on a persistent grid, one block per SM, so that
+ * the producer fills the next tile's stages while the consumers run the
+ * epilogue.  With copies 2, ping-pong: two consumer warpgroups, each the
+ * kernel's 128 threads on a tile of its own, take turns on the tensor
+ * cores, so that one's epilogue overlaps the other's products
+ * (hopper_emit_for orders their K loops).  The epilogue's TMA stores stage
+ * through a buffer after the ring, one a warpgroup: M x N elements of 4
+ * bytes, or of 2 where that would leave fewer than three stages. */
+static void hopper_walk(HopperPlan *hp, int64_t budget, int copies)
+{
+    for (int64_t oes = 4; oes >= 2 && !hp->persistent; oes -= 2) {
+        int64_t c = hp->loop.M * hp->loop.N * oes;
+        int sp = (int)((budget - copies * c) / hp->stage_bytes);
+        if (sp > 6) sp = 6;
+        if (sp >= 3) {
+            hp->persistent = true;
+            hp->pingpong = copies == 2;
+            hp->cstage_bytes = c;
+            hp->stages = sp;
+        }
+    }
 }
 
 bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
@@ -127,15 +154,21 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     hp->stages = (int)(budget / hp->stage_bytes);
     if (hp->stages > 6) hp->stages = 6;
     if (hp->stages < 2) return false;
-    /* One consumer warpgroup: two blocks share an SM when their rings (at
-     * least three stages, and room for the accumulator's conversion when
-     * the epilogue does not run on wgmma's registers) fit
-     * in half of its 228 KB, so that one block's epilogue runs while the
-     * other's products keep the tensor cores busy.  Registers: 128 a
-     * thread at launch (__launch_bounds__(256, 2)), then 40 for the
-     * producer and 208 for the consumers (setmaxnreg), 31 744 a block. */
     hp->blocks_per_sm = 1;
-    if (nwg == 1) {
+    /* A block that can walk tiles: a persistent grid, ping-pong for 128
+     * threads whose steps are 128-byte rows (a warpgroup alone on the
+     * tensor cores keeps them busy with four k16 products a stage; with
+     * two, BK = 32, ping-pong measured slower than two blocks an SM:
+     * 128x128x32 at 4096^3, 242 -> 280 us on an H200). */
+    bool walk = regs && !has_return(em->k);
+    if (walk && nwg == 1 && hp->row_bytes >= 128) hopper_walk(hp, budget, 2);
+    /* Otherwise one consumer warpgroup puts two blocks on an SM when their
+     * rings (at least three stages, and room for the accumulator's
+     * conversion when the epilogue does not run on wgmma's registers) fit
+     * in half of its 228 KB, for the same overlap.  Registers: 128 a thread
+     * at launch (__launch_bounds__(256, 2)), then 40 for the producer and
+     * 208 for the consumers (setmaxnreg), 31 744 a block. */
+    if (nwg == 1 && !hp->pingpong) {
         int64_t half = (228 * 1024) / 2 - 1024 - 4096; /* the per-block reserve, static memory */
         int s2 = (int)((half - 1024) / hp->stage_bytes);
         if (s2 > 6) s2 = 6;
@@ -147,24 +180,7 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
             hp->stages = s2;
         }
     }
-    /* One block per SM, its epilogue on wgmma's registers and no return
-     * statement: a persistent grid (one block per SM walks the tiles), so
-     * that the producer fills the next tile's stages while the consumers
-     * run the epilogue.  The epilogue's TMA stores then stage through a
-     * buffer of their own after the ring: M x N elements of 4 bytes, or
-     * of 2 where that would leave fewer than three stages. */
-    if (regs && hp->blocks_per_sm == 1 && !has_return(em->k)) {
-        for (int64_t oes = 4; oes >= 2 && !hp->persistent; oes -= 2) {
-            int64_t c = M * N * oes;
-            int sp = (int)((budget - c) / hp->stage_bytes);
-            if (sp > 6) sp = 6;
-            if (sp >= 3) {
-                hp->persistent = true;
-                hp->cstage_bytes = c;
-                hp->stages = sp;
-            }
-        }
-    }
+    if (walk && hp->blocks_per_sm == 1 && !hp->persistent) hopper_walk(hp, budget, 1);
     hp->swz_a = (int)(K * es);
     hp->ptx_type = pl->dtype == DT_BFLOAT16 ? "bf16" : pl->dtype == DT_FLOAT16 ? "f16"
                    : pl->dtype == DT_FLOAT8_E4M3FN ? "e4m3" : "e5m2";
@@ -176,7 +192,7 @@ int64_t hopper_ring_bytes(const HopperPlan *hp)
 {
     /* + the alignment of the ring to 1024 bytes; the persistent grid's
      * store staging after it */
-    return hp->stages * hp->stage_bytes + 1024 + hp->cstage_bytes;
+    return hp->stages * hp->stage_bytes + 1024 + hp->cstage_bytes * (hp->pingpong ? 2 : 1);
 }
 
 /* The persistent grid's target: tile_bid and tile_num_blocks read the
@@ -352,18 +368,50 @@ static void ring_advance(Emitter *em)
     line(em, "}");
 }
 
+/* The tile vt_'s coordinates in the launch's grid vg_. */
+static void tile_coords(Emitter *em, const char *vt)
+{
+    line(em, "const int32_t vbx_ = (int32_t)(%s %% vg_.x), vby_ = (int32_t)((%s / vg_.x) %% vg_.y);", vt, vt);
+    line(em, "const int32_t vbz_ = (int32_t)(%s / ((int64_t)vg_.x * vg_.y));", vt);
+    line(em, "(void)vbx_, (void)vby_, (void)vbz_;");
+}
+
 /* The persistent grid's walk: block b takes tiles b, b + gridDim.x, ...
  * of the launch's grid vg_ (nt_ of them), in the order of their linear
  * index, so that the blocks running at one time cover neighbouring tiles
  * as a wave of the ordinary grid does (a grouped order the kernel computes
- * from tile_bid carries over).  vb<axis>_ are the tile's coordinates. */
-static void open_tiles(Emitter *em)
+ * from tile_bid carries over).  vb<axis>_ are the tile's coordinates.
+ * Ping-pong, consumer warpgroup pp_ takes every other one of the block's
+ * tiles, and first moves its ring position past the stages of the tile
+ * before (the other warpgroup's), whose K loop's length it evaluates as
+ * the producer does. */
+static void open_tiles(Emitter *em, const TirOp *loop, bool consumer)
 {
-    line(em, "for (int64_t vt_ = blockIdx.x; vt_ < nt_; vt_ += gridDim.x) {");
+    const HopperPlan *hp = em->hp;
+    if (!consumer || !hp->pingpong) {
+        line(em, "for (int64_t vt_ = blockIdx.x; vt_ < nt_; vt_ += gridDim.x) {");
+        em->ind++;
+        tile_coords(em, "vt_");
+        return;
+    }
+    line(em, "for (int64_t vt_ = blockIdx.x + (int64_t)pp_ * gridDim.x; vt_ < nt_; vt_ += 2 * (int64_t)gridDim.x) {");
     em->ind++;
-    line(em, "const int32_t vbx_ = (int32_t)(vt_ %% vg_.x), vby_ = (int32_t)((vt_ / vg_.x) %% vg_.y);");
-    line(em, "const int32_t vbz_ = (int32_t)(vt_ / ((int64_t)vg_.x * vg_.y));");
-    line(em, "(void)vbx_, (void)vby_, (void)vbz_;");
+    tile_coords(em, "vt_");
+    line(em, "if (vt_ >= (int64_t)gridDim.x) { /* the other warpgroup's tile before: its stages */");
+    em->ind++;
+    line(em, "const int64_t vo_ = vt_ - gridDim.x;");
+    tile_coords(em, "vo_");
+    for (const TirOp *op = top_ops(em); op != loop; op = op->next)
+        if (scalar_def(op)) body_emit_op(em, op);
+    loop_bounds(em, loop);
+    line(em, "s_ += (int)(pn_ %% %d);", hp->stages);
+    line(em, "ph_ ^= (unsigned)((pn_ / %d) & 1);", hp->stages);
+    line(em, "if (s_ >= %d) {", hp->stages);
+    line(em, "    s_ -= %d;", hp->stages);
+    line(em, "    ph_ ^= 1u;");
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
 }
 
 /* The producer: the first thread of warpgroup 0 evaluates the scalars the
@@ -380,7 +428,7 @@ static void producer(Emitter *em, const TirOp *loop)
         line(em, "int s_ = 0;");
         line(em, "unsigned ph_ = 0;");
         line(em, "int64_t fills_ = 0; /* stages filled so far */");
-        open_tiles(em);
+        open_tiles(em, loop, false);
     }
     for (const TirOp *op = top_ops(em); op != loop; op = op->next)
         if (scalar_def(op)) body_emit_op(em, op);
@@ -474,6 +522,10 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
         line(em, "unsigned ph_ = 0;");
     }
     if (hp->fp8) line(em, "float pa_[%" PRId64 "]; /* a step's partial sums */", hp->wn / 2);
+    /* Ping-pong: a warpgroup's K loop starts once the other's (the tile
+     * before) has seen all its stages fill, which also keeps it from
+     * waiting on a stage more than one fill ahead of the barrier's phase. */
+    if (hp->pingpong) line(em, "if (vt_ >= (int64_t)gridDim.x) tilec_bar_named(3 + pp_, 256); /* the other warpgroup's turn is over */");
     line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
     em->ind++;
     line(em, "tilec_mbar_wait(&hfull_[s_], ph_);");
@@ -505,6 +557,8 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
     ring_advance(em);
     em->ind--;
     line(em, "}");
+    if (hp->pingpong)
+        line(em, "if (vt_ + (int64_t)gridDim.x < nt_) tilec_bar_arrive(4 - pp_, 256); /* the next tile's warpgroup: its turn */");
     line(em, "tilec_wgmma_wait<0>();");
     if (hp->persistent && !hp->fp8) /* (float8 releases each stage in its step) */
         line(em, "if (pn_ > 0 && t_ %% 32 == 0) tilec_mbar_arrive(&hempty_[ps_]); /* the last stage, for the next tile */");
@@ -604,7 +658,10 @@ bool hopper_tma_store(Emitter *em, Expr *e)
     int ord[2] = {0, 1};
     /* the ring, or on a persistent grid (whose producer is filling the ring
      * for the next tile) the staging buffer after it */
-    const char *buf = hp->persistent ? S("(ring_ + %" PRId64 "u)", hp->stages * hp->stage_bytes) : "ring_";
+    const char *buf = hp->pingpong     ? S("(ring_ + %" PRId64 "u + (unsigned)pp_ * %" PRId64 "u)", hp->stages * hp->stage_bytes,
+                                           hp->cstage_bytes)
+                      : hp->persistent ? S("(ring_ + %" PRId64 "u)", hp->stages * hp->stage_bytes)
+                                       : "ring_";
     line(em, "{ /* tile_store %s: TMA, through %s */", a->name, hp->persistent ? "the staging buffer" : "the ring");
     em->ind++;
     mem_prologue(em, e, s, ord, arr);
@@ -698,20 +755,20 @@ void hopper_emit_body(Emitter *em)
     line(em, "    #pragma unroll");
     line(em, "    for (int s_ = 0; s_ < %d; ++s_) {", hp->stages);
     line(em, "        tilec_mbar_init(&hfull_[s_], 1u);");
-    line(em, "        tilec_mbar_init(&hempty_[s_], %du); /* a warp's arrival */", hp->nwg * 4);
+    line(em, "        tilec_mbar_init(&hempty_[s_], %du); /* a warp's arrival */", hp->pingpong ? 4 : hp->nwg * 4);
     line(em, "    }");
     line(em, "    tilec_mbar_fence_init();");
     line(em, "}");
-    line(em, "__syncthreads(); /* all %d threads: the barriers are ready */", em->T + 128);
+    line(em, "__syncthreads(); /* all %d threads: the barriers are ready */", em->T + (hp->pingpong ? 256 : 128));
     if (hp->persistent) line(em, "const int64_t nt_ = (int64_t)vg_.x * vg_.y * vg_.z; /* the tiles */");
     line(em, "if (t_ < 0) {");
     em->ind++;
-    if (hp->nwg == 2 || hp->blocks_per_sm == 2) line(em, "tilec_regs_dec<40>();");
+    if (hp->nwg == 2 || hp->pingpong || hp->blocks_per_sm == 2) line(em, "tilec_regs_dec<40>();");
     producer(em, loop);
     line(em, "return;");
     em->ind--;
     line(em, "}");
-    if (hp->nwg == 2) line(em, "tilec_regs_inc<232>();");
+    if (hp->nwg == 2 || hp->pingpong) line(em, "tilec_regs_inc<232>();");
     else if (hp->blocks_per_sm == 2) line(em, "tilec_regs_inc<208>();");
     if (!hp->persistent) {
         body_emit_ops(em, em->tir->body);
@@ -719,7 +776,7 @@ void hopper_emit_body(Emitter *em)
     }
     line(em, "int s_ = 0, ps_ = 0; /* the ring, as the producer walks it */");
     line(em, "unsigned ph_ = 0;");
-    open_tiles(em);
+    open_tiles(em, loop, true);
     body_emit_ops(em, em->tir->body);
     tv_close_loop(em);
 }

@@ -137,7 +137,8 @@ typedef struct HopperPlan {
     int stages;
     int blocks_per_sm;  /* 2: two blocks share an SM (one consumer warpgroup) */
     bool persistent;    /* a persistent grid: each block walks tiles (hopper_emit_body) */
-    int64_t cstage_bytes; /* the persistent grid's staging of TMA stores, after the ring */
+    bool pingpong;      /* two consumer warpgroups, each the kernel's 128 threads on a tile of its own */
+    int64_t cstage_bytes; /* the persistent grid's staging of TMA stores, after the ring (each warpgroup's, ping-pong) */
     bool fp8;           /* float8 operands: B read column-major (K-major), k32 */
     int64_t row_bytes;  /* of a K-long row of A (and of B's rows for float8) */
     int swz_a;          /* bytes of A's swizzle: its row */

@@ -34,7 +34,8 @@ bool smem_plan(Emitter *em)
     }
     int64_t stat = em->red_bytes;
     for (int i = 0; i < k->nvalues; i++)
-        if (k->values[i].mirror) stat += k->values[i].n * dtype_bits(k->values[i].dtype) / 8;
+        if (k->values[i].mirror) /* (ping-pong: one a warpgroup) */
+            stat += k->values[i].n * dtype_bits(k->values[i].dtype) / 8 * (em->hp && em->hp->pingpong ? 2 : 1);
     k->smem_static = (int)stat;
     k->smem_dynamic = (int)dyn;
     int arch = em->co->arch, limit = pipeline_smem_limit(arch);

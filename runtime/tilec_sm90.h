@@ -169,6 +169,13 @@ __device__ __forceinline__ void tilec_bar_named(int id, int count)
 {
     asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(count) : "memory");
 }
+
+/* Arrives at named barrier `id` of `count` threads without waiting: the
+ * threads that bar.sync on it go on once all have come (ping-pong's turns). */
+__device__ __forceinline__ void tilec_bar_arrive(int id, int count)
+{
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(count) : "memory");
+}
 #endif /* TILEC_SM90A */
 
 /* ---- host: tensor maps and the choice of variant ------------------------- */

@@ -442,7 +442,7 @@ class Ctx:
             self.T.add(wl, system, None, note, error=msg, tilec=tilec)
             return None
 
-    def tilec_best(self, wl, kernel, values, make, check, out, label="tile", note=""):
+    def tilec_best(self, wl, kernel, values, make, check, out, label="tile", note="", row="tilec"):
         """Times tilec kernel `kernel` for each listed TILE_CONST value (make(v) gives
         the launcher), each checked first; the tilec row is the fastest, the others
         are listed in its note.  `out` (the output tensor) is zeroed before each
@@ -462,15 +462,15 @@ class Ctx:
             msgs = sorted(set(m for _, m in errors))
             msg = msgs[0] if len(msgs) == 1 else "; ".join("%s %s: %s" % (label, v, m) for v, m in errors)
             log("%s / tilec: %s" % (wl, msg))
-            self.T.add(wl, "tilec", None, note, error=msg, tilec=True)
+            self.T.add(wl, row, None, note, error=msg, tilec=True)
             return None
         best = min(times, key=times.get)
         others = ", ".join("%s %s: %.1f µs" % (label, v, t * 1e3) for v, t in times.items() if v != best)
         parts = [note] if note else []
         parts.append("%s %s%s" % (label, best, (" (fastest; " + others + ")") if others else ""))
         parts += ["%s %s: %s" % (label, v, m) for v, m in errors]
-        self.T.add(wl, "tilec", times[best], "; ".join(parts), tilec=True)
-        self.fns[(wl, "tilec")] = fns[best]
+        self.T.add(wl, row, times[best], "; ".join(parts), tilec=True)
+        self.fns[(wl, row)] = fns[best]
         return best
 
     def head_to_head(self, wl, rival, goal, rounds=7, mine="tilec"):
@@ -936,6 +936,13 @@ def wl_matmul_gelu(c):
     c.tilec_best(wl, "matmul_gelu_bf16", list(variants), lambda v: variants[v](), chk("tilec", lambda: out), out,
                  label="BMxBNxBK", note=SM90_NOTE + "; bias and GELU on the accumulator")
     c.head_to_head(wl, "torch.compile", ("speed", 1.2))  # issue #20's goal: 1.2x torch.compile
+    # the same kernel with tile_tanh(.approx = true), the GPU's tanh.approx.f32
+    variants = tilec_matmul_variants(c, [("matmul_gelu_approx_bf16", "8w", (128,), (128, 256), (64,)),
+                                         ("matmul_gelu_approx_bf16_w4", "4w", (128,), (128,), (64,))], M, N,
+                                     (a, b, bias, out))
+    c.tilec_best(wl, "matmul_gelu_approx_bf16", list(variants), lambda v: variants[v](), chk("tilec approx", lambda: out),
+                 out, label="BMxBNxBK", note=SM90_NOTE + "; tile_tanh(.approx = true)", row="tilec, tanh .approx")
+    c.head_to_head(wl, "torch.compile", ("speed", 1.2), mine="tilec, tanh .approx")
     free()
 
 

@@ -11,8 +11,10 @@
  *   probe time CASE...     median of 30 launches, L2 flushed before each
  *   probe once CASE...     one launch each (for ncu --kernel-name ...)
  *
- * A CASE names a kernel and its launch, e.g. "layer_norm_f16" or
- * "matmul_bf16:128x256x64"; `probe list` prints them.  Inputs are random
+ * A CASE names a kernel and its launch, e.g. "layer_norm_f16",
+ * "matmul_bf16:128x256x64" (4096^3), "matmul_bf16:128x256x64@8192" or
+ * "matmul_gelu_bf16_w4:128x128x64@8192x8192x1024" (M x N x K); `probe
+ * list` prints them.  Inputs are random
  * (fixed seed) but unchecked: correctness is bench.py's and the examples'. */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -24,12 +26,17 @@
 #include "layer_norm.h"
 #include "layer_norm_pair.h"
 #include "matmul.h"
+#include "matmul_gelu.h"
+#include "matmul_gelu_approx.h"
+#include "matmul_gelu_approx_w4.h"
+#include "matmul_gelu_w4.h"
 #include "matmul_w4.h"
 #include "softmax.h"
 /* Experimental kernels generated beside the others: probe_extra.h includes
  * their headers and defines PROBE_EXTRA_LN, more {"name", launcher, rows} of
- * layer-norm kernels with layer_norm_f16's signature, and PROBE_EXTRA_MM,
- * {"name", launcher} of matmuls with matmul_bf16's. */
+ * layer-norm kernels with layer_norm_f16's signature, PROBE_EXTRA_MM,
+ * {"name", launcher} of matmuls with matmul_bf16's, and PROBE_EXTRA_GELU,
+ * of matmul + bias + GELU kernels with matmul_gelu_bf16's. */
 #ifdef PROBE_EXTRA
 #include "probe_extra.h"
 #endif
@@ -65,13 +72,16 @@ typedef tilec_status (*LnFn)(tilec_stream, tilec_grid, const tilec_array *, cons
                              const tilec_array *, const tilec_array *, float, int32_t);
 typedef tilec_status (*MmFn)(tilec_stream, tilec_grid, const tilec_array *, const tilec_array *,
                              const tilec_array *, int32_t, int32_t, int32_t);
+typedef tilec_status (*GeluFn)(tilec_stream, tilec_grid, const tilec_array *, const tilec_array *,
+                               const tilec_array *, const tilec_array *, int32_t, int32_t, int32_t);
 
 /* One prepared launch. */
 typedef struct Case {
     const char *name;
-    int kind; /* 0 layer norm, 1 matmul, 2 softmax */
+    int kind; /* 0 layer norm, 1 matmul, 2 softmax, 3 matmul + bias + GELU */
     LnFn ln;
     MmFn mm;
+    GeluFn gelu;
     int bm, bn, bk;
     double flops, bytes;
     tilec_array a[4];
@@ -118,10 +128,11 @@ static int prepare(Case *c, const char *spec)
         c->bytes = 2.0 * (double)m * (double)k * 2;
         return 1;
     }
-    char fn[64];
-    int bm, bn, bk, s = 4096;
-    if (sscanf(spec, "%63[a-z0-9_]:%dx%dx%d@%d", fn, &bm, &bn, &bk, &s) >= 4) {
-        c->kind = 1;
+    char fn[64], shape[64] = "";
+    int bm, bn, bk, m, n, k;
+    if (sscanf(spec, "%63[a-z0-9_]:%dx%dx%d@%63s", fn, &bm, &bn, &bk, shape) >= 4) {
+        if (!shape[0]) m = n = k = 4096;
+        else if (sscanf(shape, "%dx%dx%d", &m, &n, &k) != 3 && sscanf(shape, "%d", &m) == 1) n = k = m;
         static const struct { const char *name; MmFn fn; } mms[] = {
             {"matmul_bf16", matmul_bf16},
             {"matmul_bf16_w4", matmul_bf16_w4},
@@ -129,17 +140,32 @@ static int prepare(Case *c, const char *spec)
             PROBE_EXTRA_MM
 #endif
         };
+        static const struct { const char *name; GeluFn fn; } gelus[] = {
+            {"matmul_gelu_bf16", matmul_gelu_bf16},
+            {"matmul_gelu_bf16_w4", matmul_gelu_bf16_w4},
+            {"matmul_gelu_approx_bf16", matmul_gelu_approx_bf16},
+            {"matmul_gelu_approx_bf16_w4", matmul_gelu_approx_bf16_w4},
+#ifdef PROBE_EXTRA_GELU
+            PROBE_EXTRA_GELU
+#endif
+        };
         for (size_t i = 0; i < sizeof mms / sizeof mms[0]; i++)
-            if (!strcmp(fn, mms[i].name)) c->mm = mms[i].fn;
-        if (!c->mm) return 0;
+            if (!strcmp(fn, mms[i].name)) c->mm = mms[i].fn, c->kind = 1;
+        for (size_t i = 0; i < sizeof gelus / sizeof gelus[0]; i++)
+            if (!strcmp(fn, gelus[i].name)) c->gelu = gelus[i].fn, c->kind = 3;
+        if (!c->kind || m <= 0 || n <= 0 || k <= 0) return 0;
         c->bm = bm, c->bn = bn, c->bk = bk;
-        c->a[0] = tilec_array_2d(rand16((int64_t)s * s, 1), TILEC_BFLOAT16, s, s);
-        c->a[1] = tilec_array_2d(rand16((int64_t)s * s, 1), TILEC_BFLOAT16, s, s);
+        c->a[0] = tilec_array_2d(rand16((int64_t)m * k, 1), TILEC_BFLOAT16, m, k);
+        c->a[1] = tilec_array_2d(rand16((int64_t)k * n, 1), TILEC_BFLOAT16, k, n);
         void *o;
-        CK(cudaMalloc(&o, (size_t)s * s * 2));
-        c->a[2] = tilec_array_2d(o, TILEC_BFLOAT16, s, s);
-        c->g = (tilec_grid){(uint32_t)(((s + bm - 1) / bm) * ((s + bn - 1) / bn)), 1, 1};
-        c->flops = 2.0 * s * (double)s * s;
+        CK(cudaMalloc(&o, (size_t)m * n * 2));
+        c->a[2] = tilec_array_2d(o, TILEC_BFLOAT16, m, n);
+        if (c->kind == 3) { /* (a, b, bias, c) */
+            c->a[3] = c->a[2];
+            c->a[2] = tilec_array_1d(rand16(n, 1), TILEC_BFLOAT16, n);
+        }
+        c->g = (tilec_grid){(uint32_t)(((m + bm - 1) / bm) * ((n + bn - 1) / bn)), 1, 1};
+        c->flops = 2.0 * m * (double)n * k;
         return 1;
     }
     return 0;
@@ -149,6 +175,7 @@ static void launch(const Case *c)
 {
     tilec_status st = c->kind == 0   ? c->ln(NULL, c->g, &c->a[0], &c->a[1], &c->a[2], &c->a[3], c->eps, 4096)
                       : c->kind == 1 ? c->mm(NULL, c->g, &c->a[0], &c->a[1], &c->a[2], c->bm, c->bn, c->bk)
+                      : c->kind == 3 ? c->gelu(NULL, c->g, &c->a[0], &c->a[1], &c->a[2], &c->a[3], c->bm, c->bn, c->bk)
                                      : softmax_f16(NULL, c->g, &c->a[0], &c->a[1], 8192);
     if (st != TILEC_OK) {
         fprintf(stderr, "probe: %s: %s: %s\n", c->name, tilec_status_string(st), tilec_last_error());
@@ -169,7 +196,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!strcmp(argv[1], "list")) {
-        puts("layer_norm_f16 layer_norm_f16_pair softmax_f16 matmul_bf16:BMxBNxBK[@S] matmul_bf16_w4:BMxBNxBK[@S]");
+        puts("layer_norm_f16 layer_norm_f16_pair softmax_f16 matmul_bf16:BMxBNxBK[@S|@MxNxK] matmul_bf16_w4:... "
+             "matmul_gelu_bf16:... matmul_gelu_bf16_w4:... matmul_gelu_approx_bf16:... matmul_gelu_approx_bf16_w4:...");
         return 0;
     }
     int timing = !strcmp(argv[1], "time");

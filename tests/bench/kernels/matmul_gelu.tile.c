@@ -2,12 +2,17 @@
  * tanh form of GELU (PyTorch's approximate="tanh"), computed on the float32
  * accumulator after the K loop and stored once: the epilogue of an MLP
  * layer, fused into the matrix product.  Blocks in grouped order, as in
- * matmul.tile.c.  matmul_gelu_w4.tile.c builds it for 128 threads. */
+ * matmul.tile.c.  matmul_gelu_w4.tile.c builds it for 128 threads (whose
+ * Hopper variant runs ping-pong), matmul_gelu_approx*.tile.c with
+ * tile_tanh(.approx = true). */
 #include <tilec.h>
 
 #ifndef MATMUL_GELU_NAME
 #define MATMUL_GELU_NAME matmul_gelu_bf16
 #define MATMUL_GELU_BN 256, 128
+#endif
+#ifndef MATMUL_GELU_TANH /* matmul_gelu_approx*.tile.c: tanh.approx */
+#define MATMUL_GELU_TANH(x) tile_tanh(x)
 #endif
 
 TILE_KERNEL void MATMUL_GELU_NAME(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b,
@@ -27,6 +32,6 @@ TILE_KERNEL void MATMUL_GELU_NAME(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(cons
         acc = tile_mma(x, y, acc);
     }
     float v = acc + (float)tile_load(bias, .index = {j}, .shape = {BN});
-    float g = 0.5f * v * (1.0f + tile_tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
+    float g = 0.5f * v * (1.0f + MATMUL_GELU_TANH(0.7978845608f * (v + 0.044715f * v * v * v)));
     tile_store(c, tile_cast(g, __bf16), .index = {i, j});
 }

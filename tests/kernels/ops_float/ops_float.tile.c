@@ -81,6 +81,7 @@ TILE_KERNEL void approx(TILE_ARRAY(const float, 1) a, TILE_ARRAY(float, 2) o)
     ROW(1, tile_log(tile_abs(x) + 0.125f, .approx = true));
     ROW(2, tile_sin(x, .rounding = TILE_APPROX));
     ROW(3, tile_cos(x, .approx = true));
+    ROW(4, tile_tanh(x, .approx = true));
 }
 
 /* Promotion across float widths and categories; rows widened into float64. */
