@@ -311,7 +311,7 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
     tir_lower(&em);
     if (hp) {
         if (!hopper_check_ops(&em, hp) || (regs && !hopper_regs_ok(&em))) return false;
-        plan->threads = em.T + (hp->pingpong ? 256 : 128);
+        plan->threads = hopper_block_threads(hp, em.T);
         hopper_emit_body(&em);
         hp->store = em.tma_store;
     } else {

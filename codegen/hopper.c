@@ -3,7 +3,8 @@
  * TMA loads into a ring of shared-memory stages, wgmma products, and warp
  * specialization.
  *
- * The block has one more warpgroup than the kernel's plan (T threads):
+ * The block has one more warpgroup than the kernel's plan (T threads), two
+ * more when it runs ping-pong (below):
  * warpgroup 0 is the producer, whose first thread walks the K loop issuing
  * each step's two TMA loads (A's box, then B's in 64-column chunks) into
  * stage s of the ring, after waiting for the consumers to release it
@@ -188,6 +189,13 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     return true;
 }
 
+/* The block's threads: the producer warpgroup, then the consumers (the
+ * kernel's T threads, twice over ping-pong). */
+int hopper_block_threads(const HopperPlan *hp, int T)
+{
+    return 128 + T * (hp->pingpong ? 2 : 1);
+}
+
 int64_t hopper_ring_bytes(const HopperPlan *hp)
 {
     /* + the alignment of the ring to 1024 bytes; the persistent grid's
@@ -368,6 +376,14 @@ static void ring_advance(Emitter *em)
     line(em, "}");
 }
 
+/* The kernel's scalar definitions before the K loop (the loads' indices
+ * and the loop's bounds need them), for the tile of vb<axis>_. */
+static void tile_scalars(Emitter *em, const TirOp *loop)
+{
+    for (const TirOp *op = top_ops(em); op != loop; op = op->next)
+        if (scalar_def(op)) body_emit_op(em, op);
+}
+
 /* The tile vt_'s coordinates in the launch's grid vg_. */
 static void tile_coords(Emitter *em, const char *vt)
 {
@@ -401,8 +417,7 @@ static void open_tiles(Emitter *em, const TirOp *loop, bool consumer)
     em->ind++;
     line(em, "const int64_t vo_ = vt_ - gridDim.x;");
     tile_coords(em, "vo_");
-    for (const TirOp *op = top_ops(em); op != loop; op = op->next)
-        if (scalar_def(op)) body_emit_op(em, op);
+    tile_scalars(em, loop);
     loop_bounds(em, loop);
     line(em, "s_ += (int)(pn_ %% %d);", hp->stages);
     line(em, "ph_ ^= (unsigned)((pn_ / %d) & 1);", hp->stages);
@@ -430,8 +445,7 @@ static void producer(Emitter *em, const TirOp *loop)
         line(em, "int64_t fills_ = 0; /* stages filled so far */");
         open_tiles(em, loop, false);
     }
-    for (const TirOp *op = top_ops(em); op != loop; op = op->next)
-        if (scalar_def(op)) body_emit_op(em, op);
+    tile_scalars(em, loop);
     line(em, "{");
     em->ind++;
     loop_bounds(em, loop);
@@ -759,7 +773,7 @@ void hopper_emit_body(Emitter *em)
     line(em, "    }");
     line(em, "    tilec_mbar_fence_init();");
     line(em, "}");
-    line(em, "__syncthreads(); /* all %d threads: the barriers are ready */", em->T + (hp->pingpong ? 256 : 128));
+    line(em, "__syncthreads(); /* all %d threads: the barriers are ready */", hopper_block_threads(hp, em->T));
     if (hp->persistent) line(em, "const int64_t nt_ = (int64_t)vg_.x * vg_.y * vg_.z; /* the tiles */");
     line(em, "if (t_ < 0) {");
     em->ind++;

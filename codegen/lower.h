@@ -295,6 +295,7 @@ char *mma_uniform_init(Emitter *em, Expr *e, Dtype d);
 
 /* hopper.c */
 bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs);
+int hopper_block_threads(const HopperPlan *hp, int T);
 int64_t hopper_ring_bytes(const HopperPlan *hp);
 const Target *hopper_target(const HopperPlan *hp);
 bool hopper_check_ops(Emitter *em, HopperPlan *hp);
