@@ -35,8 +35,10 @@
 /* Experimental kernels generated beside the others: probe_extra.h includes
  * their headers and defines PROBE_EXTRA_LN, more {"name", launcher, rows} of
  * layer-norm kernels with layer_norm_f16's signature, PROBE_EXTRA_MM,
- * {"name", launcher} of matmuls with matmul_bf16's, and PROBE_EXTRA_GELU,
- * of matmul + bias + GELU kernels with matmul_gelu_bf16's. */
+ * {"name", launcher} of matmuls with matmul_bf16's, PROBE_EXTRA_GELU,
+ * of matmul + bias + GELU kernels with matmul_gelu_bf16's, and optionally
+ * PROBE_EXTRA_DUMP(), called after the launches (to print what an
+ * instrumented kernel recorded, e.g. clock64 stamps in a __device__ array). */
 #ifdef PROBE_EXTRA
 #include "probe_extra.h"
 #endif
@@ -243,5 +245,9 @@ int main(int argc, char **argv)
         printf("\n");
         free(ms);
     }
+#ifdef PROBE_EXTRA_DUMP
+    CK(cudaDeviceSynchronize());
+    PROBE_EXTRA_DUMP();
+#endif
     return 0;
 }

@@ -215,8 +215,15 @@ int main(void)
     run_bf16(256, 512, 128, 128, 256, 64); /* whole tiles */
     run_bf16(130, 130, 70, 128, 128, 32);  /* rows TMA cannot read: the mma.sync kernel */
     run_bf16(64, 64, 8, 64, 128, 64);      /* K shorter than one step */
+    /* K loops longer than two trips round the ring: a ping-pong warpgroup's
+     * first stage is then two phases ahead of the barrier it waits on until
+     * the other warpgroup's loop has begun (the turns keep it from reading
+     * a stage of the other's tile); under TILEC_SM90_GRID=3 every block
+     * walks four 128x128 tiles, two a warpgroup */
+    run_bf16(260, 392, 1000, 128, 128, 64);
     run_gelu(300, 392, 136);
     run_gelu(1000, 136, 64);
+    run_gelu(260, 392, 1000); /* long K (above) */
     run_range(200, 136, 160, 2);
     run_range(130, 128, 64, 5); /* an empty range: the counter starts past the end */
     run_rowsum(300, 264, 200);
