@@ -184,6 +184,26 @@ TILEC_OP float tilec_fast_tanhf(float x)
 #endif
 }
 
+/* 1 + tanh(x) (expr.c writes it for 1 + tile_tanh(x) and its mirror
+ * forms).  On the GPU as 2 / (1 + 2^(-2x log2 e)): ex2.approx and
+ * rcp.approx, the same two MUFU operations as tanhf's large-argument
+ * branch, without its polynomial branch (no cancellation to avoid: the
+ * result is near 1 where tanh is near 0) or the add; a relative error of a
+ * few units in the last place everywhere, where rounding tanh(x) first
+ * loses all of it for x below -9.  The host backend keeps 1 + tanhf(x), so
+ * its results are those of the expression as written. */
+TILEC_OP float tilec_one_plus_tanhf(float x)
+{
+#if defined(__CUDA_ARCH__)
+    float e, r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x * -2.88539008f)); /* -2 / ln 2 */
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
+    return 2.0f * r; /* (NaN in, NaN out; -inf 0, inf 2) */
+#else
+    return 1.0f + tanhf(x);
+#endif
+}
+
 /* ---- reductions: max/min that propagate NaN, like NumPy and PyTorch ----- */
 
 TILEC_OP float tilec_maxf(float a, float b) { return a != a ? a : (b != b ? b : (a > b ? a : b)); }

@@ -186,6 +186,51 @@ static void test_approx(void)
     ex_free(d), ex_free(dO), free(h), free(ho), free(g), free(w);
 }
 
+/* tanh_forms: 1 + tanh(x), tanh(x) + 1, 1 - tanh(x) and GELU's tanh form
+ * on specials and [-12, 12] (down to 1 + tanh(x) ~ 1e-10).  On the GPU they
+ * keep their relative accuracy there: within (4 + 2|t|) float32 ulps of
+ * float64, t the argument of tanh (the exponential turns the rounding of
+ * 2t / ln 2 into |t| ulps, then ex2, the add and rcp); GELU within
+ * 8 + 6|t| (t's own three roundings, magnified 2|t| times).  The
+ * host backend computes 1 + tanhf(t) as written: within 2.4e-7 absolute,
+ * 0.5|x| times that for GELU. */
+static void test_tanh_forms(void)
+{
+    const double spec[8] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e-40, 3e38, -3e38};
+    float *h = malloc(4 * N), *ho = malloc(4 * N * 4);
+    for (int i = 0; i < N; i++) h[i] = i < 8 ? (float)spec[i] : (float)ex_uniform(-12, 12);
+    void *d = ex_alloc(4 * N), *dO = ex_alloc(4 * N * 4);
+    ex_upload(d, h, 4 * N);
+    tilec_array A = tilec_array_1d(d, TILEC_FLOAT32, N), O = tilec_array_2d(dO, TILEC_FLOAT32, 4, N);
+    ex_status("tanh_forms", tanh_forms(NULL, tilec_grid_1d(N, 64), &A, &O));
+    ex_download(ho, dO, 4 * N * 4);
+    const double ulp = 1.0 / (1 << 23);
+    for (int r = 0; r < 4; r++) {
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            double x = h[i], t = r == 3 ? 0.7978845608 * (x + 0.044715 * x * x * x) : r == 2 ? -x : x;
+            double opt = 2 / (1 + exp(-2 * t)); /* 1 + tanh(t) without cancellation */
+            double want = r == 3 ? 0.5 * x * opt : opt, got = ho[r * N + i];
+#ifdef EXAMPLE_CUDA
+            double tol = (r == 3 ? 8 + 6 * fabs(t) : 4 + 2 * fabs(t)) * ulp * fabs(want) + 1e-37; /* (ftz) */
+#else
+            double tol = 2 * ulp * fabs(want) + 2.4e-7 * (r == 3 ? 0.5 * fabs(x) : 1);
+#endif
+            bool ok;
+            if (isnan(want)) ok = isnan(got); /* NaN in, or -inf * 0 */
+            else if (isinf(want)) ok = got == want;
+            else if (want == 0) ok = fabs(got) <= 1e-37;
+            else ok = fabs(got - want) <= tol;
+            if (!ok && !bad++)
+                fprintf(stderr, "tanh_forms row %d element %d (x %.9g): got %.9g, want %.17g\n", r, i, x, got, want);
+        }
+        char label[48];
+        snprintf(label, sizeof label, "tanh_forms row %d", r);
+        ex_expect(label, bad == 0);
+    }
+    ex_free(d), ex_free(dO), free(h), free(ho);
+}
+
 static void test_mixed(void)
 {
     float *x = malloc(4 * N);
@@ -237,6 +282,7 @@ int main(void)
     test_type(0);
     test_type(1);
     test_approx();
+    test_tanh_forms();
     test_mixed();
     return ex_finish("ops_float");
 }

@@ -84,6 +84,19 @@ TILE_KERNEL void approx(TILE_ARRAY(const float, 1) a, TILE_ARRAY(float, 2) o)
     ROW(4, tile_tanh(x, .approx = true));
 }
 
+/* 1 + tanh(x) and its mirror forms, which the GPU computes as
+ * 2 / (1 + e^(-2x)) (docs/language.md section 10), and the tanh form of
+ * GELU that is written with them. */
+TILE_KERNEL void tanh_forms(TILE_ARRAY(const float, 1) a, TILE_ARRAY(float, 2) o)
+{
+    int pid = tile_bid(0);
+    float x = tile_load(a, .index = {pid}, .shape = {64}, .padding = TILE_PAD_NAN);
+    ROW(0, 1.0f + tile_tanh(x));
+    ROW(1, tile_tanh(x) + 1);
+    ROW(2, 1.0f - tile_tanh(x));
+    ROW(3, 0.5f * x * (1.0f + tile_tanh(0.7978845608f * (x + 0.044715f * x * x * x))));
+}
+
 /* Promotion across float widths and categories; rows widened into float64. */
 TILE_KERNEL void mixed(TILE_ARRAY(const float, 1) a, TILE_ARRAY(const double, 1) b, TILE_ARRAY(const int32_t, 1) c,
                        TILE_ARRAY(const int32_t, 1) d, TILE_ARRAY(const int64_t, 1) e, TILE_ARRAY(double, 2) o)
