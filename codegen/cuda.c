@@ -114,8 +114,10 @@ static bool sm90_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOpt
  * TILEC_NO_SM90A is set; done_ says it launched. */
 static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, int threads, int dyn)
 {
-    const char *dt = hp->fp8 ? "CU_TENSOR_MAP_DATA_TYPE_UINT8"
-                     : hp->pl->dtype == DT_BFLOAT16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+    Dtype od = hp->pl->dtype;
+    const char *dt = od == DT_BFLOAT16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : od == DT_FLOAT16 ? "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"
+                     : od == DT_TFLOAT32 ? "CU_TENSOR_MAP_DATA_TYPE_FLOAT32" /* (wgmma reads tf32's bits of them) */
+                                         : "CU_TENSOR_MAP_DATA_TYPE_UINT8"; /* float8, int8: bytes */
     const char *swa = hp->swz_a == 128 ? "128B" : hp->swz_a == 64 ? "64B" : "32B";
     char kn[160]; /* the variant, instantiated */
     snprintf(kn, sizeof kn, "tilec_k_%s_%d_sm90<true>", f->name, sp);
@@ -131,11 +133,12 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
     }
     fputs(";\n", o);
     fputs("        static signed char sm90_[64]; /* per device: 0 not probed yet, 1 no, 2 yes */\n", o);
-    /* B: float8 reads a column-major array as K x N boxes of its transpose
-     * (K-major); 16-bit types read 64-column chunks of K rows (N-major) */
-    const char *bt = hp->fp8 ? "true" : "false";
-    int64_t b0 = hp->fp8 ? hp->pl->K : 64, b1 = hp->fp8 ? hp->pl->N : hp->pl->K;
-    const char *swb = hp->fp8 ? swa : "128B";
+    /* B: float8, tf32 and int8 read a column-major array as K x N boxes of
+     * its transpose (K-major); 16-bit types read 64-column chunks of K rows
+     * (N-major) */
+    const char *bt = hp->kmajor_b ? "true" : "false";
+    int64_t b0 = hp->kmajor_b ? hp->pl->K : 64, b1 = hp->kmajor_b ? hp->pl->N : hp->pl->K;
+    const char *swb = hp->kmajor_b ? swa : "128B";
     fprintf(o, "        if (aligned90_ && !tilec_sm90a_disabled() && dev_ >= 0 && dev_ < 64 && tilec_tma_ok(%s, false) && tilec_tma_ok(%s, %s)%s%s%s) {\n",
             hp->arr[0], hp->arr[1], bt, hp->store ? " && tilec_tma_ok(" : "", hp->store ? hp->store->name : "",
             hp->store ? ", false)" : "");

@@ -28,10 +28,12 @@
  *     chunk K * 128 bytes with the 128-byte swizzle: wgmma's MN-major
  *     canonical layout (transposed B), chunks LBO = K * 128 bytes apart,
  *     8-row groups SBO = 1024 bytes apart, each k16 slice 2048 bytes on.
- *   - float8 (wgmma k32, which has no transposed operands): A as above
- *     (rows of K bytes), and B read from a column-major array (N rows of K
- *     contiguous bytes, the layout torch._scaled_mm takes) as one K x N box,
- *     K-major like A; a row-major B is left to the mma.sync kernel.
+ *   - float8, tf32 and int8 (wgmma k32, k8, k32: 32 bytes of K an
+ *     instruction, none with transposed operands): A as above (rows of K
+ *     elements), and B read from a column-major array (N rows of K
+ *     contiguous elements, the layout torch._scaled_mm and torch._int_mm
+ *     take) as one K x N box, K-major like A; a row-major B is left to the
+ *     mma.sync (or WMMA) kernel.  int8 accumulates in int32 registers.
  *
  * Plans whose block can walk tiles run on a persistent grid: one block per
  * SM walks the tiles, its producer filling the next tile's stages during
@@ -114,8 +116,9 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     if (!em->tg->threads || em->co->arch != 90 || em->co->opt_level <= 0 || em->npipes != 1) return false;
     const PipeLoop *pl = &em->pipes[0];
     bool fp8 = pl->dtype == DT_FLOAT8_E4M3FN || pl->dtype == DT_FLOAT8_E5M2;
-    if (pl->dtype != DT_BFLOAT16 && pl->dtype != DT_FLOAT16 && !fp8) return false;
-    int es = fp8 ? 1 : 2;
+    bool kmajor = fp8 || pl->dtype == DT_TFLOAT32 || pl->dtype == DT_INT8;
+    if (pl->dtype != DT_BFLOAT16 && pl->dtype != DT_FLOAT16 && !kmajor) return false;
+    int es = dtype_bits(pl->dtype) / 8;
     int T = em->T;
     if (T % 128 || T < 128 || T > 256) return false;
     int nwg = T / 128;
@@ -148,6 +151,8 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     hp->pl = &hp->loop;
     hp->nwg = nwg;
     hp->fp8 = fp8;
+    hp->kmajor_b = kmajor;
+    hp->acc_int = pl->dtype == DT_INT8;
     hp->row_bytes = K * es;
     hp->a_bytes = M * K * es;
     hp->stage_bytes = hp->a_bytes + K * N * es;
@@ -184,8 +189,9 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     if (walk && hp->blocks_per_sm == 1 && !hp->persistent) hopper_walk(hp, budget, 1);
     hp->swz_a = (int)(K * es);
     hp->ptx_type = pl->dtype == DT_BFLOAT16 ? "bf16" : pl->dtype == DT_FLOAT16 ? "f16"
-                   : pl->dtype == DT_FLOAT8_E4M3FN ? "e4m3" : "e5m2";
-    hp->wgmma = S("tilec_wgmma_m64n%" PRId64 "k%d_%s_", hp->wn, fp8 ? 32 : 16, hp->ptx_type);
+                   : pl->dtype == DT_FLOAT8_E4M3FN ? "e4m3" : pl->dtype == DT_FLOAT8_E5M2 ? "e5m2"
+                   : pl->dtype == DT_TFLOAT32 ? "tf32" : "s8";
+    hp->wgmma = S("tilec_wgmma_m64n%" PRId64 "k%d_%s_", hp->wn, 32 / es, hp->ptx_type);
     return true;
 }
 
@@ -291,7 +297,7 @@ bool hopper_check_ops(Emitter *em, HopperPlan *hp)
     for (; op && op->kind != TIR_PIPELINED_FOR; op = op->next) {
         if (scalar_def(op) || op->kind == TIR_NOP) continue;
         if ((op->kind == TIR_DEF || op->kind == TIR_TO_SMEM) && op->dst && op->dst->sym == hp->pl->acc) continue;
-        if (op->kind == TIR_TO_FRAG && op->dst->sym == hp->pl->acc && mma_uniform_init(em, op->expr, DT_FLOAT32))
+        if (op->kind == TIR_TO_FRAG && op->dst->sym == hp->pl->acc && mma_uniform_init(em, op->expr, hp->pl->acc->dtype))
             continue;
         return false;
     }
@@ -313,22 +319,24 @@ void hopper_write_wgmma(FILE *o, const HopperPlan *hp)
 {
     int64_t n = hp->wn, r = n / 2;
     const char *ty = hp->ptx_type;
-    fprintf(o, "#if TILEC_SM90A\nstatic __device__ __forceinline__ void %s(float (&d)[%" PRId64 "], uint64_t a, uint64_t b%s)\n{\n",
-            hopper_wgmma_name(hp), r, hp->fp8 ? ", int acc" : "");
+    int k = (int)(32 / (hp->row_bytes / hp->pl->K)); /* a 32-byte slice of K */
+    fprintf(o, "#if TILEC_SM90A\nstatic __device__ __forceinline__ void %s(%s (&d)[%" PRId64 "], uint64_t a, uint64_t b%s)\n{\n",
+            hopper_wgmma_name(hp), hp->acc_int ? "int" : "float", r, hp->fp8 ? ", int acc" : "");
     fprintf(o, "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%" PRId64 ", 0;\\n\"\n", r + 2);
-    fprintf(o, "                 \"wgmma.mma_async.sync.aligned.m64n%" PRId64 "k%d.f32.%s.%s {\"", n, hp->fp8 ? 32 : 16, ty,
-            ty);
+    fprintf(o, "                 \"wgmma.mma_async.sync.aligned.m64n%" PRId64 "k%d.%s32.%s.%s {\"", n, k,
+            hp->acc_int ? "s" : "f", ty, ty);
     for (int64_t i = 0; i < r; i++) {
         if (i % 16 == 0) fputs("\n                 \"", o);
         fprintf(o, "%%%" PRId64 "%s", i, i + 1 < r ? ", " : "");
         if (i % 16 == 15 || i + 1 == r) fputc('"', o);
     }
-    /* 16-bit operands: B transposed (N-major); float8 has no transpose */
-    fprintf(o, "\n                 \"}, %%%" PRId64 ", %%%" PRId64 ", p, 1, 1%s;\\n}\\n\"\n                 :", r, r + 1,
-            hp->fp8 ? "" : ", 0, 1");
+    /* 16-bit operands: B transposed (N-major); float8 and tf32 have no
+     * transpose, integers no operand scales either */
+    fprintf(o, "\n                 \"}, %%%" PRId64 ", %%%" PRId64 ", p%s;\\n}\\n\"\n                 :", r, r + 1,
+            hp->acc_int ? "" : hp->kmajor_b ? ", 1, 1" : ", 1, 1, 0, 1");
     for (int64_t i = 0; i < r; i++) {
         if (i % 8 == 0 && i) fputs("\n                  ", o);
-        fprintf(o, " \"+f\"(d[%" PRId64 "])%s", i, i + 1 < r ? "," : "");
+        fprintf(o, " \"+%s\"(d[%" PRId64 "])%s", hp->acc_int ? "r" : "f", i, i + 1 < r ? "," : "");
     }
     fprintf(o, "\n                 : \"l\"(a), \"l\"(b), %s);\n}\n#endif\n\n", hp->fp8 ? "\"r\"(acc)" : "\"n\"(1)");
 }
@@ -465,7 +473,7 @@ static void producer(Emitter *em, const TirOp *loop)
     line(em, "const unsigned st_ = ring_ + (unsigned)s_ * %" PRId64 "u;", hp->stage_bytes);
     line(em, "tilec_mbar_expect_tx(&hfull_[s_], %" PRId64 "u);", hp->stage_bytes);
     line(em, "tilec_tma_load_2d(st_, &tma_a_, &hfull_[s_], a1_, a0_);");
-    if (hp->fp8) { /* B column-major: one box of N rows of K bytes */
+    if (hp->kmajor_b) { /* B column-major: one box of N rows of K elements */
         line(em, "tilec_tma_load_2d(st_ + %" PRId64 "u, &tma_b_, &hfull_[s_], b0_, b1_);", hp->a_bytes);
     } else {
         line(em, "#pragma unroll");
@@ -530,7 +538,7 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
     line(em, "const int wg_ = t_ / 128;");
     line(em, "const unsigned arow_ = (unsigned)(wg_ / %d) * %" PRId64 "u * %" PRId64 "u;", hp->wg_n, hp->wm, hp->row_bytes);
     line(em, "const unsigned bcol_ = (unsigned)(wg_ %% %d) * %" PRId64 "u;", hp->wg_n,
-         hp->fp8 ? hp->wn * hp->row_bytes : hp->wn / 64 * K * 128);
+         hp->kmajor_b ? hp->wn * hp->row_bytes : hp->wn / 64 * K * 128);
     if (!hp->persistent) { /* (a persistent block's ring position carries over from tile to tile) */
         line(em, "int s_ = 0, ps_ = 0;");
         line(em, "unsigned ph_ = 0;");
@@ -555,7 +563,10 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
         line(em, "#pragma unroll");
         line(em, "for (int kk_ = 0; kk_ < %" PRId64 "; ++kk_) {", hp->row_bytes / 32);
         em->ind++;
-        line(em, "const uint64_t db_ = tilec_wgmma_desc(sb_ + (unsigned)kk_ * 2048u, %" PRId64 "u, 1024u, 1u);", K * 128);
+        if (hp->kmajor_b) /* (tf32, int8) B's rows like A's: the same swizzle, 32 bytes of K an instruction */
+            line(em, "const uint64_t db_ = tilec_wgmma_desc(sb_ + (unsigned)kk_ * 32u, 16u, %du, %du);", 8 * hp->swz_a, mode);
+        else
+            line(em, "const uint64_t db_ = tilec_wgmma_desc(sb_ + (unsigned)kk_ * 2048u, %" PRId64 "u, 1024u, 1u);", K * 128);
         line(em, "#pragma unroll");
         line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
         line(em, "    %s(%s[m_], tilec_wgmma_desc(sa_ + (unsigned)m_ * %" PRId64 "u + (unsigned)kk_ * 32u, 16u, %du, %du), db_);",
@@ -586,7 +597,7 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
 void hopper_to_frag(Emitter *em, const TirOp *op)
 {
     const HopperPlan *hp = em->hp;
-    char *u = mma_uniform_init(em, op->expr, DT_FLOAT32);
+    char *u = mma_uniform_init(em, op->expr, hp->pl->acc->dtype);
     line(em, "#pragma unroll");
     line(em, "for (int m_ = 0; m_ < %d; ++m_) /* %s: uniform start */", hp->mb, hp->pl->acc->name);
     line(em, "    #pragma unroll");
@@ -617,7 +628,7 @@ bool hopper_regs_layout(Emitter *em)
     char text[256];
     snprintf(text, sizeof text, "((4,8,4,%d),(2,2,%" PRId64 ",%d)):((2,%" PRId64 ",%" PRId64 ",%" PRId64 "),(1,%" PRId64
              ",8,%" PRId64 "))", hp->nwg, hp->wn / 8, hp->mb, N, 16 * N, ws, 8 * N, 64 * N);
-    if (acc->shape.rank != 2 || acc->dtype != DT_FLOAT32 || !layout_parse(text, &em->frag_tv, NULL, 0)) return false;
+    if (acc->shape.rank != 2 || !layout_parse(text, &em->frag_tv, NULL, 0)) return false;
     em->frag_shape = acc->shape;
     em->frag_lay = true;
     return true;
@@ -661,11 +672,21 @@ bool hopper_tma_store(Emitter *em, Expr *e)
     int es = dtype_bits(d) / 8;
     int64_t M = s->dim[0], N = s->dim[1];
     if (!kernel_param(em, p) || d != p->type.dtype || s->rank != 2 || (es != 2 && es != 4) ||
-        (em->tma_store && em->tma_store != p) || (N * es) % 128 ||
-        M * N * es > (hp->persistent ? hp->cstage_bytes : hp->stages * hp->stage_bytes))
+        (em->tma_store && em->tma_store != p) || (N * es) % 128)
         return false;
-    em->tma_store = p;
+    /* A buffer smaller than the tile (the persistent grid's staging, sized
+     * for 2-byte elements where 4 would leave fewer than three stages)
+     * takes it in passes of half, a quarter ... of its boxes, each thread
+     * writing the pairs of a pass's boxes.  Which box a pair is in must not
+     * depend on the thread for the unrolled passes to drop the others' at
+     * compile time: so with the warpgroups side by side (wg_n > 1) not. */
+    int64_t cap = hp->persistent ? hp->cstage_bytes : hp->stages * hp->stage_bytes;
     int64_t cpc = 128 / es; /* elements of a 128-byte box row */
+    int64_t nbox = N / cpc, passes = 1;
+    while (M * N * es / passes > cap && passes < nbox && nbox % (2 * passes) == 0) passes *= 2;
+    if (M * N * es / passes > cap || (passes > 1 && hp->wg_n > 1)) return false;
+    int64_t bpp = nbox / passes; /* boxes a pass */
+    em->tma_store = p;
     const char *name = em->tmp[e->id];
     const char *arr = S("p_%s", a->name);
     mem_materialize(em, name, d, s, e->args[1]);
@@ -685,16 +706,30 @@ bool hopper_tma_store(Emitter *em, Expr *e)
      * bytes of the 128-thread GELU kernel under its 128-register cap) */
     line(em, "if (t_ == 0) tilec_bulk_wait_read(); /* an earlier store is done with %s */", hp->persistent ? "the buffer" : "the ring");
     line(em, "%s", em->bar);
+    if (passes > 1) {
+        line(em, "#pragma unroll");
+        line(em, "for (int pz_ = 0; pz_ < %" PRId64 "; ++pz_) { /* passes of %" PRId64 " boxes */", passes, bpp);
+        em->ind++;
+    }
     line(em, "#pragma unroll");
     line(em, "for (int r_ = 0; r_ < %d; ++r_) {", tv_lay(em, s).E / 2);
     em->ind++;
     line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
     line(em, "const int row_ = i_ / %" PRId64 ", col_ = i_ %% %" PRId64 ";", N, N);
-    line(em, "const unsigned a_ = %s + (unsigned)(col_ / %" PRId64 ") * %" PRId64 "u + (unsigned)row_ * 128u + "
+    const char *box = S("(col_ / %" PRId64 ")", cpc);
+    if (passes > 1) {
+        /* (thread 0's box: a thread's pairs lie 0-6 columns right of its 8-column blocks) */
+        line(em, "const int c_ = (%s) %% %" PRId64 " / %" PRId64 " - pz_ * %" PRId64 "; /* the box in this pass */",
+             tv_run_index_of(em, s, "0", "r_", NULL), N, cpc, bpp);
+        line(em, "if (c_ < 0 || c_ >= %" PRId64 ") continue;", bpp);
+        box = "c_";
+    }
+    line(em, "const unsigned a_ = %s + (unsigned)%s * %" PRId64 "u + (unsigned)row_ * 128u + "
              "((unsigned)((col_ %% %" PRId64 ") * %d / 16) ^ (unsigned)(row_ %% 8)) * 16u + (unsigned)(col_ * %d %% 16);",
-         buf, cpc, M * 128, cpc, es, es);
+         buf, box, M * 128, cpc, es, es);
     if (es == 2) line(em, "tilec_st_shared_b32(a_, %s.w[r_]);", name);
-    else line(em, "tilec_st_shared_v2f32(a_, %s[2 * r_], %s[2 * r_ + 1]);", name, name);
+    else if (d == DT_FLOAT32) line(em, "tilec_st_shared_v2f32(a_, %s[2 * r_], %s[2 * r_ + 1]);", name, name);
+    else line(em, "tilec_st_shared_v2b32(a_, (uint32_t)%s[2 * r_], (uint32_t)%s[2 * r_ + 1]);", name, name);
     em->ind--;
     line(em, "}");
     line(em, "tilec_fence_proxy_async();");
@@ -703,13 +738,22 @@ bool hopper_tma_store(Emitter *em, Expr *e)
     line(em, "    if (o0_ > -%" PRId64 " && o0_ < %s.shape[0] && o1_ > -%" PRId64 " && o1_ < %s.shape[1]) { /* the box meets the array */",
          M, arr, N, arr);
     line(em, "        #pragma unroll");
-    line(em, "        for (int c_ = 0; c_ < %" PRId64 "; ++c_)", N / cpc);
-    line(em, "            tilec_tma_store_2d(&tma_c_, %s + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + c_ * %" PRId64 "), (int)o0_);",
-         buf, M * 128, cpc);
+    line(em, "        for (int c_ = 0; c_ < %" PRId64 "; ++c_)", bpp);
+    if (passes > 1)
+        line(em, "            tilec_tma_store_2d(&tma_c_, %s + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + (pz_ * %" PRId64 " + c_) * %" PRId64 "), (int)o0_);",
+             buf, M * 128, bpp, cpc);
+    else
+        line(em, "            tilec_tma_store_2d(&tma_c_, %s + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + c_ * %" PRId64 "), (int)o0_);",
+             buf, M * 128, cpc);
     line(em, "    }");
     line(em, "    tilec_bulk_commit();");
-    line(em, "    tilec_bulk_wait_read(); /* before the block's shared memory goes */");
+    line(em, "    tilec_bulk_wait_read(); /* before the block's shared memory goes%s */", passes > 1 ? ", or the next pass" : "");
     line(em, "}");
+    if (passes > 1) {
+        line(em, "%s", em->bar);
+        em->ind--;
+        line(em, "}");
+    }
     em->ind--;
     line(em, "}");
     return true;
@@ -737,20 +781,21 @@ void hopper_to_regs(Emitter *em, const TirOp *op)
     int64_t ld = mma_acc_ld(sym->shape.dim[1]);
     line(em, "{ /* %s: wgmma accumulators -> registers */", sym->name);
     em->ind++;
-    line(em, "float *sc_ = (float *)s_mma_;");
+    const char *cty = hp->acc_int ? "int" : "float";
+    line(em, "%s *sc_ = (%s *)s_mma_;", cty, cty);
     line(em, "%s", em->bar); /* every warpgroup is done with the ring */
     line(em, "const int wg_ = t_ / 128, q_ = (t_ %% 128) / 32, l_ = t_ %% 32;");
-    line(em, "float *p_ = sc_ + (int64_t)((wg_ / %d) * %" PRId64 " + q_ * 16 + l_ / 4) * %" PRId64
+    line(em, "%s *p_ = sc_ + (int64_t)((wg_ / %d) * %" PRId64 " + q_ * 16 + l_ / 4) * %" PRId64
              " + (wg_ %% %d) * %" PRId64 " + (l_ %% 4) * 2;",
-         hp->wg_n, hp->wm, ld, hp->wg_n, hp->wn);
+         cty, hp->wg_n, hp->wm, ld, hp->wg_n, hp->wn);
     line(em, "#pragma unroll");
     line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
     line(em, "    #pragma unroll");
     line(em, "    for (int b_ = 0; b_ < %" PRId64 "; ++b_) {", hp->wn / 8);
-    line(em, "        *(float2 *)(p_ + m_ * %" PRId64 " + b_ * 8) = make_float2(%s[m_][4 * b_], %s[m_][4 * b_ + 1]);",
-         64 * ld, f, f);
-    line(em, "        *(float2 *)(p_ + m_ * %" PRId64 " + %" PRId64 " + b_ * 8) = make_float2(%s[m_][4 * b_ + 2], %s[m_][4 * b_ + 3]);",
-         64 * ld, 8 * ld, f, f);
+    line(em, "        *(%s2 *)(p_ + m_ * %" PRId64 " + b_ * 8) = make_%s2(%s[m_][4 * b_], %s[m_][4 * b_ + 1]);", cty,
+         64 * ld, cty, f, f);
+    line(em, "        *(%s2 *)(p_ + m_ * %" PRId64 " + %" PRId64 " + b_ * 8) = make_%s2(%s[m_][4 * b_ + 2], %s[m_][4 * b_ + 3]);",
+         cty, 64 * ld, 8 * ld, cty, f, f);
     line(em, "    }");
     mma_staged_to_registers(em, (Symbol *)sym);
     em->ind--;

@@ -139,10 +139,12 @@ typedef struct HopperPlan {
     bool persistent;    /* a persistent grid: each block walks tiles (hopper_emit_body) */
     bool pingpong;      /* two consumer warpgroups, each the kernel's 128 threads on a tile of its own */
     int64_t cstage_bytes; /* the persistent grid's staging of TMA stores, after the ring (each warpgroup's, ping-pong) */
-    bool fp8;           /* float8 operands: B read column-major (K-major), k32 */
-    int64_t row_bytes;  /* of a K-long row of A (and of B's rows for float8) */
+    bool kmajor_b;      /* float8, tf32, int8: B read column-major (K-major), wgmma without transpose */
+    bool fp8;           /* float8 operands: each K step's products summed apart (fp8_step) */
+    bool acc_int;       /* int8 operands: an int32 accumulator (wgmma .s32) */
+    int64_t row_bytes;  /* of a K-long row of A (and of B's rows, K-major) */
     int swz_a;          /* bytes of A's swizzle: its row */
-    const char *ptx_type; /* bf16, f16, e4m3, e5m2 */
+    const char *ptx_type; /* bf16, f16, e4m3, e5m2, tf32, s8 */
     int64_t a_bytes, stage_bytes;
     const char *arr[2]; /* the kernel's array parameters read as A and B */
     bool tma_only[2];   /* and read nowhere else */
@@ -237,6 +239,7 @@ bool tv_view_layout(const Expr *e, Layout *v, int64_t *offset);
 char *tv_coord(Emitter *em, const char *idx, const Shape *s, int k);
 Lay tv_lay(Emitter *em, const Shape *s);
 char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem);
+char *tv_run_index_of(Emitter *em, const Shape *s, const char *t, const char *r, const char *elem);
 char *tv_layout_expr(Emitter *em, const Layout *tv, const char *t, const char *e);
 int tv_vector_width(Emitter *em, const Shape *s, const int *ord);
 char *tv_array_offset(Emitter *em, const char *ix, const Shape *s, const ArrayView *a);

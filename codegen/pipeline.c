@@ -19,12 +19,13 @@
  *     }
  *
  * with the loads possibly written inside the tile_mma call, in any order;
- * T float16 or bfloat16 (16-bit elements: 8 per 16-byte copy; float8 is
- * accepted for hopper.c's variant only, which reads it with TMA); rank-2
- * arrays, the default .order, zero padding (or the default, which reads 0);
- * indices and bound that are scalar expressions without loads or calls (so
- * evaluating them early, once per K step, is the same as evaluating them in
- * the body); M, N and K multiples of 16; a float32 accumulator.  Whether acc
+ * T float16 or bfloat16 (16-bit elements: 8 per 16-byte copy; float8, tf32
+ * and int8 are accepted for hopper.c's variant only, which reads them with
+ * TMA); rank-2 arrays, the default .order, zero padding (or the default,
+ * which reads 0); indices and bound that are scalar expressions without
+ * loads or calls (so evaluating them early, once per K step, is the same as
+ * evaluating them in the body); M, N and K multiples of 16; a float32
+ * accumulator (int32 for int8).  Whether acc
  * lives in tensor-core fragments is the emitter's decision. */
 #include "codegen/lower.h"
 
@@ -134,10 +135,11 @@ bool pipeline_match(const Stmt *st, PipeLoop *pl)
     const Expr *m = up->value;
     if (m->nargs != 3 || m->args[2]->kind != EX_NAME || m->args[2]->sym != up->target->sym) return false;
     const Symbol *acc = up->target->sym;
-    if (acc->dtype != DT_FLOAT32 || acc->shape.rank != 2) return false;
     Dtype dt = m->args[0]->dtype;
-    bool fp8 = dt == DT_FLOAT8_E4M3FN || dt == DT_FLOAT8_E5M2; /* the Hopper variant's only (hopper.c) */
-    if ((dt != DT_FLOAT16 && dt != DT_BFLOAT16 && !fp8) || m->args[1]->dtype != dt) return false;
+    if (acc->dtype != (dt == DT_INT8 ? DT_INT32 : DT_FLOAT32) || acc->shape.rank != 2) return false;
+    /* float8, tf32 and int8: the Hopper variant's only (hopper.c) */
+    bool kmajor = dt == DT_FLOAT8_E4M3FN || dt == DT_FLOAT8_E5M2 || dt == DT_TFLOAT32 || dt == DT_INT8;
+    if ((dt != DT_FLOAT16 && dt != DT_BFLOAT16 && !kmajor) || m->args[1]->dtype != dt) return false;
     int64_t M = acc->shape.dim[0], N = acc->shape.dim[1], K = m->args[0]->shape.dim[1];
     if (M % 16 || N % 16 || K % 16 || m->args[0]->shape.dim[0] != M || m->args[1]->shape.dim[0] != K ||
         m->args[1]->shape.dim[1] != N)

@@ -295,6 +295,10 @@ static void py_kernel(FILE *o, const Func *f, const CodegenOptions *co, bool cud
         if (pa->kind != PARAM_ARRAY) continue;
         fprintf(o, "    d_%s = _Array()\n    _fill(d_%s, \"%s\", %s, %s, s_, keep)\n", pa->name, pa->name, pa->name,
                 pa->name, cuda ? "True" : "False");
+        /* tf32 has no dtype of its own in torch or NumPy: their float32
+         * arrays are read as tf32 (the kernel uses 10 of the mantissa bits) */
+        if (pa->type.dtype == DT_TFLOAT32)
+            fprintf(o, "    if d_%s.dtype == 12:  # float32, read as tf32\n        d_%s.dtype = 14\n", pa->name, pa->name);
     }
 
     /* Integer scalars: ctypes would wrap a value out of the C type's range

@@ -184,6 +184,12 @@ static bool tv_layout(Emitter *em, const Shape *s, Layout *tv)
  * given, is an element within the run (" + elem"). */
 char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem)
 {
+    return tv_run_index_of(em, s, "t_", r, elem);
+}
+
+/* The same for thread t (an expression). */
+char *tv_run_index_of(Emitter *em, const Shape *s, const char *t, const char *r, const char *elem)
+{
     Layout tv;
     int64_t shape[LAYOUT_MAX_LEAVES], stride[LAYOUT_MAX_LEAVES];
     if (!tv_layout(em, s, &tv)) {
@@ -191,8 +197,8 @@ char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem)
         return S("0");
     }
     /* (T,(V,R)): three leaves, the thread's, the run's, the runs' */
-    char *x = layout_flatten(&tv, shape, stride) == 3 ? S("%s * %" PRId64 " + t_ * %" PRId64, r, stride[2], stride[0])
-                                                        : tv_layout_expr(em, &tv, "t_", S("(%s) * %d", r, tv_lay(em, s).V));
+    char *x = layout_flatten(&tv, shape, stride) == 3 ? S("%s * %" PRId64 " + %s * %" PRId64, r, stride[2], t, stride[0])
+                                                        : tv_layout_expr(em, &tv, t, S("(%s) * %d", r, tv_lay(em, s).V));
     return elem ? S("%s + %s", x, elem) : x;
 }
 

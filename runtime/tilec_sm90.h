@@ -130,6 +130,11 @@ __device__ __forceinline__ void tilec_st_shared_v2f32(unsigned a, float x, float
 {
     asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(a), "f"(x), "f"(y) : "memory");
 }
+/* (int32 and uint32 tiles: their bits) */
+__device__ __forceinline__ void tilec_st_shared_v2b32(unsigned a, uint32_t x, uint32_t y)
+{
+    asm volatile("st.shared.v2.b32 [%0], {%1, %2};\n" ::"r"(a), "r"(x), "r"(y) : "memory");
+}
 
 __device__ __forceinline__ void tilec_wgmma_fence()
 {
@@ -151,6 +156,10 @@ template <int N> __device__ __forceinline__ void tilec_wgmma_wait()
 __device__ __forceinline__ void tilec_wgmma_touch(float &r)
 {
     asm volatile("" : "+f"(r)::"memory");
+}
+__device__ __forceinline__ void tilec_wgmma_touch(int &r)
+{
+    asm volatile("" : "+r"(r)::"memory");
 }
 
 /* The warpgroup's registers per thread become R (a multiple of 8). */

@@ -165,6 +165,72 @@ static void run_fp8(int64_t M, int64_t N, int64_t K, int64_t ldb, int BN, int BK
     ex_free(da), ex_free(db), ex_free(dc);
 }
 
+/* mm_tf32: a (M x K) row-major, b (K x N) column-major (ldb >= K), float32
+ * values already rounded to tf32 (10-bit mantissas: their products are
+ * exact in float32), float32 sums from 1: 1e-4 relative to sum |a||b| + 1. */
+static void run_tf32(int64_t M, int64_t N, int64_t K, int64_t ldb, int BN, int BK)
+{
+    float *a = malloc(4 * M * K), *b = calloc((size_t)(ldb * N), 4);
+    double *ad = malloc(8 * M * K), *bd = malloc(8 * K * N);
+    for (int64_t i = 0; i < M * K; i++) a[i] = tilec_tf32_round((float)ex_uniform(-1, 1)), ad[i] = a[i];
+    for (int64_t k = 0; k < K; k++)
+        for (int64_t j = 0; j < N; j++)
+            b[k + j * ldb] = tilec_tf32_round((float)ex_uniform(-1, 1)), bd[k * N + j] = b[k + j * ldb];
+    float *da = ex_alloc(4 * M * K), *db = ex_alloc(4 * ldb * N), *dc = ex_alloc(4 * M * N), *c = malloc(4 * M * N);
+    ex_upload(da, a, 4 * M * K), ex_upload(db, b, 4 * ldb * N);
+    tilec_array A = tilec_array_2d(da, TILEC_TFLOAT32, M, K), C = tilec_array_2d(dc, TILEC_FLOAT32, M, N);
+    tilec_array B = tilec_array_2d(db, TILEC_TFLOAT32, K, N);
+    B.strides[0] = 1, B.strides[1] = ldb;
+    ex_status("mm_tf32 launch", mm_tf32(NULL, tilec_grid_2d(M, N, 128, BN), &A, &B, &C, BN, BK));
+    ex_download(c, dc, 4 * M * N);
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N), worst = 0;
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double s = 1, sa = 1;
+            for (int64_t k = 0; k < K; k++) s += ad[i * K + k] * bd[k * N + j], sa += fabs(ad[i * K + k] * bd[k * N + j]);
+            want[i * N + j] = s, got[i * N + j] = c[i * N + j];
+            if (sa > worst) worst = sa;
+        }
+    char what[96];
+    snprintf(what, sizeof what, "mm_tf32 %lldx%lldx%lld (ldb %lld) in 128x%dx%d tiles", (long long)M, (long long)N,
+             (long long)K, (long long)ldb, BN, BK);
+    ex_check(what, got, want, M * N, 1e-4 * worst, 0);
+    free(a), free(b), free(ad), free(bd), free(c), free(got), free(want);
+    ex_free(da), ex_free(db), ex_free(dc);
+}
+
+/* mm_i8: a (M x K) row-major, b (K x N) column-major (ldb >= K), int8
+ * over the whole range; int32 sums are exact, so 2 (A @ B) - 3 must be. */
+static void run_i8(int64_t M, int64_t N, int64_t K, int64_t ldb, int BN, int BK)
+{
+    int8_t *a = malloc(M * K), *b = calloc((size_t)(ldb * N), 1);
+    for (int64_t i = 0; i < M * K; i++) a[i] = (int8_t)floor(ex_uniform(-128, 128));
+    for (int64_t k = 0; k < K; k++)
+        for (int64_t j = 0; j < N; j++) b[k + j * ldb] = (int8_t)floor(ex_uniform(-128, 128));
+    a[0] = -128, b[0] = -128;
+    int8_t *da = ex_alloc(M * K), *db = ex_alloc(ldb * N);
+    int32_t *dc = ex_alloc(4 * M * N), *c = malloc(4 * M * N);
+    ex_upload(da, a, M * K), ex_upload(db, b, ldb * N);
+    tilec_array A = tilec_array_2d(da, TILEC_INT8, M, K), C = tilec_array_2d(dc, TILEC_INT32, M, N);
+    tilec_array B = tilec_array_2d(db, TILEC_INT8, K, N);
+    B.strides[0] = 1, B.strides[1] = ldb;
+    ex_status("mm_i8 launch", mm_i8(NULL, tilec_grid_2d(M, N, 128, BN), &A, &B, &C, BN, BK));
+    ex_download(c, dc, 4 * M * N);
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N);
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            int64_t s = 0;
+            for (int64_t k = 0; k < K; k++) s += (int64_t)a[i * K + k] * b[k + j * ldb];
+            want[i * N + j] = (double)(2 * s - 3), got[i * N + j] = c[i * N + j];
+        }
+    char what[96];
+    snprintf(what, sizeof what, "mm_i8 %lldx%lldx%lld (ldb %lld) in 128x%dx%d tiles", (long long)M, (long long)N,
+             (long long)K, (long long)ldb, BN, BK);
+    ex_check(what, got, want, M * N, 0, 0);
+    free(a), free(b), free(c), free(got), free(want);
+    ex_free(da), ex_free(db), ex_free(dc);
+}
+
 /* mm_rowsum: the product and each 128-column block's row sums */
 static void run_rowsum(int64_t M, int64_t N, int64_t K)
 {
@@ -236,5 +302,11 @@ int main(void)
     run_fp8(200, 136, 96, 112, 128, 64); /* ldb > K */
     run_fp8(260, 136, 300, 304, 128, 128); /* three K steps: a pair and one alone */
     run_fp8(130, 70, 100, 100, 128, 128); /* 100-byte columns: the mma.sync kernel */
+    run_tf32(300, 264, 200, 200, 128, 32);
+    run_tf32(200, 136, 1000, 1004, 64, 16); /* ldb > K; a long K loop */
+    run_tf32(130, 70, 99, 99, 128, 32);     /* 396-byte columns: TMA needs 16-byte strides, the WMMA kernel */
+    run_i8(300, 264, 400, 400, MM_FP8_BN_256 ? 256 : 128, 128);
+    run_i8(260, 392, 1000, 1008, 128, 64); /* ldb > K; a long K loop */
+    run_i8(130, 70, 100, 100, 128, 128);   /* 100-byte columns: the WMMA kernel */
     return ex_finish("matmul_sm90");
 }

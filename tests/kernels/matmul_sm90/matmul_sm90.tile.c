@@ -65,8 +65,8 @@ TILE_KERNEL void mm_range(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16
     tile_store(c, acc + (float)k, .index = {i, j});
 }
 
-/* (on 128 threads, the mma.sync kernel of a 128 x 256 float8 tile does not
- * fit in shared memory: matmul_sm90_w4 leaves that tile out) */
+/* (on 128 threads, the mma.sync kernel of a 128 x 256 float8 or int8 tile
+ * does not fit in shared memory: matmul_sm90_w4 leaves that tile out) */
 #ifndef MM_FP8_BN
 #define MM_FP8_BN 256, 128
 #endif
@@ -84,6 +84,35 @@ TILE_KERNEL void mm_fp8(TILE_ARRAY(const tilec_fp8_e4m3, 2) a, TILE_ARRAY(const 
         acc = tile_mma(x, y, acc);
     }
     tile_store(c, tile_cast(acc * scale, __bf16), .index = {i, j});
+}
+
+/* tf32 in (B column-major), float32 out of A @ B from a uniform start of
+ * 1: wgmma k8, both operands K-major (32-element rows: 128-byte swizzle;
+ * 16: 64-byte). */
+TILE_KERNEL void mm_tf32(TILE_ARRAY(const tilec_tf32, 2) a, TILE_ARRAY(const tilec_tf32, 2) b, TILE_ARRAY(float, 2) c,
+                         TILE_CONST(int, 128, 64) BN, TILE_CONST(int, 32, 16) BK)
+{
+    int64_t i = tile_bid(0), j = tile_bid(1);
+    float acc = tile_full(float, 1.0f, .shape = {128, BN});
+    for (int64_t k = 0; k < (tile_dim(a, 1) + BK - 1) / BK; k++) {
+        tilec_tf32 x = tile_load(a, .index = {i, k}, .shape = {128, BK});
+        tilec_tf32 y = tile_load(b, .index = {k, j}, .shape = {BK, BN});
+        acc = tile_mma(x, y, acc);
+    }
+    tile_store(c, acc, .index = {i, j});
+}
+
+/* int8 in (B column-major), int32 out of 2 (A @ B) - 3: wgmma k32 into
+ * int32 accumulators, the epilogue on them. */
+TILE_KERNEL void mm_i8(TILE_ARRAY(const int8_t, 2) a, TILE_ARRAY(const int8_t, 2) b, TILE_ARRAY(int32_t, 2) c,
+                       TILE_CONST(int, MM_FP8_BN) BN, TILE_CONST(int, 128, 64) BK)
+{
+    int64_t i = tile_bid(0), j = tile_bid(1);
+    int32_t acc = tile_zeros(int32_t, .shape = {128, BN});
+    for (int64_t k = 0; k < (tile_dim(a, 1) + BK - 1) / BK; k++)
+        acc = tile_mma(tile_load(a, .index = {i, k}, .shape = {128, BK}),
+                       tile_load(b, .index = {k, j}, .shape = {BK, BN}), acc);
+    tile_store(c, acc * 2 - 3, .index = {i, j});
 }
 
 /* Row sums of each block beside the product: a reduction after the loop,
