@@ -68,10 +68,10 @@ static char *binop_str(Emitter *em, BinaryOp op, const char *a, const char *b, D
     }
 }
 
-/* Whether e is the constant 1. */
-static bool is_one(const Expr *e)
+/* Whether e is the scalar constant v. */
+static bool is_const_value(const Expr *e, double v)
 {
-    return e->is_const && e->shape.rank == 0 && (e->cval.is_float ? e->cval.f == 1.0 : e->cval.i == 1);
+    return e->is_const && e->shape.rank == 0 && (e->cval.is_float ? e->cval.f == v : e->cval.i == v);
 }
 
 /* Whether e is tile_tanh of float32 without .approx. */
@@ -81,29 +81,78 @@ static bool exact_tanhf(const Expr *e)
            ex_opt_int((Expr *)e, "approx", 0) == 0 && ex_opt_int((Expr *)e, "rounding", 0) != 6;
 }
 
-/* 1 + tanh(x), tanh(x) + 1 and 1 - tanh(x) of float32: the identity
- * 1 + tanh(x) = 2 / (1 + e^(-2x)) computes them without tanh's own two
- * branches and without the cancellation of adding tanh to 1 near -1
- * (tilec_one_plus_tanhf: 5 instructions on the GPU where tanhf and the add
- * take 18; the tanh form of GELU, 0.5x(1 + tanh(u)), is the case that
- * counts).  NULL when e is not one of them. */
-static char *one_plus_tanh(Emitter *em, Expr *e, Ctx c, Dtype ot)
+/* The tanh of 1 + tanh(x), tanh(x) + 1 or 1 - tanh(x) of float32 (*neg
+ * for the last), else NULL. */
+static Expr *one_plus_tanh_of(Expr *e, bool *neg)
 {
-    if (ot != DT_FLOAT32 || (e->op != BOP_ADD && e->op != BOP_SUB)) return NULL;
-    Expr *t = NULL;
-    if (is_one(e->a) && exact_tanhf(e->b)) t = e->b;
-    else if (e->op == BOP_ADD && exact_tanhf(e->a) && is_one(e->b)) t = e->a;
-    if (!t || ex_concrete(e->dtype, &e->cval) != DT_FLOAT32) return NULL;
-    Expr *x = t->args[0];
-    char *a = ex_evc(em, x, ex_sub_ctx(em, x, ex_sub_ctx(em, t, c)), DT_FLOAT32);
-    return S("tilec_one_plus_tanhf(%s(%s))", e->op == BOP_SUB ? "-" : "", a);
+    if (e->kind != EX_BINARY || (e->op != BOP_ADD && e->op != BOP_SUB) || ex_concrete(e->dtype, &e->cval) != DT_FLOAT32 ||
+        ex_concrete(e->op_dtype, &e->a->cval) != DT_FLOAT32)
+        return NULL;
+    *neg = e->op == BOP_SUB;
+    if (is_const_value(e->a, 1) && exact_tanhf(e->b)) return e->b;
+    if (e->op == BOP_ADD && exact_tanhf(e->a) && is_const_value(e->b, 1)) return e->a;
+    return NULL;
+}
+
+/* y = -2x / ln 2 (2x / ln 2 with neg) for tanh t = tanh(x), so that
+ * 1 + tanh(x) = 2 / (1 + 2^y).  A constant factor of x (x = k * z, the
+ * GELU's sqrt(2 / pi)) is folded into the one of y: one multiply, one
+ * rounding, fewer. */
+static char *tanh_exp2_arg(Emitter *em, Expr *t, Ctx c, bool neg)
+{
+    Ctx tc = ex_sub_ctx(em, t, c);
+    Expr *x = t->args[0], *z = x;
+    double k = (neg ? 2.0 : -2.0) / 0.69314718055994530942;
+    if (x->kind == EX_BINARY && x->op == BOP_MUL && ex_concrete(x->op_dtype, &x->a->cval) == DT_FLOAT32 &&
+        x->dtype == DT_FLOAT32) {
+        Expr *kc = x->a->is_const && x->a->shape.rank == 0 ? x->a : x->b->is_const && x->b->shape.rank == 0 ? x->b : NULL;
+        if (kc && kc->cval.is_float) {
+            k *= (double)(float)kc->cval.f; /* the constant as the program rounds it */
+            z = kc == x->a ? x->b : x->a;
+            tc = ex_sub_ctx(em, x, tc);
+        }
+    }
+    ConstValue kv = {.is_float = true, .f = k};
+    return S("(%s) * %s", ex_evc(em, z, ex_sub_ctx(em, z, tc), DT_FLOAT32), val_lit(em, &kv, DT_FLOAT32));
+}
+
+/* The tanh form of 1 + tanh(x) on the GPU: the identity
+ * 1 + tanh(x) = 2 / (1 + e^(-2x)) computes 1 + tanh(x), tanh(x) + 1 and
+ * 1 - tanh(x) of float32 without tanh's own two branches and without the
+ * cancellation of adding tanh to 1 near -1 (tilec_inv1p_exp2f: 4
+ * instructions where tanhf and the add take 18); and a product with half
+ * of something, the tanh form of GELU 0.5v(1 + tanh(u)), as v / (1 +
+ * e^(-2u)) (the halving and the doubling cancel exactly).  NULL when e is
+ * none of these.  GPU targets only: the host backend computes the
+ * expression as written. */
+static char *tanh_forms(Emitter *em, Expr *e, Ctx c)
+{
+    bool neg;
+    Expr *t = one_plus_tanh_of(e, &neg);
+    if (t) return S("(2.0f * tilec_inv1p_exp2f(%s))", tanh_exp2_arg(em, t, ex_sub_ctx(em, e->a == t ? e->a : e->b, c), neg));
+    if (e->kind != EX_BINARY || e->op != BOP_MUL || ex_concrete(e->dtype, &e->cval) != DT_FLOAT32 ||
+        ex_concrete(e->op_dtype, &e->a->cval) != DT_FLOAT32)
+        return NULL;
+    for (int side = 0; side < 2; side++) {
+        Expr *h = side ? e->b : e->a, *o = side ? e->a : e->b; /* half of v, 1 + tanh(u) */
+        if (!(t = one_plus_tanh_of(o, &neg))) continue;
+        if (h->kind != EX_BINARY || h->op != BOP_MUL || ex_concrete(h->dtype, &h->cval) != DT_FLOAT32 ||
+            ex_concrete(h->op_dtype, &h->a->cval) != DT_FLOAT32)
+            continue;
+        Expr *v = is_const_value(h->a, 0.5) ? h->b : is_const_value(h->b, 0.5) ? h->a : NULL;
+        if (!v) continue;
+        Ctx hc = ex_sub_ctx(em, h, c);
+        char *vs = ex_evc(em, v, ex_sub_ctx(em, v, hc), DT_FLOAT32);
+        return S("((%s) * tilec_inv1p_exp2f(%s))", vs, tanh_exp2_arg(em, t, ex_sub_ctx(em, o, c), neg));
+    }
+    return NULL;
 }
 
 static char *ev_binary(Emitter *em, Expr *e, Ctx c)
 {
     Dtype ot = ex_concrete(e->op_dtype, &e->a->cval);
-    char *opt = one_plus_tanh(em, e, c, ot);
-    if (opt) return opt;
+    char *tf = ot == DT_FLOAT32 && em->tg->threads ? tanh_forms(em, e, c) : NULL;
+    if (tf) return tf;
     if (e->op == BOP_SHL || e->op == BOP_SHR) {
         Dtype rt = ex_concrete(e->dtype, &e->a->cval);
         Dtype bt = ex_concrete(e->b->dtype, &e->b->cval);

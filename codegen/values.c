@@ -34,12 +34,11 @@ char *val_ld(Emitter *em, Dtype d, const char *v)
     return S("%s", v);
 }
 
-/* If v is exactly "tilec_ld_<sfx>(X)", returns X, else NULL.  The whole of v
- * must be that one call: the parenthesis opened after the name has to close
- * at v's last character. */
-static char *unwrap_ld(Emitter *em, const char *sfx, const char *v)
+/* If v is exactly head ("tilec_ld_bf16(", say) then X and ")", returns X,
+ * else NULL.  The whole of v must be that one call: the parenthesis opened
+ * after the name has to close at v's last character. */
+static char *unwrap_call(Emitter *em, const char *head, const char *v)
 {
-    char *head = S("tilec_ld_%s(", sfx);
     size_t h = strlen(head), n = strlen(v);
     if (n <= h || strncmp(v, head, h) != 0 || v[n - 1] != ')') return NULL;
     int depth = 1;
@@ -50,11 +49,16 @@ static char *unwrap_ld(Emitter *em, const char *sfx, const char *v)
     return NULL;
 }
 
-/* compute -> storage (round to nearest even) */
+/* compute -> storage (round to nearest even).  The storage of a value
+ * already rounded to float16 or bfloat16 (tilec_rnd_*, a cast) rounds the
+ * unrounded value instead: the same bits (rounding to nearest twice in the
+ * same format is rounding once), two conversions fewer per element. */
 char *val_st(Emitter *em, Dtype d, const char *v)
 {
-    if (is_narrow_float(d)) return S("tilec_st_%s(%s)", narrow_suffix(d), v);
-    return S("%s", v);
+    if (!is_narrow_float(d)) return S("%s", v);
+    const char *sfx = narrow_suffix(d);
+    char *raw = d == DT_FLOAT16 || d == DT_BFLOAT16 ? unwrap_call(em, S("tilec_rnd_%s(", sfx), v) : NULL;
+    return S("tilec_st_%s(%s)", sfx, raw ? raw : v);
 }
 
 /* val_st() of value's evaluation v, for an assignment.  A value of d's own
@@ -69,7 +73,7 @@ char *val_st_assign(Emitter *em, Dtype d, const Expr *value, const char *v)
 {
     bool cast = value->kind == EX_CAST || (value->kind == EX_BUILTIN && value->bi == BI_CAST);
     if (!cast && value->dtype == d && is_narrow_float(d)) {
-        char *raw = unwrap_ld(em, narrow_suffix(d), v);
+        char *raw = unwrap_call(em, S("tilec_ld_%s(", narrow_suffix(d)), v);
         if (raw) return raw;
     }
     return val_st(em, d, v);

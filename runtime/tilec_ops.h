@@ -184,23 +184,23 @@ TILEC_OP float tilec_fast_tanhf(float x)
 #endif
 }
 
-/* 1 + tanh(x) (expr.c writes it for 1 + tile_tanh(x) and its mirror
- * forms).  On the GPU as 2 / (1 + 2^(-2x log2 e)): ex2.approx and
- * rcp.approx, the same two MUFU operations as tanhf's large-argument
- * branch, without its polynomial branch (no cancellation to avoid: the
- * result is near 1 where tanh is near 0) or the add; a relative error of a
- * few units in the last place everywhere, where rounding tanh(x) first
- * loses all of it for x below -9.  The host backend keeps 1 + tanhf(x), so
- * its results are those of the expression as written. */
-TILEC_OP float tilec_one_plus_tanhf(float x)
+/* 1 / (1 + 2^y), for expr.c's forms of 1 + tanh(x) = 2 / (1 + 2^y) with
+ * y = -2x / ln 2 (and of GELU's 0.5v(1 + tanh(u)) = v / (1 + 2^y)).  On the
+ * GPU ex2.approx and rcp.approx, the two MUFU operations of tanhf's
+ * large-argument branch, without its polynomial branch (none is needed:
+ * near tanh(x) = 0 the result is near 1/2, no cancellation) or the add; a
+ * relative error of a few units in the last place plus |y| / 2 for the
+ * rounding of y, where rounding tanh(x) first loses every digit of 1 +
+ * tanh(x) below x = -9.  NaN gives NaN, y = +inf 0, y = -inf 1. */
+TILEC_OP float tilec_inv1p_exp2f(float y)
 {
 #if defined(__CUDA_ARCH__)
     float e, r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x * -2.88539008f)); /* -2 / ln 2 */
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(y));
     asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
-    return 2.0f * r; /* (NaN in, NaN out; -inf 0, inf 2) */
+    return r;
 #else
-    return 1.0f + tanhf(x);
+    return 1.0f / (1.0f + exp2f(y));
 #endif
 }
 
