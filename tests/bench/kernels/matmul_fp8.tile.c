@@ -10,9 +10,15 @@
  * nvcc-spills: allowed */
 #include <tilec.h>
 
-TILE_KERNEL void matmul_fp8(TILE_ARRAY(const tilec_fp8_e4m3, 2) a, TILE_ARRAY(const tilec_fp8_e4m3, 2) b,
-                            TILE_ARRAY(__bf16, 2) c, float scale, TILE_CONST(int, 128) BM,
-                            TILE_CONST(int, 256, 128) BN, TILE_CONST(int, 128) BK)
+#ifndef MATMUL_FP8_NAME /* matmul_fp8_w4.tile.c: 128 threads, 64 x 128 tiles (ping-pong) */
+#define MATMUL_FP8_NAME matmul_fp8
+#define MATMUL_FP8_BM 128
+#define MATMUL_FP8_BN 256, 128
+#endif
+
+TILE_KERNEL void MATMUL_FP8_NAME(TILE_ARRAY(const tilec_fp8_e4m3, 2) a, TILE_ARRAY(const tilec_fp8_e4m3, 2) b,
+                                 TILE_ARRAY(__bf16, 2) c, float scale, TILE_CONST(int, MATMUL_FP8_BM) BM,
+                                 TILE_CONST(int, MATMUL_FP8_BN) BN, TILE_CONST(int, 128) BK)
 {
     int64_t nm = (tile_dim(a, 0) + BM - 1) / BM, nn = (tile_dim(b, 1) + BN - 1) / BN;
     int64_t pid = tile_bid(0), width = 8 * nn;

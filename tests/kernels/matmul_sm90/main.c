@@ -130,7 +130,7 @@ static void run_range(int64_t M, int64_t N, int64_t K, int64_t kt0)
 /* mm_fp8: a (M x K) row-major, b (K x N) column-major (element (k, j) at
  * k + j * ldb, ldb >= K), float8 e4m3; float32 sums of exact products,
  * one bfloat16 rounding of the scaled result. */
-static void run_fp8(int64_t M, int64_t N, int64_t K, int64_t ldb, int BN, int BK)
+static void run_fp8(int64_t M, int64_t N, int64_t K, int64_t ldb, int BM, int BN, int BK)
 {
     const float scale = 0.5f;
     uint8_t *a = malloc(M * K), *b = calloc((size_t)(ldb * N), 1);
@@ -147,7 +147,7 @@ static void run_fp8(int64_t M, int64_t N, int64_t K, int64_t ldb, int BN, int BK
     tilec_array A = tilec_array_2d(da, TILEC_FLOAT8_E4M3FN, M, K), C = tilec_array_2d(dc, TILEC_BFLOAT16, M, N);
     tilec_array B = tilec_array_2d(db, TILEC_FLOAT8_E4M3FN, K, N);
     B.strides[0] = 1, B.strides[1] = ldb;
-    ex_status("mm_fp8 launch", mm_fp8(NULL, tilec_grid_2d(M, N, 128, BN), &A, &B, &C, scale, BN, BK));
+    ex_status("mm_fp8 launch", mm_fp8(NULL, tilec_grid_2d(M, N, BM, BN), &A, &B, &C, scale, BM, BN, BK));
     ex_download(c, dc, 2 * M * N);
     double *got = malloc(8 * M * N), *want = malloc(8 * M * N), worst = 0;
     for (int64_t i = 0; i < M; i++)
@@ -158,8 +158,8 @@ static void run_fp8(int64_t M, int64_t N, int64_t K, int64_t ldb, int BN, int BK
             if (sa > worst) worst = sa;
         }
     char what[96];
-    snprintf(what, sizeof what, "mm_fp8 %lldx%lldx%lld (ldb %lld) in 128x%dx%d tiles", (long long)M, (long long)N,
-             (long long)K, (long long)ldb, BN, BK);
+    snprintf(what, sizeof what, "mm_fp8 %lldx%lldx%lld (ldb %lld) in %dx%dx%d tiles", (long long)M, (long long)N,
+             (long long)K, (long long)ldb, BM, BN, BK);
     ex_check(what, got, want, M * N, 1e-4 * worst * scale, 8e-3);
     free(a), free(b), free(ad), free(bd), free(c), free(got), free(want);
     ex_free(da), ex_free(db), ex_free(dc);
@@ -298,10 +298,14 @@ int main(void)
 #ifndef MM_FP8_BN_256
 #define MM_FP8_BN_256 1
 #endif
-    run_fp8(300, 264, 400, 400, MM_FP8_BN_256 ? 256 : 128, 128);
-    run_fp8(200, 136, 96, 112, 128, 64); /* ldb > K */
-    run_fp8(260, 136, 300, 304, 128, 128); /* three K steps: a pair and one alone */
-    run_fp8(130, 70, 100, 100, 128, 128); /* 100-byte columns: the mma.sync kernel */
+    run_fp8(300, 264, 400, 400, 128, MM_FP8_BN_256 ? 256 : 128, 128);
+    run_fp8(200, 136, 96, 112, 128, 128, 64); /* ldb > K */
+    run_fp8(260, 136, 300, 304, 128, 128, 128); /* three K steps: a pair and one alone */
+    run_fp8(130, 70, 100, 100, 128, 128, 128); /* 100-byte columns: the mma.sync kernel */
+#if !MM_FP8_BN_256 /* matmul_sm90_w4: 64-row tiles, ping-pong; K over two trips round the ring */
+    run_fp8(260, 392, 1000, 1008, 64, 128, 128);
+    run_fp8(130, 136, 300, 304, 64, 128, 128);
+#endif
     run_tf32(300, 264, 200, 200, 128, 32);
     run_tf32(200, 136, 1000, 1004, 64, 16); /* ldb > K; a long K loop */
     run_tf32(130, 70, 99, 99, 128, 32);     /* 396-byte columns: TMA needs 16-byte strides, the WMMA kernel */

@@ -66,20 +66,23 @@ TILE_KERNEL void mm_range(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16
 }
 
 /* (on 128 threads, the mma.sync kernel of a 128 x 256 float8 or int8 tile
- * does not fit in shared memory: matmul_sm90_w4 leaves that tile out) */
+ * does not fit in shared memory: matmul_sm90_w4 leaves that tile out, and
+ * adds 64-row float8 tiles, whose Hopper variant runs ping-pong) */
 #ifndef MM_FP8_BN
 #define MM_FP8_BN 256, 128
+#define MM_FP8_BM 128
 #endif
 
 /* float8 in (B column-major, the layout torch._scaled_mm takes), bfloat16
  * out of scale * (A @ B): wgmma k32, both operands K-major. */
 TILE_KERNEL void mm_fp8(TILE_ARRAY(const tilec_fp8_e4m3, 2) a, TILE_ARRAY(const tilec_fp8_e4m3, 2) b,
-                        TILE_ARRAY(__bf16, 2) c, float scale, TILE_CONST(int, MM_FP8_BN) BN, TILE_CONST(int, 128, 64) BK)
+                        TILE_ARRAY(__bf16, 2) c, float scale, TILE_CONST(int, MM_FP8_BM) BM, TILE_CONST(int, MM_FP8_BN) BN,
+                        TILE_CONST(int, 128, 64) BK)
 {
     int64_t i = tile_bid(0), j = tile_bid(1);
-    float acc = tile_zeros(float, .shape = {128, BN});
+    float acc = tile_zeros(float, .shape = {BM, BN});
     for (int64_t k = 0; k < (tile_dim(a, 1) + BK - 1) / BK; k++) {
-        tilec_fp8_e4m3 x = tile_load(a, .index = {i, k}, .shape = {128, BK});
+        tilec_fp8_e4m3 x = tile_load(a, .index = {i, k}, .shape = {BM, BK});
         tilec_fp8_e4m3 y = tile_load(b, .index = {k, j}, .shape = {BK, BN});
         acc = tile_mma(x, y, acc);
     }

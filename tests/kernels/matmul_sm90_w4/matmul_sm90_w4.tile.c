@@ -6,4 +6,5 @@
  * tilec-flags: --max-threads=128
  * nvcc-spills: allowed */
 #define MM_FP8_BN 128
+#define MM_FP8_BM 64, 128
 #include "../matmul_sm90/matmul_sm90.tile.c"
