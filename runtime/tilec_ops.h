@@ -55,10 +55,15 @@ TILEC_OP uint16_t tilec_st_f16(float x)
 #endif
 }
 
+/* (On the GPU too the widening is the shift the host does: plain C that
+ * the compiler can combine and reuse, where __bfloat162float's inline
+ * cvt.f32.bf16 is opaque to it -- a bias row read by every element of an
+ * epilogue was converted once per element -- and NaN payloads are kept
+ * bit for bit, as on the host.) */
 TILEC_OP float tilec_ld_bf16(uint16_t b)
 {
 #if defined(__CUDA_ARCH__)
-    return __bfloat162float(__ushort_as_bfloat16(b));
+    return __uint_as_float((unsigned)b << 16);
 #else
     return tilec_bf16_to_float(b);
 #endif
