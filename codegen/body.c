@@ -292,8 +292,7 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
          * lives in fragments */
         line(&em, "(void)%s;", v->name);
         if (v->home == TIR_FRAGMENT && hp)
-            line(&em, "%s f%s[%d][%" PRId64 "]; /* wgmma accumulators */", hp->acc_int ? "int" : "float", v->name, hp->mb,
-                 hp->wn / 2);
+            line(&em, "%s f%s[%d][%" PRId64 "]; /* wgmma accumulators */", hopper_acc_type(hp), v->name, hp->mb, hp->wn / 2);
         else if (v->home == TIR_FRAGMENT)
             line(&em, "%s f%s[%" PRId64 "];", mma_frag_acc_type(&em, v->dtype, v->frag_k), v->name, v->frag_blocks);
         if (v->mirror && hp && hp->pingpong) { /* each warpgroup's own */

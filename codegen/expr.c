@@ -74,6 +74,13 @@ static bool is_const_value(const Expr *e, double v)
     return e->is_const && e->shape.rank == 0 && (e->cval.is_float ? e->cval.f == v : e->cval.i == v);
 }
 
+/* Whether e is the float32 operation a op b. */
+static bool f32_binary(const Expr *e, BinaryOp op)
+{
+    return e->kind == EX_BINARY && e->op == (int)op && ex_concrete(e->dtype, &e->cval) == DT_FLOAT32 &&
+           ex_concrete(e->op_dtype, &e->a->cval) == DT_FLOAT32;
+}
+
 /* Whether e is tile_tanh of float32 without .approx. */
 static bool exact_tanhf(const Expr *e)
 {
@@ -85,9 +92,7 @@ static bool exact_tanhf(const Expr *e)
  * for the last), else NULL. */
 static Expr *one_plus_tanh_of(Expr *e, bool *neg)
 {
-    if (e->kind != EX_BINARY || (e->op != BOP_ADD && e->op != BOP_SUB) || ex_concrete(e->dtype, &e->cval) != DT_FLOAT32 ||
-        ex_concrete(e->op_dtype, &e->a->cval) != DT_FLOAT32)
-        return NULL;
+    if (!f32_binary(e, BOP_ADD) && !f32_binary(e, BOP_SUB)) return NULL;
     *neg = e->op == BOP_SUB;
     if (is_const_value(e->a, 1) && exact_tanhf(e->b)) return e->b;
     if (e->op == BOP_ADD && exact_tanhf(e->a) && is_const_value(e->b, 1)) return e->a;
@@ -103,8 +108,7 @@ static char *tanh_exp2_arg(Emitter *em, Expr *t, Ctx c, bool neg)
     Ctx tc = ex_sub_ctx(em, t, c);
     Expr *x = t->args[0], *z = x;
     double k = (neg ? 2.0 : -2.0) / 0.69314718055994530942;
-    if (x->kind == EX_BINARY && x->op == BOP_MUL && ex_concrete(x->op_dtype, &x->a->cval) == DT_FLOAT32 &&
-        x->dtype == DT_FLOAT32) {
+    if (f32_binary(x, BOP_MUL)) {
         Expr *kc = x->a->is_const && x->a->shape.rank == 0 ? x->a : x->b->is_const && x->b->shape.rank == 0 ? x->b : NULL;
         if (kc && kc->cval.is_float) {
             k *= (double)(float)kc->cval.f; /* the constant as the program rounds it */
@@ -130,16 +134,11 @@ static char *tanh_forms(Emitter *em, Expr *e, Ctx c)
     bool neg;
     Expr *t = one_plus_tanh_of(e, &neg);
     if (t) return S("(2.0f * tilec_inv1p_exp2f(%s))", tanh_exp2_arg(em, t, ex_sub_ctx(em, e->a == t ? e->a : e->b, c), neg));
-    if (e->kind != EX_BINARY || e->op != BOP_MUL || ex_concrete(e->dtype, &e->cval) != DT_FLOAT32 ||
-        ex_concrete(e->op_dtype, &e->a->cval) != DT_FLOAT32)
-        return NULL;
+    if (!f32_binary(e, BOP_MUL)) return NULL;
     for (int side = 0; side < 2; side++) {
         Expr *h = side ? e->b : e->a, *o = side ? e->a : e->b; /* half of v, 1 + tanh(u) */
         if (!(t = one_plus_tanh_of(o, &neg))) continue;
-        if (h->kind != EX_BINARY || h->op != BOP_MUL || ex_concrete(h->dtype, &h->cval) != DT_FLOAT32 ||
-            ex_concrete(h->op_dtype, &h->a->cval) != DT_FLOAT32)
-            continue;
-        Expr *v = is_const_value(h->a, 0.5) ? h->b : is_const_value(h->b, 0.5) ? h->a : NULL;
+        Expr *v = !f32_binary(h, BOP_MUL) ? NULL : is_const_value(h->a, 0.5) ? h->b : is_const_value(h->b, 0.5) ? h->a : NULL;
         if (!v) continue;
         Ctx hc = ex_sub_ctx(em, h, c);
         char *vs = ex_evc(em, v, ex_sub_ctx(em, v, hc), DT_FLOAT32);

@@ -153,6 +153,7 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     hp->fp8 = fp8;
     hp->kmajor_b = kmajor;
     hp->acc_int = pl->dtype == DT_INT8;
+    hp->kstep = 32 / es;
     hp->row_bytes = K * es;
     hp->a_bytes = M * K * es;
     hp->stage_bytes = hp->a_bytes + K * N * es;
@@ -191,7 +192,7 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     hp->ptx_type = pl->dtype == DT_BFLOAT16 ? "bf16" : pl->dtype == DT_FLOAT16 ? "f16"
                    : pl->dtype == DT_FLOAT8_E4M3FN ? "e4m3" : pl->dtype == DT_FLOAT8_E5M2 ? "e5m2"
                    : pl->dtype == DT_TFLOAT32 ? "tf32" : "s8";
-    hp->wgmma = S("tilec_wgmma_m64n%" PRId64 "k%d_%s_", hp->wn, 32 / es, hp->ptx_type);
+    hp->wgmma = S("tilec_wgmma_m64n%" PRId64 "k%d_%s_", hp->wn, hp->kstep, hp->ptx_type);
     return true;
 }
 
@@ -313,17 +314,22 @@ const char *hopper_wgmma_name(const HopperPlan *hp)
     return hp->wgmma;
 }
 
-/* d[0 .. n/2) += A (descriptor a) x B (descriptor b, transposed), as one
- * wgmma.mma_async of the warpgroup. */
+/* The C type of the accumulator's registers. */
+const char *hopper_acc_type(const HopperPlan *hp)
+{
+    return hp->acc_int ? "int" : "float";
+}
+
+/* d[0 .. n/2) += A (descriptor a) x B (descriptor b: transposed for 16-bit
+ * types, K-major for the others), as one wgmma.mma_async of the warpgroup. */
 void hopper_write_wgmma(FILE *o, const HopperPlan *hp)
 {
     int64_t n = hp->wn, r = n / 2;
     const char *ty = hp->ptx_type;
-    int k = (int)(32 / (hp->row_bytes / hp->pl->K)); /* a 32-byte slice of K */
     fprintf(o, "#if TILEC_SM90A\nstatic __device__ __forceinline__ void %s(%s (&d)[%" PRId64 "], uint64_t a, uint64_t b%s)\n{\n",
-            hopper_wgmma_name(hp), hp->acc_int ? "int" : "float", r, hp->fp8 ? ", int acc" : "");
+            hopper_wgmma_name(hp), hopper_acc_type(hp), r, hp->fp8 ? ", int acc" : "");
     fprintf(o, "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%" PRId64 ", 0;\\n\"\n", r + 2);
-    fprintf(o, "                 \"wgmma.mma_async.sync.aligned.m64n%" PRId64 "k%d.%s32.%s.%s {\"", n, k,
+    fprintf(o, "                 \"wgmma.mma_async.sync.aligned.m64n%" PRId64 "k%d.%s32.%s.%s {\"", n, hp->kstep,
             hp->acc_int ? "s" : "f", ty, ty);
     for (int64_t i = 0; i < r; i++) {
         if (i % 16 == 0) fputs("\n                 \"", o);
@@ -739,12 +745,8 @@ bool hopper_tma_store(Emitter *em, Expr *e)
          M, arr, N, arr);
     line(em, "        #pragma unroll");
     line(em, "        for (int c_ = 0; c_ < %" PRId64 "; ++c_)", bpp);
-    if (passes > 1)
-        line(em, "            tilec_tma_store_2d(&tma_c_, %s + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + (pz_ * %" PRId64 " + c_) * %" PRId64 "), (int)o0_);",
-             buf, M * 128, bpp, cpc);
-    else
-        line(em, "            tilec_tma_store_2d(&tma_c_, %s + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + c_ * %" PRId64 "), (int)o0_);",
-             buf, M * 128, cpc);
+    line(em, "            tilec_tma_store_2d(&tma_c_, %s + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + %s * %" PRId64 "), (int)o0_);",
+         buf, M * 128, passes > 1 ? S("(pz_ * %" PRId64 " + c_)", bpp) : "c_", cpc);
     line(em, "    }");
     line(em, "    tilec_bulk_commit();");
     line(em, "    tilec_bulk_wait_read(); /* before the block's shared memory goes%s */", passes > 1 ? ", or the next pass" : "");
@@ -781,7 +783,7 @@ void hopper_to_regs(Emitter *em, const TirOp *op)
     int64_t ld = mma_acc_ld(sym->shape.dim[1]);
     line(em, "{ /* %s: wgmma accumulators -> registers */", sym->name);
     em->ind++;
-    const char *cty = hp->acc_int ? "int" : "float";
+    const char *cty = hopper_acc_type(hp);
     line(em, "%s *sc_ = (%s *)s_mma_;", cty, cty);
     line(em, "%s", em->bar); /* every warpgroup is done with the ring */
     line(em, "const int wg_ = t_ / 128, q_ = (t_ %% 128) / 32, l_ = t_ %% 32;");

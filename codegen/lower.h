@@ -142,6 +142,7 @@ typedef struct HopperPlan {
     bool kmajor_b;      /* float8, tf32, int8: B read column-major (K-major), wgmma without transpose */
     bool fp8;           /* float8 operands: each K step's products summed apart (fp8_step) */
     bool acc_int;       /* int8 operands: an int32 accumulator (wgmma .s32) */
+    int kstep;          /* K of one wgmma: 32 bytes of it (k16, k32 for bytes, k8 for tf32) */
     int64_t row_bytes;  /* of a K-long row of A (and of B's rows, K-major) */
     int swz_a;          /* bytes of A's swizzle: its row */
     const char *ptx_type; /* bf16, f16, e4m3, e5m2, tf32, s8 */
@@ -303,6 +304,7 @@ int64_t hopper_ring_bytes(const HopperPlan *hp);
 const Target *hopper_target(const HopperPlan *hp);
 bool hopper_check_ops(Emitter *em, HopperPlan *hp);
 const char *hopper_wgmma_name(const HopperPlan *hp);
+const char *hopper_acc_type(const HopperPlan *hp);
 void hopper_write_wgmma(FILE *o, const HopperPlan *hp);
 void hopper_emit_for(Emitter *em, const TirOp *op);
 void hopper_to_frag(Emitter *em, const TirOp *op);
