@@ -47,6 +47,7 @@ typedef struct Options {
     int opt_level;
     int max_threads;
     int min_blocks;
+    bool sm90_clusters; /* --sm90-clusters */
     Emit emit;
     bool check_only;
     bool line_directives;
@@ -400,7 +401,8 @@ static int compile_one(const Options *o, const char *input)
         } else if (o->emit == EMIT_TIR) {
             /* the tile IR each specialization is emitted from (codegen/tir.h) */
             CodegenOptions co = {.source_name = p->main_file, .header_name = "", .arch = o->arch,
-                                 .opt_level = o->opt_level, .max_threads = o->max_threads, .min_blocks = o->min_blocks};
+                                 .opt_level = o->opt_level, .max_threads = o->max_threads, .min_blocks = o->min_blocks,
+                                 .sm90_clusters = o->sm90_clusters};
             fprintf(m.f, "file %s, target %s\n\n", p->main_file, o->target == TARGET_CUDA ? "cuda" : "host");
             if (!codegen_tir(p, &co, o->target == TARGET_CUDA, m.f)) {
                 mem_close(&m);
@@ -478,8 +480,8 @@ static int compile_one(const Options *o, const char *input)
         char *src_name = map_prefix(o, input);
         CodegenOptions co = {.source_name = src_name, .header_name = "", .arch = o->arch, .opt_level = o->opt_level,
                              .line_directives = o->line_directives, .max_threads = o->max_threads,
-                             .min_blocks = o->min_blocks, .symbol_prefix = o->symbol_prefix,
-                             .rename_old = o->rename_old, .rename_new = o->rename_new, .nrename = o->nrename};
+                             .min_blocks = o->min_blocks, .sm90_clusters = o->sm90_clusters,
+                             .symbol_prefix = o->symbol_prefix, .rename_old = o->rename_old, .rename_new = o->rename_new, .nrename = o->nrename};
         Mem m;
         mem_open(&m);
         bool ok = codegen_tune(p, &co, o->target == TARGET_CUDA, o->shapes, m.f);
@@ -542,8 +544,9 @@ static int compile_one(const Options *o, const char *input)
     CodegenOptions co = {.source_name = src_name, .header_name = base_name(hdr ? hdr : hdr_for_include), .arch = o->arch,
                          .opt_level = o->opt_level, .line_directives = o->line_directives,
                          .max_threads = o->max_threads, .min_blocks = o->min_blocks,
-                         .symbol_prefix = o->symbol_prefix, .rename_old = o->rename_old, .rename_new = o->rename_new,
-                         .nrename = o->nrename, .tuning = tune, .ntuning = ntune};
+                         .sm90_clusters = o->sm90_clusters, .symbol_prefix = o->symbol_prefix,
+                         .rename_old = o->rename_old, .rename_new = o->rename_new, .nrename = o->nrename,
+                         .tuning = tune, .ntuning = ntune};
     /* The rule's targets: the files written (with -o -, the header and the
      * module, if any). */
     const char *targets[3];
@@ -634,7 +637,7 @@ typedef enum ArgKind {
 } ArgKind;
 
 enum {
-    O_OUTPUT, O_HEADER, O_TARGET, O_ARCH, O_I, O_ISYSTEM, O_D, O_U, O_O0, O_O2, O_MAX_THREADS, O_MIN_BLOCKS,
+    O_OUTPUT, O_HEADER, O_TARGET, O_ARCH, O_I, O_ISYSTEM, O_D, O_U, O_O0, O_O2, O_MAX_THREADS, O_MIN_BLOCKS, O_SM90_CLUSTERS,
     O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PYTHON, O_PYTHON_EQ, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_TUNING, O_SHAPES, O_M, O_MM, O_MD, O_MMD, O_MF,
     O_MT, O_MQ, O_MP, O_WALL, O_WEXTRA, O_WERROR, O_WNO_ERROR, O_WERROR_EQ, O_WNO_ERROR_EQ, O_WNO, O_W,
     O_PEDANTIC, O_NO_WARN, O_COLOR, O_VERBOSE, O_AT, O_VERSION, O_HELP,
@@ -664,6 +667,8 @@ static const OptSpec opt_table[] = {
     {"-O", A_NONE, O_O2, NULL, NULL},
     {"--max-threads=", A_EQ, O_MAX_THREADS, "N", "CUDA threads per block at most (power of two, 32..1024; default 256)"},
     {"--min-blocks=", A_EQ, O_MIN_BLOCKS, "N", "ask nvcc to fit N blocks per multiprocessor (caps registers; 1..32)"},
+    {"--sm90-clusters", A_NONE, O_SM90_CLUSTERS, NULL,
+     "--arch=sm_90: launch persistent Hopper kernels in clusters of two sharing loads (TMA multicast)"},
     {"--emit=", A_EQ, O_EMIT, "ast|typed|tir|code", "print the tilec AST (typed: with dtypes and shapes) or the tile IR instead of code"},
     {"--check", A_NONE, O_CHECK, NULL, "parse and analyse only, write nothing (several files allowed)"},
     {"--no-line-directives", A_NONE, O_NO_LINE, NULL, "no #line directives back to the .tile.c source"},
@@ -890,6 +895,7 @@ static int parse_args(Options *o, int argc, char **argv)
             o->min_blocks = (int)num;
             break;
         }
+        case O_SM90_CLUSTERS: o->sm90_clusters = true; break;
         case O_O0: o->opt_level = 0; break;
         case O_O2: o->opt_level = 2; break;
         case O_EMIT:

@@ -38,6 +38,7 @@ typedef struct CodegenOptions {
     bool line_directives;     /* emit #line mapping to the .tile.c */
     int max_threads;          /* --max-threads: CUDA threads per block at most (0: 256) */
     int min_blocks;           /* --min-blocks: blocks per multiprocessor asked of nvcc (0: none) */
+    bool sm90_clusters;       /* --sm90-clusters: Hopper variants in clusters of two with TMA multicast */
     const char *symbol_prefix; /* --symbol-prefix: before every launcher's name (NULL: none) */
     const char *const *rename_old, *const *rename_new; /* --rename=OLD=NEW: launcher of kernel OLD is NEW */
     int nrename;

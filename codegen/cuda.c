@@ -161,9 +161,26 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
         fputs("                const long long nt_ = (long long)g_.x * g_.y * g_.z, nsm_ = tilec_persistent_blocks(dev_);\n", o);
         fputs("                const dim3 pg_((unsigned)(nt_ < nsm_ ? nt_ : nsm_));\n", o);
     }
-    fprintf(o, "                %s<<<%s, %d, %d, s_>>>(", kn, hp->persistent ? "pg_" : "g_", threads, dyn);
+    const char *tail = hp->store ? (hp->persistent ? ", ta_, tb_, tc_, g_" : ", ta_, tb_, tc_")
+                                 : (hp->persistent ? ", ta_, tb_, g_" : ", ta_, tb_");
+    const char *in = "                ";
+    if (hp->cluster) { /* clusters of two sharing loads (TMA multicast) where the device runs them */
+        fputs("                static int ncl_[64]; /* per device: clusters of two at once; 0 not asked, -1 none */\n", o);
+        fprintf(o, "                const long long cb_ = tilec_cluster_blocks((const void *)%s, dev_, %d, %d, nt_, ncl_);\n", kn,
+                threads, dyn);
+        fputs("                bool cl_ = false;\n                if (cb_ > 0) {\n", o);
+        fputs("                    cudaLaunchConfig_t cfg_;\n                    cudaLaunchAttribute ca_;\n", o);
+        fprintf(o, "                    tilec_cluster_config(&cfg_, &ca_, cb_, %d, %d, s_);\n", threads, dyn);
+        fprintf(o, "                    cl_ = cudaLaunchKernelEx(&cfg_, %s, ", kn);
+        launch_args(o, f);
+        fprintf(o, "%s) == cudaSuccess;\n", tail);
+        fputs("                    if (!cl_) (void)cudaGetLastError(); /* (the blocks alone, below) */\n                }\n", o);
+        fputs("                if (!cl_)\n", o);
+        in = "                    ";
+    }
+    fprintf(o, "%s%s<<<%s, %d, %d, s_>>>(", in, kn, hp->persistent ? "pg_" : "g_", threads, dyn);
     launch_args(o, f);
-    fprintf(o, ", ta_, tb_%s%s);\n", hp->store ? ", tc_" : "", hp->persistent ? ", g_" : "");
+    fprintf(o, "%s);\n", tail);
     fputs("                done_ = true;\n            }\n        }\n", o);
 }
 

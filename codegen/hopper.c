@@ -52,7 +52,11 @@
  * ordinary layout (a reduction, a scan), when the accumulator is converted
  * through shared memory as on the mma.sync path.
  *
- * Not built yet: clusters with TMA multicast.
+ * With --sm90-clusters, plans on a persistent grid that are not ping-pong
+ * run in clusters of two blocks on neighbouring tiles, an operand both
+ * tiles read loaded once for both by TMA multicast (cluster_ok, and the
+ * producer's partner_scalars; docs/design.md says why it is not the
+ * default).
  *
  * The variant exists only where it is correct and the launcher's choice
  * between it and the mma.sync kernel is made at run time (hopper_plan
@@ -289,6 +293,93 @@ static const TirOp *top_ops(const Emitter *em)
     return top;
 }
 
+/* ---- clusters of two ------------------------------------------------------ */
+
+/* What a cluster needs of the scalars before the K loop: which depend on
+ * the tile (tile_bid, or another that does), and whether each is plain
+ * arithmetic that the producer can evaluate again for the other block's
+ * tile (no call, no memory access, nothing materialised). */
+typedef struct TileDeps {
+    const Emitter *em;
+    const Symbol *dep[64];
+    int ndep;
+    bool reads_dep; /* the expression walked reads tile_bid or a dep */
+    bool plain;     /* and is plain arithmetic */
+} TileDeps;
+
+static bool dep_expr(AstVisitor *v, const Expr *e)
+{
+    TileDeps *d = v->ctx;
+    if (d->em->tmp[e->id]) d->plain = false;
+    switch (e->kind) {
+    case EX_INT: case EX_FLOAT: case EX_UNARY: case EX_BINARY: case EX_COND: case EX_CAST: case EX_TYPE: case EX_LIST:
+        break;
+    case EX_NAME:
+        for (int i = 0; i < d->ndep; i++)
+            if (e->sym == d->dep[i]) d->reads_dep = true;
+        break;
+    case EX_BUILTIN: {
+        BuiltinClass c = builtin_info(e->bi)->cls;
+        if (e->bi == BI_BID) d->reads_dep = true;
+        if (c != BCLASS_QUERY && c != BCLASS_MATH1 && c != BCLASS_MATH && c != BCLASS_CAST) d->plain = false;
+        break;
+    }
+    default:
+        d->plain = false;
+    }
+    return true;
+}
+
+static void walk_deps(TileDeps *d, const Expr *e)
+{
+    d->reads_dep = false;
+    AstVisitor v = {.expr = dep_expr, .inlined = true, .ctx = d};
+    if (e) ast_walk_expr(&v, e);
+}
+
+/* Whether the kernel can run in clusters of two: a persistent grid whose
+ * blocks are not ping-pong (each block's consumers take every tile of its
+ * walk), plain scalars before the loop (the producer evaluates them for
+ * the partner's tile too, to see which operand the two tiles share), and
+ * a K loop whose bounds do not depend on the tile: the two blocks of a
+ * cluster then fill their rings in step, stage for stage, which the
+ * multicast loads need (a block writes into its partner's stage s). */
+static bool cluster_ok(Emitter *em, HopperPlan *hp, const TirOp *loop)
+{
+    if (!hp->persistent || hp->pingpong) return false;
+    TileDeps d = {.em = em, .plain = true};
+    for (const TirOp *op = top_ops(em); op != loop; op = op->next) {
+        if (!scalar_def(op)) continue;
+        if (op->pre || !op->dst->sym) return false;
+        walk_deps(&d, op->expr);
+        if (d.reads_dep) {
+            if (d.ndep == 64) return false;
+            d.dep[d.ndep++] = op->dst->sym;
+        }
+    }
+    for (const TirOp *op = loop->init; op; op = op->next) {
+        if (op->kind != TIR_DEF || op->pre) return false;
+        walk_deps(&d, op->expr);
+        if (d.reads_dep) return false;
+    }
+    walk_deps(&d, hp->pl->hi);
+    if (d.reads_dep) return false;
+    for (int i = 0; i < d.ndep; i++)
+        if (d.dep[i] == hp->pl->k) return false;
+    /* An operand is shared when its .index entries that do not read k
+     * are equal for the two tiles (the producer compares them once a
+     * tile) and those that do read nothing else of the tile. */
+    for (int i = 0; i < 2; i++) {
+        const Expr *iv = ast_option(hp->pl->load[i], "index")->value;
+        hp->share_ok[i] = true;
+        for (int j = 0; j < iv->nargs; j++) {
+            walk_deps(&d, iv->args[j]);
+            if (d.reads_dep && ast_reads(iv->args[j], hp->pl->k, NULL)) hp->share_ok[i] = false;
+        }
+    }
+    return d.plain;
+}
+
 /* Before the loop: scalar definitions (the producer evaluates them too),
  * and the accumulator's uniform start (with its mirror, when the epilogue
  * reads it out of order). */
@@ -304,7 +395,9 @@ bool hopper_check_ops(Emitter *em, HopperPlan *hp)
     }
     if (!op || !op->pipe || op->pipe->loop != hp->pl->loop || !all_ops(op->init, epilogue_op)) return false;
     for (int i = 0; i < 2; i++) hp->tma_only[i] = tma_only(em, hp, i);
-    return all_ops(op->next, epilogue_op);
+    if (!all_ops(op->next, epilogue_op)) return false;
+    hp->cluster = em->co->sm90_clusters && cluster_ok(em, hp, op);
+    return true;
 }
 
 /* ---- the wgmma instruction of a tile ------------------------------------- */
@@ -418,6 +511,19 @@ static void tile_coords(Emitter *em, const char *vt)
 static void open_tiles(Emitter *em, const TirOp *loop, bool consumer)
 {
     const HopperPlan *hp = em->hp;
+    if (hp->cluster) {
+        /* clusters of nc_ blocks (gridDim.x a multiple of it) take nc_
+         * neighbouring tiles at a time; a block whose tile is past the last
+         * (odd tile counts) is a ghost that walks its partner's tile vp_ */
+        line(em, "for (int64_t vq_ = blockIdx.x / nc_; vq_ * nc_ < nt_; vq_ += gridDim.x / nc_) {");
+        em->ind++;
+        line(em, "const int64_t vo_ = vq_ * nc_ + cr_, vr_ = nc_ > 1 ? vq_ * nc_ + (cr_ ^ 1u) : vo_;");
+        line(em, "const bool vghost_ = vo_ >= nt_;");
+        line(em, "const int64_t vt_ = vghost_ ? vr_ : vo_, vp_ = vr_ < nt_ ? vr_ : vt_; /* this block's tile, its partner's */");
+        line(em, "(void)vghost_, (void)vp_;");
+        tile_coords(em, "vt_");
+        return;
+    }
     if (!consumer || !hp->pingpong) {
         line(em, "for (int64_t vt_ = blockIdx.x; vt_ < nt_; vt_ += gridDim.x) {");
         em->ind++;
@@ -443,6 +549,84 @@ static void open_tiles(Emitter *em, const TirOp *loop, bool consumer)
     line(em, "}");
 }
 
+/* The TMA loads of a step into stage st_ (suffix "_mc": multicast to both
+ * blocks of the cluster). */
+static void load_a(Emitter *em, const char *in, const char *mc)
+{
+    line(em, "%stilec_tma_load_2d%s(st_, &tma_a_, &hfull_[s_], a1_, a0_%s);", in, mc, *mc ? ", 3" : "");
+}
+
+static void load_b(Emitter *em, const char *in, const char *mc)
+{
+    const HopperPlan *hp = em->hp;
+    if (hp->kmajor_b) { /* B column-major: one box of N rows of K elements */
+        line(em, "%stilec_tma_load_2d%s(st_ + %" PRId64 "u, &tma_b_, &hfull_[s_], b0_, b1_%s);", in, mc, hp->a_bytes,
+             *mc ? ", 3" : "");
+        return;
+    }
+    line(em, "%s#pragma unroll", in);
+    line(em, "%sfor (int c_ = 0; c_ < %" PRId64 "; ++c_)", in, hp->pl->N / 64);
+    line(em, "%s    tilec_tma_load_2d%s(st_ + %" PRId64 "u + (unsigned)c_ * %" PRId64 "u, &tma_b_, &hfull_[s_], b1_ + c_ * 64, b0_%s);",
+         in, mc, hp->a_bytes, hp->pl->K * 128, *mc ? ", 3" : "");
+}
+
+/* The variables of the partner's tile in the producer (clusters): a copy
+ * q<name> of each scalar before the K loop. */
+static void partner_decls(Emitter *em, const TirOp *loop)
+{
+    for (const TirOp *op = top_ops(em); op != loop; op = op->next) {
+        if (!scalar_def(op)) continue;
+        bool again = false; /* (a variable assigned twice is declared once) */
+        for (const TirOp *o = top_ops(em); o != op; o = o->next) again |= scalar_def(o) && o->dst->sym == op->dst->sym;
+        if (!again) line(em, "%s q%s = 0;", emit_storage_type(op->dst->dtype), tv_sym_name(em, op->dst->sym));
+    }
+}
+
+/* The scalars before the K loop for the partner's tile vp_ (its
+ * coordinates shadow this tile's in a block of their own), and which
+ * operands (A: sha_, B: shb_) the two tiles share: those whose .index
+ * entries that do not read the loop's variable are equal (cluster_ok).
+ * This tile's entries are evaluated before the block, the partner's in
+ * it: an entry may read tile_bid itself. */
+static void partner_scalars(Emitter *em, const TirOp *loop)
+{
+    const HopperPlan *hp = em->hp;
+    line(em, "bool sha_ = false, shb_ = false; /* operands the two tiles share, at every step */");
+    for (int i = 0; i < 2; i++) {
+        const Expr *iv = ast_option(hp->pl->load[i], "index")->value;
+        for (int j = 0; hp->share_ok[i] && j < iv->nargs; j++) {
+            if (ast_reads(iv->args[j], hp->pl->k, NULL)) continue;
+            Ctx c = {.shape = &iv->args[j]->shape, .idx = "0"};
+            line(em, "const int64_t m%c%d_ = (int64_t)(%s); /* this tile's .index entry */", i ? 'b' : 'a', j,
+                 ex_evc(em, iv->args[j], c, DT_INT64));
+        }
+    }
+    line(em, "if (nc_ > 1) { /* the partner's tile */");
+    em->ind++;
+    tile_coords(em, "vp_");
+    em->sym_prefix = "q";
+    for (const TirOp *op = top_ops(em); op != loop; op = op->next) {
+        if (!scalar_def(op)) continue;
+        Ctx c = {.shape = &op->expr->shape, .idx = "0"};
+        line(em, "%s = %s;", tv_sym_name(em, op->dst->sym), ex_evc(em, op->expr, c, op->dst->dtype));
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!hp->share_ok[i]) continue;
+        const Expr *iv = ast_option(hp->pl->load[i], "index")->value;
+        const char *eq = NULL;
+        for (int j = 0; j < iv->nargs; j++) {
+            if (ast_reads(iv->args[j], hp->pl->k, NULL)) continue;
+            Ctx c = {.shape = &iv->args[j]->shape, .idx = "0"};
+            const char *t = S("m%c%d_ == (int64_t)(%s)", i ? 'b' : 'a', j, ex_evc(em, iv->args[j], c, DT_INT64));
+            eq = eq ? S("%s && %s", eq, t) : t;
+        }
+        line(em, "sh%c_ = %s;", i ? 'b' : 'a', eq ? eq : "true");
+    }
+    em->sym_prefix = NULL;
+    em->ind--;
+    line(em, "}");
+}
+
 /* The producer: the first thread of warpgroup 0 evaluates the scalars the
  * loads' indices need and feeds the ring (on a persistent grid, tile after
  * tile without pause: the next tile's stages fill while the consumers run
@@ -457,9 +641,11 @@ static void producer(Emitter *em, const TirOp *loop)
         line(em, "int s_ = 0;");
         line(em, "unsigned ph_ = 0;");
         line(em, "int64_t fills_ = 0; /* stages filled so far */");
+        if (hp->cluster) partner_decls(em, loop);
         open_tiles(em, loop, false);
     }
     tile_scalars(em, loop);
+    if (hp->cluster) partner_scalars(em, loop);
     line(em, "{");
     em->ind++;
     loop_bounds(em, loop);
@@ -478,14 +664,20 @@ static void producer(Emitter *em, const TirOp *loop)
     load_coords(em, pl->load[1], pl->K, pl->N, "b");
     line(em, "const unsigned st_ = ring_ + (unsigned)s_ * %" PRId64 "u;", hp->stage_bytes);
     line(em, "tilec_mbar_expect_tx(&hfull_[s_], %" PRId64 "u);", hp->stage_bytes);
-    line(em, "tilec_tma_load_2d(st_, &tma_a_, &hfull_[s_], a1_, a0_);");
-    if (hp->kmajor_b) { /* B column-major: one box of N rows of K elements */
-        line(em, "tilec_tma_load_2d(st_ + %" PRId64 "u, &tma_b_, &hfull_[s_], b0_, b1_);", hp->a_bytes);
-    } else {
-        line(em, "#pragma unroll");
-        line(em, "for (int c_ = 0; c_ < %" PRId64 "; ++c_)", pl->N / 64);
-        line(em, "    tilec_tma_load_2d(st_ + %" PRId64 "u + (unsigned)c_ * %" PRId64 "u, &tma_b_, &hfull_[s_], b1_ + c_ * 64, b0_);",
-             hp->a_bytes, pl->K * 128);
+    if (!hp->cluster) {
+        load_a(em, "", "");
+        load_b(em, "", "");
+    } else { /* an operand both tiles read: each block loads it for both on every other step */
+        line(em, "if (!sha_) {");
+        load_a(em, "    ", "");
+        line(em, "} else if ((unsigned)(ks_ & 1) == cr_) {");
+        load_a(em, "    ", "_mc");
+        line(em, "}");
+        line(em, "if (!shb_) {");
+        load_b(em, "    ", "");
+        line(em, "} else if ((unsigned)((ks_ + 1) & 1) == cr_) {");
+        load_b(em, "    ", "_mc");
+        line(em, "}");
     }
     ring_advance(em);
     em->ind--;
@@ -493,8 +685,30 @@ static void producer(Emitter *em, const TirOp *loop)
     em->ind--;
     line(em, "}");
     if (hp->persistent) tv_close_loop(em);
+    if (hp->cluster) {
+        /* The partner's consumers arrive on this block's empty barriers
+         * until they are done: the block stays until every stage's last
+         * fill is released (its shared memory must outlive them). */
+        line(em, "if (nc_ > 1) {");
+        line(em, "    for (int i_ = 0; i_ < %d; ++i_) {", hp->stages);
+        line(em, "        if (fills_++ >= %d) tilec_mbar_wait(&hempty_[s_], ph_ ^ 1u);", hp->stages);
+        em->ind += 2;
+        ring_advance(em);
+        em->ind -= 2;
+        line(em, "    }");
+        line(em, "}");
+    }
     em->ind--;
     line(em, "}");
+}
+
+/* A consumer warp's release of ring stage st: an arrival on its empty
+ * barrier, in clusters on the barrier of each block of the cluster (either
+ * block's producer may write the stage of both). */
+static const char *release(Emitter *em, const char *st)
+{
+    return em->hp->cluster ? S("tilec_mbar_arrive_cluster_warp(&hempty_[%s], nc_, t_ %% 32)", st)
+                           : S("tilec_mbar_arrive_warp(&hempty_[%s], t_ %% 32)", st);
 }
 
 static void touch_part(Emitter *em, const char *p)
@@ -525,7 +739,7 @@ static void fp8_step(Emitter *em, const char *f, int mode)
     touch_part(em, "pa_");
     line(em, "tilec_wgmma_wait<0>();");
     touch_part(em, "pa_");
-    line(em, "if (t_ %% 32 == 0) tilec_mbar_arrive(&hempty_[s_]); /* the stage is read */");
+    line(em, "%s; /* the stage is read */", release(em, "s_"));
     line(em, "#pragma unroll");
     line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) %s[0][r_] += pa_[r_];", hp->wn / 2, f);
 }
@@ -582,7 +796,7 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
         line(em, "tilec_wgmma_commit();");
         touch_acc(em, f);
         line(em, "tilec_wgmma_wait<1>(); /* the previous step's products are done with their stage */");
-        line(em, "if (ks_ > 0 && t_ %% 32 == 0) tilec_mbar_arrive(&hempty_[ps_]);");
+        line(em, "if (ks_ > 0) %s;", release(em, "ps_"));
     }
     line(em, "ps_ = s_;");
     ring_advance(em);
@@ -592,7 +806,7 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
         line(em, "if (vt_ + (int64_t)gridDim.x < nt_) tilec_bar_arrive(4 - pp_, 256); /* the next tile's warpgroup: its turn */");
     line(em, "tilec_wgmma_wait<0>();");
     if (hp->persistent && !hp->fp8) /* (float8 releases each stage in its step) */
-        line(em, "if (pn_ > 0 && t_ %% 32 == 0) tilec_mbar_arrive(&hempty_[ps_]); /* the last stage, for the next tile */");
+        line(em, "if (pn_ > 0) %s; /* the last stage, for the next tile */", release(em, "ps_"));
     touch_acc(em, f);
     line(em, "%s = (%s)(pk0_ + pn_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
     em->ind--;
@@ -804,6 +1018,28 @@ void hopper_to_regs(Emitter *em, const TirOp *op)
     line(em, "}");
 }
 
+/* A ghost block of a cluster (its tile past the last) has no products to
+ * compute, but its ring is filled in step with its partner's: its
+ * consumers release each stage once it has filled, as many as the
+ * partner's tile has. */
+static void ghost(Emitter *em, const TirOp *loop)
+{
+    line(em, "if (vghost_) { /* no tile: keep pace with the partner */");
+    em->ind++;
+    tile_scalars(em, loop);
+    loop_bounds(em, loop);
+    line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
+    em->ind++;
+    line(em, "tilec_mbar_wait(&hfull_[s_], ph_);");
+    line(em, "%s;", release(em, "s_"));
+    ring_advance(em);
+    em->ind--;
+    line(em, "}");
+    line(em, "continue;");
+    em->ind--;
+    line(em, "}");
+}
+
 /* The whole body of the variant after the declarations. */
 void hopper_emit_body(Emitter *em)
 {
@@ -811,16 +1047,22 @@ void hopper_emit_body(Emitter *em)
     const TirOp *loop = top_ops(em);
     while (loop->kind != TIR_PIPELINED_FOR) loop = loop->next;
     line(em, "__shared__ __align__(8) uint64_t hfull_[%d], hempty_[%d];", hp->stages, hp->stages);
+    if (hp->cluster)
+        line(em, "const unsigned nc_ = tilec_cluster_ncta(), cr_ = tilec_cluster_rank(); /* the launch's clusters (1 or 2 blocks) */");
     line(em, "const unsigned ring_ = (tilec_smem_u32(s_mma_) + 1023u) & ~1023u; /* the 128-byte swizzle's alignment */");
     line(em, "if (threadIdx.x == 0) {");
     line(em, "    #pragma unroll");
     line(em, "    for (int s_ = 0; s_ < %d; ++s_) {", hp->stages);
     line(em, "        tilec_mbar_init(&hfull_[s_], 1u);");
-    line(em, "        tilec_mbar_init(&hempty_[s_], %du); /* a warp's arrival */", hp->pingpong ? 4 : hp->nwg * 4);
+    line(em, "        tilec_mbar_init(&hempty_[s_], %du%s); /* a warp's arrival%s */", hp->pingpong ? 4 : hp->nwg * 4,
+         hp->cluster ? " * nc_" : "", hp->cluster ? ", from each block of the cluster" : "");
     line(em, "    }");
     line(em, "    tilec_mbar_fence_init();");
     line(em, "}");
-    line(em, "__syncthreads(); /* all %d threads: the barriers are ready */", hopper_block_threads(hp, em->T));
+    if (hp->cluster)
+        line(em, "tilec_cluster_sync(); /* all threads of the cluster: the barriers are ready */");
+    else
+        line(em, "__syncthreads(); /* all %d threads: the barriers are ready */", hopper_block_threads(hp, em->T));
     if (hp->persistent) line(em, "const int64_t nt_ = (int64_t)vg_.x * vg_.y * vg_.z; /* the tiles */");
     line(em, "if (t_ < 0) {");
     em->ind++;
@@ -838,6 +1080,7 @@ void hopper_emit_body(Emitter *em)
     line(em, "int s_ = 0, ps_ = 0; /* the ring, as the producer walks it */");
     line(em, "unsigned ph_ = 0;");
     open_tiles(em, loop, true);
+    if (hp->cluster) ghost(em, loop);
     body_emit_ops(em, em->tir->body);
     tv_close_loop(em);
 }

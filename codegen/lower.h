@@ -123,6 +123,7 @@ typedef struct Emitter {
     Shape frag_shape;
     Layout frag_tv;
     const Param *tma_store; /* the array its epilogue stores with TMA (hopper_tma_store), or NULL */
+    const char *sym_prefix; /* read variables as <prefix>v<id> (hopper.c: another tile's scalars), or NULL */
 } Emitter;
 
 /* The sm_90a variant of a kernel (hopper.c): its consumer warpgroups and
@@ -151,6 +152,9 @@ typedef struct HopperPlan {
     bool tma_only[2];   /* and read nowhere else */
     const Param *store; /* the array the epilogue stores with TMA (tma_c_: boxes of 128 bytes by M rows), or NULL */
     const char *wgmma;  /* the name of its wgmma function (hopper_write_wgmma) */
+    bool cluster;       /* launched in clusters of two that share loads by TMA multicast (hopper_check_ops) */
+    bool share_ok[2];   /* and A's (B's) .index entries that read the K loop's variable read nothing of the
+                         * tile, so that the two tiles share the operand at every step or at none */
 } HopperPlan;
 
 typedef struct Ctx {

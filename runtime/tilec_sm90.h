@@ -56,11 +56,6 @@ __device__ __forceinline__ void tilec_mbar_expect_tx(uint64_t *b, unsigned bytes
                  : "memory");
 }
 
-__device__ __forceinline__ void tilec_mbar_arrive(uint64_t *b)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(tilec_smem_u32(b)) : "memory");
-}
-
 /* Waits until the phase of b with this parity has completed. */
 __device__ __forceinline__ void tilec_mbar_wait(uint64_t *b, unsigned parity)
 {
@@ -81,6 +76,67 @@ __device__ __forceinline__ void tilec_tma_load_2d(unsigned dst, const CUtensorMa
 {
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
                  ::"r"(dst), "l"((uint64_t)m), "r"(c0), "r"(c1), "r"(tilec_smem_u32(b))
+                 : "memory");
+}
+
+/* The same box into shared address dst of every CTA of the cluster in
+ * mask (bit r: rank r), completing on the barrier at b's offset in each
+ * (TMA multicast: one read of L2 for the blocks that share an operand). */
+__device__ __forceinline__ void tilec_tma_load_2d_mc(unsigned dst, const CUtensorMap *m, uint64_t *b, int c0, int c1,
+                                                     unsigned short mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                 " [%0], [%1, {%2, %3}], [%4], %5;\n"
+                 ::"r"(dst), "l"((uint64_t)m), "r"(c0), "r"(c1), "r"(tilec_smem_u32(b)), "h"(mask)
+                 : "memory");
+}
+
+/* The CTAs of this block's cluster (1 outside a cluster launch), and this
+ * block's rank among them. */
+__device__ __forceinline__ unsigned tilec_cluster_ncta()
+{
+    unsigned n;
+    asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(n));
+    return n;
+}
+
+__device__ __forceinline__ unsigned tilec_cluster_rank()
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+    return r;
+}
+
+/* Every thread of the cluster: what each did before (the barriers'
+ * initialisation) is visible to all after. */
+__device__ __forceinline__ void tilec_cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+/* A warp's release of barrier b: one arrival, by the lane whose `lane` is
+ * 0, predicated rather than branched (a consumer warp releases each ring
+ * stage between a wgmma wait and its next products: a divergent branch
+ * there sits on the K loop's critical path). */
+__device__ __forceinline__ void tilec_mbar_arrive_warp(uint64_t *b, unsigned lane)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n@p mbarrier.arrive.shared::cta.b64 _, [%0];\n}\n"
+                 ::"r"(tilec_smem_u32(b)), "r"(lane)
+                 : "memory");
+}
+
+/* The same on barrier b (its offset) of each of the cluster's first n
+ * CTAs (n is 1 or 2), this one included.  What a consumer's release
+ * orders are its wgmma reads of the stage, retired by wgmma.wait_group
+ * before it arrives, so the arrival's default release at CTA scope is
+ * enough (a .release.cluster arrival, a fence at cluster scope, made the
+ * float8 kernel twice as slow). */
+__device__ __forceinline__ void tilec_mbar_arrive_cluster_warp(uint64_t *b, unsigned n, unsigned lane)
+{
+    asm volatile("{\n.reg .pred p, q;\n.reg .b32 ra;\nsetp.eq.u32 p, %2, 0;\nsetp.gt.and.u32 q, %1, 1, p;\n"
+                 "@p mapa.shared::cluster.u32 ra, %0, 0;\n@p mbarrier.arrive.shared::cluster.b64 _, [ra];\n"
+                 "@q mapa.shared::cluster.u32 ra, %0, 1;\n@q mbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n"
+                 ::"r"(tilec_smem_u32(b)), "r"(n), "r"(lane)
                  : "memory");
 }
 
@@ -238,6 +294,58 @@ static inline long long tilec_persistent_blocks(int dev)
     const char *e = getenv("TILEC_SM90_GRID");
     long long cap = e && *e ? atoll(e) : 0;
     return cap > 0 && cap < n_[dev] ? cap : n_[dev];
+}
+
+/* The launch of `blocks` blocks (threads each, dyn bytes of dynamic shared
+ * memory, on stream s) in clusters of two, for cudaLaunchKernelEx; at is
+ * the cluster attribute cfg points to. */
+static inline void tilec_cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *at, long long blocks, int threads,
+                                        int dyn, cudaStream_t s)
+{
+    memset(cfg, 0, sizeof *cfg);
+    memset(at, 0, sizeof *at);
+    at->id = cudaLaunchAttributeClusterDimension;
+    at->val.clusterDim.x = 2;
+    at->val.clusterDim.y = 1;
+    at->val.clusterDim.z = 1;
+    cfg->gridDim = dim3((unsigned)blocks);
+    cfg->blockDim = dim3((unsigned)threads);
+    cfg->dynamicSmemBytes = (size_t)dyn;
+    cfg->stream = s;
+    cfg->attrs = at;
+    cfg->numAttrs = 1;
+}
+
+/* The grid of a persistent launch in clusters of two (whose blocks share
+ * an operand's loads through TMA multicast) for nt tiles: two blocks for
+ * each cluster the device runs at once (cudaOccupancyMaxActiveClusters,
+ * asked once per device and kept in cache[dev]), at most two a pair of
+ * tiles, and within TILEC_SM90_GRID (rounded down to even, at least 2).
+ * 0 when not: TILEC_SM90_CLUSTER=1 in the environment (read at every
+ * launch, to compare the two), or no cluster of the kernel's blocks fits
+ * (the caller launches the blocks alone). */
+static inline long long tilec_cluster_blocks(const void *fn, int dev, int threads, int dyn, long long nt, int *cache)
+{
+    const char *e = getenv("TILEC_SM90_CLUSTER");
+    if ((e && *e && atoi(e) == 1) || dev < 0 || dev >= 64) return 0;
+    if (!cache[dev]) {
+        cudaLaunchConfig_t cfg;
+        cudaLaunchAttribute at;
+        tilec_cluster_config(&cfg, &at, 2, threads, dyn, 0);
+        int n = 0;
+        if (cudaOccupancyMaxActiveClusters(&n, fn, &cfg) != cudaSuccess) {
+            (void)cudaGetLastError();
+            n = 0;
+        }
+        cache[dev] = n > 0 ? n : -1;
+    }
+    if (cache[dev] < 0) return 0;
+    long long b = 2LL * cache[dev], pairs = 2 * ((nt + 1) / 2);
+    if (b > pairs) b = pairs;
+    const char *g = getenv("TILEC_SM90_GRID");
+    long long cap = g && *g ? atoll(g) : 0;
+    if (cap > 0 && cap < b) b = cap < 2 ? 2 : cap & ~1LL;
+    return b;
 }
 
 /* Whether TMA can read rank-2 array a as tiles: 16-byte aligned data and

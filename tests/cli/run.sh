@@ -120,6 +120,30 @@ has "padded conversion rows, read four words at a time" "$OUT/mm90.cu" "const fl
 has "edge copies not unrolled" "$OUT/mm90.cu" "#pragma unroll 1"
 n=$(grep -c "#pragma unroll 1" "$OUT/mm90.cu")
 [ "$n" -eq 4 ] && pass || fail "edge copies of A and B, prologue and K loop, are 4 loops (got $n)"
+# --sm90-clusters: the persistent Hopper variant launches in clusters of two
+# (cudaLaunchKernelEx) whose blocks share loads by TMA multicast; not without
+# the option, nor for a K loop whose length depends on the tile (the two
+# rings would not move in step), nor for the host or sm_80.
+lacks "no clusters by default" "$OUT/mm90.cu" "cudaLaunchKernelEx"
+expect_rc "--sm90-clusters" 0 "$TILEC" -O2 --arch=sm_90 --sm90-clusters -o "$OUT/mm90c.cu" "$MM"
+has "cluster launch" "$OUT/mm90c.cu" "cl_ = cudaLaunchKernelEx(&cfg_, tilec_k_mm_0_sm90<true>, *a, *b, *c, ta_, tb_, tc_, g_) == cudaSuccess;"
+has "blocks alone when no cluster fits" "$OUT/mm90c.cu" "tilec_k_mm_0_sm90<true><<<pg_,"
+has "multicast loads" "$OUT/mm90c.cu" "tilec_tma_load_2d_mc(st_, &tma_a_, &hfull_[s_], a1_, a0_, 3);"
+# B is shared when the tiles' block columns agree: this tile's tile_bid(1)
+# read before the partner's coordinates shadow it, the partner's after.
+has "this tile's B column" "$OUT/mm90c.cu" "const int64_t mb1_ = (int64_t)(((int64_t)(((int32_t)vby_)))); /* this tile's .index entry */"
+has "compared with the partner's" "$OUT/mm90c.cu" "shb_ = mb1_ == (int64_t)(((int64_t)(((int32_t)vby_))));"
+mine=$(grep -n "const int64_t mb1_" "$OUT/mm90c.cu" | head -n 1 | cut -d: -f1)
+shadow=$(grep -n "if (nc_ > 1) { /\* the partner's tile \*/" "$OUT/mm90c.cu" | head -n 1 | cut -d: -f1)
+[ -n "$mine" ] && [ -n "$shadow" ] && [ "$mine" -lt "$shadow" ] && pass || fail "this tile's entries come before the partner's block ($mine, $shadow)"
+has "releases reach both blocks" "$OUT/mm90c.cu" "tilec_mbar_arrive_cluster_warp(&hempty_[ps_], nc_, t_ % 32)"
+has "ghost blocks keep pace" "$OUT/mm90c.cu" "if (vghost_) { /* no tile: keep pace with the partner */"
+printf '#include <tilec.h>\nTILE_KERNEL void mmt(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(float, 2) c)\n{\n    float acc = tile_zeros(float, .shape = {64, 128});\n    for (int64_t k = 0; k < tile_bid(0) + 1; k++)\n        acc = tile_mma(tile_load(a, .index = {tile_bid(0), k}, .shape = {64, 64}), tile_load(b, .index = {k, tile_bid(1)}, .shape = {64, 128}), acc);\n    tile_store(c, acc, .index = {tile_bid(0), tile_bid(1)});\n}\n' > "$OUT/mmt.tile.c"
+expect_rc "--sm90-clusters, tile-dependent K loop" 0 "$TILEC" -O2 --arch=sm_90 --sm90-clusters -o "$OUT/mmt.cu" "$OUT/mmt.tile.c"
+has "its Hopper variant" "$OUT/mmt.cu" "tilec_k_mmt_0_sm90<true><<<"
+lacks "runs its blocks alone" "$OUT/mmt.cu" "cudaLaunchKernelEx"
+expect_rc "--sm90-clusters on sm_80" 0 "$TILEC" -O2 --arch=sm_80 --sm90-clusters -o "$OUT/mm80c.cu" "$MM"
+lacks "no clusters on sm_80" "$OUT/mm80c.cu" "cudaLaunchKernelEx"
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
 has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 # --min-blocks=N: the ring leaves shared memory for N blocks (4 of them on

@@ -59,6 +59,9 @@ device)
     [ -d "$G/gen" ] || { echo "run 'sh tests/gpu/run.sh prepare' first (and carry build/gpu)"; exit 2; }
     nvidia-smi -L
     p=0; f=0
+    # every run of an application is cut off after GPU_TIMEOUT seconds (a
+    # hang is a failure, not the end of the session)
+    TO="timeout ${GPU_TIMEOUT:-300}"
     # sm_90a: the kernels' Hopper variants (wgmma, TMA) are compiled in;
     # -arch=sm_90 alone would build their mma.sync kernels only.
     NVARCH="-gencode arch=compute_90a,code=sm_90a"
@@ -88,28 +91,38 @@ device)
         if [ ! -x "$b/app" ]; then
             echo "FAIL build $name"; tail -n 20 "$b/build.log"; f=$((f + 1)); continue
         fi
-        if (cd "$b" && EX_DUMP=$G/dump-gpu/$name ./app) > "$b/run.out" 2>&1; then
+        if (cd "$b" && EX_DUMP=$G/dump-gpu/$name $TO ./app) > "$b/run.out" 2>&1; then
             p=$((p + 1)); echo "ok   run $(grep -E 'passed, [0-9]+ failed' "$b/run.out" | tail -n 1)"
         else
             f=$((f + 1)); echo "FAIL run $name"; tail -n 15 "$b/run.out"
         fi
         # Kernels with a Hopper variant: once more on their mma.sync kernels.
         if grep -q '_sm90<true><<<' "$b/$name.cu"; then
-            if (cd "$b" && TILEC_NO_SM90A=1 ./app) > "$b/run-mma.out" 2>&1; then
+            if (cd "$b" && TILEC_NO_SM90A=1 $TO ./app) > "$b/run-mma.out" 2>&1; then
                 p=$((p + 1)); echo "ok   run (mma.sync, TILEC_NO_SM90A=1) $(grep -E 'passed, [0-9]+ failed' "$b/run-mma.out" | tail -n 1)"
             else
                 f=$((f + 1)); echo "FAIL run (mma.sync) $name"; tail -n 15 "$b/run-mma.out"
             fi
         fi
-        # Persistent Hopper grids: three blocks, so that each walks several tiles.
+        # Hopper variants launched in clusters of two (TMA multicast): once
+        # more with the blocks alone.
+        if grep -q 'tilec_cluster_blocks' "$b/$name.cu"; then
+            if (cd "$b" && TILEC_SM90_CLUSTER=1 $TO ./app) > "$b/run-nocluster.out" 2>&1; then
+                p=$((p + 1)); echo "ok   run (no clusters, TILEC_SM90_CLUSTER=1) $(grep -E 'passed, [0-9]+ failed' "$b/run-nocluster.out" | tail -n 1)"
+            else
+                f=$((f + 1)); echo "FAIL run (no clusters) $name"; tail -n 15 "$b/run-nocluster.out"
+            fi
+        fi
+        # Persistent Hopper grids: three blocks (two, one cluster, where the
+        # kernel runs in clusters), so that each walks several tiles.
         if grep -q 'tilec_persistent_blocks' "$b/$name.cu"; then
-            if (cd "$b" && TILEC_SM90_GRID=3 compute-sanitizer --tool racecheck --error-exitcode 3 ./app) > "$b/run-grid3.out" 2>&1; then
+            if (cd "$b" && TILEC_SM90_GRID=3 $TO compute-sanitizer --tool racecheck --error-exitcode 3 ./app) > "$b/run-grid3.out" 2>&1; then
                 p=$((p + 1)); echo "ok   run (persistent grid of 3 blocks, racecheck) $(grep -E 'passed, [0-9]+ failed' "$b/run-grid3.out" | tail -n 1)"
             else
                 f=$((f + 1)); echo "FAIL run (persistent grid of 3 blocks) $name"; tail -n 15 "$b/run-grid3.out"
             fi
         fi
-        if (cd "$b" && compute-sanitizer --tool memcheck --error-exitcode 3 ./app) > "$b/memcheck.out" 2>&1; then
+        if (cd "$b" && $TO compute-sanitizer --tool memcheck --error-exitcode 3 ./app) > "$b/memcheck.out" 2>&1; then
             p=$((p + 1)); echo "ok   memcheck $name: $(grep -E 'ERROR SUMMARY' "$b/memcheck.out" | tail -n 1)"
         else
             f=$((f + 1)); echo "FAIL memcheck $name"; grep -E 'ERROR|Invalid|at 0x' "$b/memcheck.out" | head -n 10
@@ -118,7 +131,7 @@ device)
         # reductions, tile_mma staging, cp.async pipelines)
         [ "$races" = 1 ] || continue
         for tool in racecheck synccheck; do
-            if (cd "$b" && compute-sanitizer --tool $tool --error-exitcode 3 ./app) > "$b/$tool.out" 2>&1; then
+            if (cd "$b" && $TO compute-sanitizer --tool $tool --error-exitcode 3 ./app) > "$b/$tool.out" 2>&1; then
                 p=$((p + 1)); echo "ok   $tool $name: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$b/$tool.out" | tail -n 1)"
             else
                 f=$((f + 1)); echo "FAIL $tool $name"; grep -E 'ERROR|hazard|at 0x' "$b/$tool.out" | head -n 10
@@ -169,7 +182,8 @@ device)
         # The mma.sync ceiling that bounds tile_mma (a hardware limit).
         nvcc -O3 -arch=sm_90 -o "$G/mma_peak" tests/bench/peak/mma_peak.cu && "$G/mma_peak" || f=$((f + 1))
         # SASS evidence of the Hopper variants: HGMMA present, no spills.
-        sh tests/gpu/sass_check.sh build/bench/matmul*.cu "$G/cuda/matmul_sm90/matmul_sm90.cu" | tee "$G/sass.txt"
+        sh tests/gpu/sass_check.sh build/bench/matmul*.cu "$G/cuda/matmul_sm90/matmul_sm90.cu" \
+            "$G/cuda/matmul_sm90_cluster/matmul_sm90_cluster.cu" | tee "$G/sass.txt"
         if grep -q '^FAIL' "$G/sass.txt"; then f=$((f + 1)); else p=$((p + 1)); fi
         python3 tests/bench/bench.py $quick --out "${OUT:-$G}" || f=$((f + 1))
     fi
