@@ -138,6 +138,10 @@ double __tilec_atomic_max(void *array, double tile, struct tilec_mem_opts o);
 double __tilec_atomic_min(void *array, double tile, struct tilec_mem_opts o);
 double __tilec_atomic_xchg(void *array, double tile, struct tilec_mem_opts o);
 double __tilec_atomic_cas(void *array, double expected, double desired, struct tilec_mem_opts o);
+double __tilec_atomic_sub(void *array, double tile, struct tilec_mem_opts o);
+double __tilec_atomic_and(void *array, double tile, struct tilec_mem_opts o);
+double __tilec_atomic_or(void *array, double tile, struct tilec_mem_opts o);
+double __tilec_atomic_xor(void *array, double tile, struct tilec_mem_opts o);
 double __tilec_mma(double a, double b, double acc);
 double __tilec_matmul(double a, double b);
 
@@ -194,6 +198,10 @@ double __tilec_matmul(double a, double b);
 #define tile_atomic_max(array, tile, ...) __tilec_atomic_max(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
 #define tile_atomic_min(array, tile, ...) __tilec_atomic_min(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
 #define tile_atomic_xchg(array, tile, ...) __tilec_atomic_xchg(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_atomic_sub(array, tile, ...) __tilec_atomic_sub(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_atomic_and(array, tile, ...) __tilec_atomic_and(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_atomic_or(array, tile, ...) __tilec_atomic_or(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_atomic_xor(array, tile, ...) __tilec_atomic_xor(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
 #define tile_atomic_cas(array, expected, desired, ...) \
     __tilec_atomic_cas(array, expected, desired, (struct tilec_mem_opts){__VA_ARGS__})
 #define tile_mma(a, b, acc) __tilec_mma(a, b, acc)

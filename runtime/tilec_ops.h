@@ -217,7 +217,8 @@ TILEC_OP double tilec_maxd(double a, double b) { return a != a ? a : (b != b ? b
 TILEC_OP double tilec_mind(double a, double b) { return a != a ? a : (b != b ? b : (a < b ? a : b)); }
 
 /* ---- atomics on global arrays -------------------------------------------- */
-/* tilec_atomic_<op>_<type>(p, v, order, scope) returns the old value.  order
+/* tilec_atomic_<op>_<type>(p, v, order, scope) returns the old value (op:
+ * add, sub, max, min, xchg, cas, and the integers' and, or, xor).  order
  * is 1..5 (relaxed, acquire, release, acq_rel, seq_cst), scope 1..3 (block,
  * device, system), both compile-time constants in generated code.  On the
  * device they are cuda::atomic_ref operations; on the host the GCC __atomic
@@ -233,6 +234,10 @@ template <typename T, cuda::thread_scope S> struct tilec_aref_ {
              : cuda::std::memory_order_relaxed;
     }
     static __device__ __forceinline__ T add(T *p, T v, int o) { return cuda::atomic_ref<T, S>(*p).fetch_add(v, mo(o)); }
+    static __device__ __forceinline__ T sub(T *p, T v, int o) { return cuda::atomic_ref<T, S>(*p).fetch_sub(v, mo(o)); }
+    static __device__ __forceinline__ T band(T *p, T v, int o) { return cuda::atomic_ref<T, S>(*p).fetch_and(v, mo(o)); }
+    static __device__ __forceinline__ T bor(T *p, T v, int o) { return cuda::atomic_ref<T, S>(*p).fetch_or(v, mo(o)); }
+    static __device__ __forceinline__ T bxor(T *p, T v, int o) { return cuda::atomic_ref<T, S>(*p).fetch_xor(v, mo(o)); }
     static __device__ __forceinline__ T xchg(T *p, T v, int o) { return cuda::atomic_ref<T, S>(*p).exchange(v, mo(o)); }
     static __device__ __forceinline__ T cas(T *p, T e, T d, int o)
     {
@@ -254,10 +259,15 @@ template <typename T, cuda::thread_scope S> struct tilec_aref_ {
                  : tilec_aref_<T, cuda::thread_scope_device>::call)
 #define TILEC_DEF_ATOMICS_(T, S)                                                                      \
     static __device__ __forceinline__ T tilec_atomic_add_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, add(p, v, o)); } \
+    static __device__ __forceinline__ T tilec_atomic_sub_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, sub(p, v, o)); } \
     static __device__ __forceinline__ T tilec_atomic_xchg_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, xchg(p, v, o)); } \
     static __device__ __forceinline__ T tilec_atomic_cas_##S(T *p, T e, T d, int o, int sc) { return TILEC_SCOPED_(T, sc, cas(p, e, d, o)); } \
     static __device__ __forceinline__ T tilec_atomic_max_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, maxmin(p, v, o, true)); } \
     static __device__ __forceinline__ T tilec_atomic_min_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, maxmin(p, v, o, false)); }
+#define TILEC_DEF_BIT_ATOMICS_(T, S)                                                                  \
+    static __device__ __forceinline__ T tilec_atomic_and_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, band(p, v, o)); } \
+    static __device__ __forceinline__ T tilec_atomic_or_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, bor(p, v, o)); } \
+    static __device__ __forceinline__ T tilec_atomic_xor_##S(T *p, T v, int o, int sc) { return TILEC_SCOPED_(T, sc, bxor(p, v, o)); }
 #else
 /* Addition that wraps for integers (no signed-overflow undefined behaviour). */
 static inline int32_t tilec_wrap_add_i32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
@@ -266,6 +276,12 @@ static inline int64_t tilec_wrap_add_i64(int64_t a, int64_t b) { return (int64_t
 static inline uint64_t tilec_wrap_add_u64(uint64_t a, uint64_t b) { return a + b; }
 static inline float tilec_wrap_add_f32(float a, float b) { return a + b; }
 static inline double tilec_wrap_add_f64(double a, double b) { return a + b; }
+static inline int32_t tilec_wrap_sub_i32(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }
+static inline uint32_t tilec_wrap_sub_u32(uint32_t a, uint32_t b) { return a - b; }
+static inline int64_t tilec_wrap_sub_i64(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static inline uint64_t tilec_wrap_sub_u64(uint64_t a, uint64_t b) { return a - b; }
+static inline float tilec_wrap_sub_f32(float a, float b) { return a - b; }
+static inline double tilec_wrap_sub_f64(double a, double b) { return a - b; }
 static inline int tilec_gcc_mo_(int o)
 {
     return o == 2 ? __ATOMIC_ACQUIRE : o == 3 ? __ATOMIC_RELEASE : o == 4 ? __ATOMIC_ACQ_REL
@@ -289,6 +305,17 @@ static inline int tilec_gcc_mo_(int o)
         (void)sc;                                                                                    \
         return old;                                                                                  \
     }                                                                                                \
+    static inline T tilec_atomic_sub_##S(T *p, T v, int o, int sc)                                  \
+    {                                                                                                \
+        T old;                                                                                       \
+        __atomic_load(p, &old, __ATOMIC_RELAXED);                                                    \
+        for (;;) {                                                                                   \
+            T nv = tilec_wrap_sub_##S(old, v);                                                       \
+            if (__atomic_compare_exchange(p, &old, &nv, 1, tilec_gcc_mo_(o), __ATOMIC_RELAXED)) break; \
+        }                                                                                            \
+        (void)sc;                                                                                    \
+        return old;                                                                                  \
+    }                                                                                                \
     static inline T tilec_atomic_xchg_##S(T *p, T v, int o, int sc)                                 \
     {                                                                                                \
         T old;                                                                                       \
@@ -307,6 +334,10 @@ static inline int tilec_gcc_mo_(int o)
     }                                                                                                \
     static inline T tilec_atomic_max_##S(T *p, T v, int o, int sc) { (void)sc; return tilec_atomic_maxmin_##S(p, v, o, true); } \
     static inline T tilec_atomic_min_##S(T *p, T v, int o, int sc) { (void)sc; return tilec_atomic_maxmin_##S(p, v, o, false); }
+#define TILEC_DEF_BIT_ATOMICS_(T, S)                                                                                       \
+    static inline T tilec_atomic_and_##S(T *p, T v, int o, int sc) { (void)sc; return __atomic_fetch_and(p, v, tilec_gcc_mo_(o)); } \
+    static inline T tilec_atomic_or_##S(T *p, T v, int o, int sc) { (void)sc; return __atomic_fetch_or(p, v, tilec_gcc_mo_(o)); }   \
+    static inline T tilec_atomic_xor_##S(T *p, T v, int o, int sc) { (void)sc; return __atomic_fetch_xor(p, v, tilec_gcc_mo_(o)); }
 #endif
 TILEC_DEF_ATOMICS_(int32_t, i32)
 TILEC_DEF_ATOMICS_(uint32_t, u32)
@@ -314,6 +345,10 @@ TILEC_DEF_ATOMICS_(int64_t, i64)
 TILEC_DEF_ATOMICS_(uint64_t, u64)
 TILEC_DEF_ATOMICS_(float, f32)
 TILEC_DEF_ATOMICS_(double, f64)
+TILEC_DEF_BIT_ATOMICS_(int32_t, i32)
+TILEC_DEF_BIT_ATOMICS_(uint32_t, u32)
+TILEC_DEF_BIT_ATOMICS_(int64_t, i64)
+TILEC_DEF_BIT_ATOMICS_(uint64_t, u64)
 
 /* ---- launcher support ---------------------------------------------------- */
 

@@ -992,14 +992,16 @@ static bool builtin_gather_scatter(Sema *s, Expr *e)
         }
     }
     if (atomic) {
-        bool ok;
-        if (e->bi == BI_ATOMIC_ADD) ok = at == DT_INT32 || at == DT_UINT32 || at == DT_INT64 || at == DT_UINT64 ||
-                                           at == DT_FLOAT32 || at == DT_FLOAT64;
-        else if (e->bi == BI_ATOMIC_CAS) ok = at == DT_INT32 || at == DT_UINT32 || at == DT_INT64 || at == DT_UINT64;
-        else ok = dtype_bits(at) >= 32 && at != DT_TFLOAT32;
+        /* add and sub: integers and floats; cas and the bitwise ones:
+         * integers; max, min, xchg: any 32- or 64-bit type */
+        bool ints = at == DT_INT32 || at == DT_UINT32 || at == DT_INT64 || at == DT_UINT64;
+        bool arith = e->bi == BI_ATOMIC_ADD || e->bi == BI_ATOMIC_SUB;
+        bool int_only = e->bi == BI_ATOMIC_CAS || e->bi == BI_ATOMIC_AND || e->bi == BI_ATOMIC_OR || e->bi == BI_ATOMIC_XOR;
+        bool ok = arith ? ints || at == DT_FLOAT32 || at == DT_FLOAT64 : int_only ? ints
+                : dtype_bits(at) >= 32 && at != DT_TFLOAT32;
         if (!ok) {
-            diag_error(e->args[0]->loc, "tile_%s does not support %s arrays (32- and 64-bit types%s)", n,
-                       dtype_name(at), e->bi == BI_ATOMIC_CAS ? ", integers only" : "");
+            diag_error(e->args[0]->loc, "tile_%s does not support %s arrays (32- and 64-bit %s)", n, dtype_name(at),
+                       arith ? "integers and floats" : int_only ? "integers only" : "types");
             return false;
         }
     }
@@ -1192,7 +1194,7 @@ static bool type_builtin(Sema *s, Expr *e)
     case BI_SUM: case BI_PROD: case BI_MAX: case BI_MIN: case BI_ARGMAX: case BI_ARGMIN: case BI_ANY: case BI_ALL:
         return builtin_reduce(s, e);
     case BI_GATHER: case BI_SCATTER: case BI_ATOMIC_ADD: case BI_ATOMIC_MAX: case BI_ATOMIC_MIN: case BI_ATOMIC_XCHG:
-    case BI_ATOMIC_CAS:
+    case BI_ATOMIC_CAS: case BI_ATOMIC_SUB: case BI_ATOMIC_AND: case BI_ATOMIC_OR: case BI_ATOMIC_XOR:
         return builtin_gather_scatter(s, e);
     case BI_CAT: return builtin_cat(s, e);
     case BI_MMA: case BI_MATMUL: return builtin_mma(s, e);

@@ -47,6 +47,8 @@ static void test_rows(void)
     CHECK_INT(builtin_lookup("load"), BI_LOAD);
     CHECK_INT(builtin_lookup("tile_load"), BI_LOAD);
     CHECK_INT(builtin_lookup("tile_atomic_cas"), BI_ATOMIC_CAS);
+    CHECK_INT(builtin_lookup("tile_atomic_sub"), BI_ATOMIC_SUB);
+    CHECK_INT(builtin_lookup("tile_atomic_xor"), BI_ATOMIC_XOR);
     CHECK_INT(builtin_lookup("loads"), BI_NONE);
     CHECK_INT(builtin_lookup("tile_"), BI_NONE);
     CHECK_INT(builtin_lookup(""), BI_NONE);

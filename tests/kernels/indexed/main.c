@@ -1,7 +1,9 @@
 /* main.c: checks indexed.tile.c: gather with out-of-range indices, a
  * histogram and a total by atomics (exact, order-independent integers), a
- * permutation scatter and an atomic max (exact), scans along rows (integers
- * exact; the float product 1e-5 relative), tile_cat/tile_extract (exact). */
+ * permutation scatter and an atomic max (exact), the bitwise and subtracting
+ * atomics (exact; the old values the OR returns are subsets of the final
+ * mask), scans along rows (integers exact; the float product 1e-5
+ * relative), tile_cat/tile_extract (exact). */
 #include "../../../examples/common/example.h"
 #include "indexed.h"
 
@@ -72,6 +74,51 @@ static void test_scatter(void)
     free(x), free(y), free(perm), free(g), free(w), ex_free(dx), ex_free(dy), ex_free(dm), ex_free(dp);
 }
 
+static void test_bits(void)
+{
+    enum { n = 1000, nb = 40 };
+    uint32_t *x = malloc(4 * n), *olds = malloc(4 * n), any[nb], anyw[nb] = {0};
+    int64_t none[nb], nonew[nb];
+    uint64_t par[nb], parw[nb] = {0};
+    int32_t left[nb], leftw[nb];
+    float rest[nb], restw[nb];
+    for (int64_t i = 0; i < n; i++) x[i] = (uint32_t)ex_uniform(0, 32 * nb);
+    for (int b = 0; b < nb; b++) any[b] = 0, none[b] = -1, par[b] = 0, left[b] = 1000, rest[b] = 0, leftw[b] = 1000, restw[b] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t b = x[i] / 32, bit = x[i] % 32;
+        anyw[b] |= 1u << bit, parw[b] ^= x[i], leftw[b] -= 1, restw[b] -= (float)(x[i] % 7);
+    }
+    for (int b = 0; b < nb; b++) nonew[b] = ~(int64_t)anyw[b];
+    uint32_t *dx = ex_alloc(4 * n), *dany = ex_alloc(4 * nb), *dolds = ex_alloc(4 * n);
+    int64_t *dnone = ex_alloc(8 * nb);
+    uint64_t *dpar = ex_alloc(8 * nb);
+    int32_t *dleft = ex_alloc(4 * nb);
+    float *drest = ex_alloc(4 * nb);
+    ex_upload(dx, x, 4 * n), ex_upload(dany, any, 4 * nb), ex_upload(dnone, none, 8 * nb), ex_upload(dpar, par, 8 * nb);
+    ex_upload(dleft, left, 4 * nb), ex_upload(drest, rest, 4 * nb);
+    tilec_array X = tilec_array_1d(dx, TILEC_UINT32, n), A = tilec_array_1d(dany, TILEC_UINT32, nb),
+                N = tilec_array_1d(dnone, TILEC_INT64, nb), P = tilec_array_1d(dpar, TILEC_UINT64, nb),
+                L = tilec_array_1d(dleft, TILEC_INT32, nb), R = tilec_array_1d(drest, TILEC_FLOAT32, nb),
+                O = tilec_array_1d(dolds, TILEC_UINT32, n);
+    ex_status("bits launch", bits(NULL, tilec_grid_1d(n, 256), &X, &A, &N, &P, &L, &R, &O));
+    ex_download(any, dany, 4 * nb), ex_download(none, dnone, 8 * nb), ex_download(par, dpar, 8 * nb);
+    ex_download(left, dleft, 4 * nb), ex_download(rest, drest, 4 * nb), ex_download(olds, dolds, 4 * n);
+    bool or_ok = true, and_ok = true, xor_ok = true, sub_ok = true, fsub_ok = true, olds_ok = true;
+    for (int b = 0; b < nb; b++) {
+        or_ok &= any[b] == anyw[b], and_ok &= none[b] == nonew[b], xor_ok &= par[b] == parw[b];
+        sub_ok &= left[b] == leftw[b], fsub_ok &= rest[b] == restw[b];
+    }
+    for (int64_t i = 0; i < n; i++) olds_ok &= (olds[i] & ~anyw[x[i] / 32]) == 0;
+    ex_expect("atomic_or (uint32)", or_ok);
+    ex_expect("atomic_and (int64)", and_ok);
+    ex_expect("atomic_xor (uint64)", xor_ok);
+    ex_expect("atomic_sub (int32)", sub_ok);
+    ex_expect("atomic_sub (float32)", fsub_ok);
+    ex_expect("atomic_or's old values", olds_ok);
+    free(x), free(olds);
+    ex_free(dx), ex_free(dany), ex_free(dolds), ex_free(dnone), ex_free(dpar), ex_free(dleft), ex_free(drest);
+}
+
 static void test_scans(void)
 {
     int64_t M = 10, N = 64;
@@ -117,6 +164,7 @@ int main(void)
 {
     test_lookup();
     test_scatter();
+    test_bits();
     test_scans();
     return ex_finish("indexed");
 }
