@@ -287,6 +287,21 @@ static inline int tilec_gcc_mo_(int o)
     return o == 2 ? __ATOMIC_ACQUIRE : o == 3 ? __ATOMIC_RELEASE : o == 4 ? __ATOMIC_ACQ_REL
          : o == 5 ? __ATOMIC_SEQ_CST : __ATOMIC_RELAXED;
 }
+/* add and sub as compare-and-swap loops over the wrapping operation OP
+ * (tilec_wrap_<OP>_<S>: no signed-overflow undefined behaviour, and the
+ * same loop for floats) */
+#define TILEC_DEF_RMW_ATOMIC_(T, S, OP)                                                              \
+    static inline T tilec_atomic_##OP##_##S(T *p, T v, int o, int sc)                               \
+    {                                                                                                \
+        T old;                                                                                       \
+        __atomic_load(p, &old, __ATOMIC_RELAXED);                                                    \
+        for (;;) {                                                                                   \
+            T nv = tilec_wrap_##OP##_##S(old, v);                                                    \
+            if (__atomic_compare_exchange(p, &old, &nv, 1, tilec_gcc_mo_(o), __ATOMIC_RELAXED)) break; \
+        }                                                                                            \
+        (void)sc;                                                                                    \
+        return old;                                                                                  \
+    }
 #define TILEC_DEF_ATOMICS_(T, S)                                                                     \
     static inline T tilec_atomic_cas_##S(T *p, T e, T d, int o, int sc)                             \
     {                                                                                                \
@@ -294,28 +309,8 @@ static inline int tilec_gcc_mo_(int o)
         __atomic_compare_exchange(p, &e, &d, 0, tilec_gcc_mo_(o), __ATOMIC_RELAXED);                 \
         return e;                                                                                    \
     }                                                                                                \
-    static inline T tilec_atomic_add_##S(T *p, T v, int o, int sc)                                  \
-    {                                                                                                \
-        T old;                                                                                       \
-        __atomic_load(p, &old, __ATOMIC_RELAXED);                                                    \
-        for (;;) {                                                                                   \
-            T nv = tilec_wrap_add_##S(old, v);                                                       \
-            if (__atomic_compare_exchange(p, &old, &nv, 1, tilec_gcc_mo_(o), __ATOMIC_RELAXED)) break; \
-        }                                                                                            \
-        (void)sc;                                                                                    \
-        return old;                                                                                  \
-    }                                                                                                \
-    static inline T tilec_atomic_sub_##S(T *p, T v, int o, int sc)                                  \
-    {                                                                                                \
-        T old;                                                                                       \
-        __atomic_load(p, &old, __ATOMIC_RELAXED);                                                    \
-        for (;;) {                                                                                   \
-            T nv = tilec_wrap_sub_##S(old, v);                                                       \
-            if (__atomic_compare_exchange(p, &old, &nv, 1, tilec_gcc_mo_(o), __ATOMIC_RELAXED)) break; \
-        }                                                                                            \
-        (void)sc;                                                                                    \
-        return old;                                                                                  \
-    }                                                                                                \
+    TILEC_DEF_RMW_ATOMIC_(T, S, add)                                                                 \
+    TILEC_DEF_RMW_ATOMIC_(T, S, sub)                                                                 \
     static inline T tilec_atomic_xchg_##S(T *p, T v, int o, int sc)                                 \
     {                                                                                                \
         T old;                                                                                       \

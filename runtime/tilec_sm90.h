@@ -319,8 +319,9 @@ static inline void tilec_cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchAttri
 /* The grid of a persistent launch in clusters of two (whose blocks share
  * an operand's loads through TMA multicast) for nt tiles: two blocks for
  * each cluster the device runs at once (cudaOccupancyMaxActiveClusters,
- * asked once per device and kept in cache[dev]), at most two a pair of
- * tiles, and within TILEC_SM90_GRID (rounded down to even, at least 2).
+ * asked once per device and kept in cache[dev]), no more than the tiles
+ * need (two blocks for each pair of tiles), and within TILEC_SM90_GRID
+ * (rounded down to even, at least 2).
  * 0 when not: TILEC_SM90_CLUSTER=1 in the environment (read at every
  * launch, to compare the two), or no cluster of the kernel's blocks fits
  * (the caller launches the blocks alone). */
