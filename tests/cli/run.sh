@@ -142,6 +142,14 @@ printf '#include <tilec.h>\nTILE_KERNEL void mmt(TILE_ARRAY(const __bf16, 2) a, 
 expect_rc "--sm90-clusters, tile-dependent K loop" 0 "$TILEC" -O2 --arch=sm_90 --sm90-clusters -o "$OUT/mmt.cu" "$OUT/mmt.tile.c"
 has "its Hopper variant" "$OUT/mmt.cu" "tilec_k_mmt_0_sm90<true><<<"
 lacks "runs its blocks alone" "$OUT/mmt.cu" "cudaLaunchKernelEx"
+# A's rows read both the loop's variable and the tile: the tiles may share
+# its box at some steps and not at others, so A is never multicast; B
+# (block column) still is.
+printf '#include <tilec.h>\nTILE_KERNEL void mms(TILE_ARRAY(const __bf16, 2) a, TILE_ARRAY(const __bf16, 2) b, TILE_ARRAY(float, 2) c)\n{\n    float acc = tile_zeros(float, .shape = {64, 128});\n    for (int64_t k = 0; k < tile_dim(a, 1) / 64; k++)\n        acc = tile_mma(tile_load(a, .index = {(tile_bid(0) + k) %% tile_num_blocks(0), k}, .shape = {64, 64}), tile_load(b, .index = {k, tile_bid(1)}, .shape = {64, 128}), acc);\n    tile_store(c, acc, .index = {tile_bid(0), tile_bid(1)});\n}\n' > "$OUT/mms.tile.c"
+expect_rc "--sm90-clusters, A's index reads k and the tile" 0 "$TILEC" -O2 --arch=sm_90 --sm90-clusters -o "$OUT/mms.cu" "$OUT/mms.tile.c"
+has "still in clusters" "$OUT/mms.cu" "cudaLaunchKernelEx"
+lacks "A never shared" "$OUT/mms.cu" "sha_ = ma"
+has "B shared by block column" "$OUT/mms.cu" "shb_ = mb1_ == "
 expect_rc "--sm90-clusters on sm_80" 0 "$TILEC" -O2 --arch=sm_80 --sm90-clusters -o "$OUT/mm80c.cu" "$MM"
 lacks "no clusters on sm_80" "$OUT/mm80c.cu" "cudaLaunchKernelEx"
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
