@@ -1,0 +1,67 @@
+/* sema_impl.h: what the files of the semantic pass share (internal to
+ * sema/sema.c and sema/builtin_types.c): the pass's state, the scope chain,
+ * and the helpers both use.  The interface is sema.h. */
+#ifndef TILEC_SEMA_IMPL_H
+#define TILEC_SEMA_IMPL_H
+#include "sema/sema.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sema/dtype.h"
+#include "sema/shape.h"
+
+typedef struct Scope {
+    Symbol *sym;
+    struct Scope *next;
+    int depth;
+} Scope;
+
+typedef struct Sema {
+    Program *prog;
+    Func *func;          /* the kernel being typed */
+    const int64_t *consts;
+    Scope *scope;
+    int depth;
+    int loop_depth;
+    int next_sym;
+    int next_expr;
+    Func *stack[32];     /* tile functions being inlined, for recursion checks */
+    int nstack;
+    Func *cur_func;      /* the function whose body is being typed */
+    Inline *cur_inline;  /* non-NULL inside an inlined body */
+    const char **assigned; /* names assigned anywhere in the current body */
+    int nassigned;
+    Expr **late;         /* nodes sema made (desugaring), numbered after the rest */
+    int nlate, caplate;
+} Sema;
+
+/* The shape of a scalar (rank 0). */
+extern const Shape sem_scalar_shape;
+
+/* d itself, or the concrete dtype a loose literal type takes for value v. */
+Dtype sem_concrete_or(Dtype d, const ConstValue *v);
+/* Makes e the integer constant v. */
+void sem_set_const_int(Expr *e, int64_t v);
+/* e's value when it is a compile-time integer constant; otherwise reports
+ * that `what` must be one and returns false. */
+bool sem_expect_const_int(Sema *s, Expr *e, const char *what, int64_t *out);
+/* The innermost declaration of name in scope, or NULL. */
+Symbol *sem_lookup(Sema *s, const char *name);
+/* A new symbol, name, declared at loc in the current scope. */
+Symbol *sem_declare(Sema *s, const char *name, SrcLoc loc);
+/* sh as text in buf (n bytes), which it returns. */
+char *sem_fmt_shape(const Shape *sh, char *buf, size_t n);
+/* The promotion of two typed operands under op; on error reports at loc. */
+bool sem_promote2(SrcLoc loc, PromoteOp op, const Expr *a, const Expr *b, Promotion *out);
+/* The broadcast of two shapes; on error reports at loc. */
+bool sem_broadcast2(SrcLoc loc, const Shape *a, const Shape *b, Shape *out);
+/* Types e and everything below it (sema.c); false after an error. */
+bool sem_type_expr(Sema *s, Expr *e);
+
+/* Types a builtin call (builtin_types.c): its options, arguments, dtype
+ * and shape. */
+bool sem_type_builtin(Sema *s, Expr *e);
+/* tile_where(c, a, b), also the desugared form of `c ? a : b` on tiles. */
+bool sem_builtin_where(Sema *s, Expr *e, Expr *c, Expr *a, Expr *b);
+#endif
