@@ -3,6 +3,6 @@
  * 128 x 128 tile of its own), BN 128 only.
  * tilec-flags: --max-threads=128
  * nvcc-spills: allowed */
-#define MATMUL_TF32_NAME matmul_tf32_w4
-#define MATMUL_TF32_BN 128
+#define MATMUL_NAME matmul_tf32_w4
+#define MATMUL_BN 128
 #include "matmul_tf32.tile.c"

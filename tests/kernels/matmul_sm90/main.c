@@ -127,6 +127,31 @@ static void run_range(int64_t M, int64_t N, int64_t K, int64_t kt0)
     free(got), free(want), free(c), ex_free(dc), prob_free(&p);
 }
 
+/* want = s0 + A @ B in float64 (ad: M x K, bd: K x N, both row-major);
+ * returns the largest s0 + sum |a b| over the elements, the scale of the
+ * float32 sums' rounding bound. */
+static double ref_product(const double *ad, const double *bd, int64_t M, int64_t N, int64_t K, double s0, double *want)
+{
+    double worst = 0;
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double s = s0, sa = s0;
+            for (int64_t k = 0; k < K; k++) s += ad[i * K + k] * bd[k * N + j], sa += fabs(ad[i * K + k] * bd[k * N + j]);
+            want[i * N + j] = s;
+            if (sa > worst) worst = sa;
+        }
+    return worst;
+}
+
+/* A K x N array stored column-major at d (element (k, j) at k + j * ldb,
+ * ldb >= K): the B operand of the float8, tf32 and int8 kernels. */
+static tilec_array col_major(void *d, tilec_dtype t, int64_t K, int64_t N, int64_t ldb)
+{
+    tilec_array b = tilec_array_2d(d, t, K, N);
+    b.strides[0] = 1, b.strides[1] = ldb;
+    return b;
+}
+
 /* mm_fp8: a (M x K) row-major, b (K x N) column-major (element (k, j) at
  * k + j * ldb, ldb >= K), float8 e4m3; float32 sums of exact products,
  * one bfloat16 rounding of the scaled result. */
@@ -145,18 +170,11 @@ static void run_fp8(int64_t M, int64_t N, int64_t K, int64_t ldb, int BM, int BN
     uint16_t *dc = ex_alloc(2 * M * N), *c = malloc(2 * M * N);
     ex_upload(da, a, M * K), ex_upload(db, b, ldb * N);
     tilec_array A = tilec_array_2d(da, TILEC_FLOAT8_E4M3FN, M, K), C = tilec_array_2d(dc, TILEC_BFLOAT16, M, N);
-    tilec_array B = tilec_array_2d(db, TILEC_FLOAT8_E4M3FN, K, N);
-    B.strides[0] = 1, B.strides[1] = ldb;
+    tilec_array B = col_major(db, TILEC_FLOAT8_E4M3FN, K, N, ldb);
     ex_status("mm_fp8 launch", mm_fp8(NULL, tilec_grid_2d(M, N, BM, BN), &A, &B, &C, scale, BM, BN, BK));
     ex_download(c, dc, 2 * M * N);
-    double *got = malloc(8 * M * N), *want = malloc(8 * M * N), worst = 0;
-    for (int64_t i = 0; i < M; i++)
-        for (int64_t j = 0; j < N; j++) {
-            double s = 0, sa = 0;
-            for (int64_t k = 0; k < K; k++) s += ad[i * K + k] * bd[k * N + j], sa += fabs(ad[i * K + k] * bd[k * N + j]);
-            want[i * N + j] = scale * s, got[i * N + j] = tilec_bf16_to_double(c[i * N + j]);
-            if (sa > worst) worst = sa;
-        }
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N), worst = ref_product(ad, bd, M, N, K, 0, want);
+    for (int64_t i = 0; i < M * N; i++) want[i] *= scale, got[i] = tilec_bf16_to_double(c[i]);
     char what[96];
     snprintf(what, sizeof what, "mm_fp8 %lldx%lldx%lld (ldb %lld) in %dx%dx%d tiles", (long long)M, (long long)N,
              (long long)K, (long long)ldb, BM, BN, BK);
@@ -179,18 +197,11 @@ static void run_tf32(int64_t M, int64_t N, int64_t K, int64_t ldb, int BN, int B
     float *da = ex_alloc(4 * M * K), *db = ex_alloc(4 * ldb * N), *dc = ex_alloc(4 * M * N), *c = malloc(4 * M * N);
     ex_upload(da, a, 4 * M * K), ex_upload(db, b, 4 * ldb * N);
     tilec_array A = tilec_array_2d(da, TILEC_TFLOAT32, M, K), C = tilec_array_2d(dc, TILEC_FLOAT32, M, N);
-    tilec_array B = tilec_array_2d(db, TILEC_TFLOAT32, K, N);
-    B.strides[0] = 1, B.strides[1] = ldb;
+    tilec_array B = col_major(db, TILEC_TFLOAT32, K, N, ldb);
     ex_status("mm_tf32 launch", mm_tf32(NULL, tilec_grid_2d(M, N, 128, BN), &A, &B, &C, BN, BK));
     ex_download(c, dc, 4 * M * N);
-    double *got = malloc(8 * M * N), *want = malloc(8 * M * N), worst = 0;
-    for (int64_t i = 0; i < M; i++)
-        for (int64_t j = 0; j < N; j++) {
-            double s = 1, sa = 1;
-            for (int64_t k = 0; k < K; k++) s += ad[i * K + k] * bd[k * N + j], sa += fabs(ad[i * K + k] * bd[k * N + j]);
-            want[i * N + j] = s, got[i * N + j] = c[i * N + j];
-            if (sa > worst) worst = sa;
-        }
+    double *got = malloc(8 * M * N), *want = malloc(8 * M * N), worst = ref_product(ad, bd, M, N, K, 1, want);
+    for (int64_t i = 0; i < M * N; i++) got[i] = c[i];
     char what[96];
     snprintf(what, sizeof what, "mm_tf32 %lldx%lldx%lld (ldb %lld) in 128x%dx%d tiles", (long long)M, (long long)N,
              (long long)K, (long long)ldb, BN, BK);
@@ -212,8 +223,7 @@ static void run_i8(int64_t M, int64_t N, int64_t K, int64_t ldb, int BN, int BK)
     int32_t *dc = ex_alloc(4 * M * N), *c = malloc(4 * M * N);
     ex_upload(da, a, M * K), ex_upload(db, b, ldb * N);
     tilec_array A = tilec_array_2d(da, TILEC_INT8, M, K), C = tilec_array_2d(dc, TILEC_INT32, M, N);
-    tilec_array B = tilec_array_2d(db, TILEC_INT8, K, N);
-    B.strides[0] = 1, B.strides[1] = ldb;
+    tilec_array B = col_major(db, TILEC_INT8, K, N, ldb);
     ex_status("mm_i8 launch", mm_i8(NULL, tilec_grid_2d(M, N, 128, BN), &A, &B, &C, BN, BK));
     ex_download(c, dc, 4 * M * N);
     double *got = malloc(8 * M * N), *want = malloc(8 * M * N);
