@@ -43,7 +43,9 @@ typedef struct Options {
     const char *output;
     const char *header;
     Target target;
-    int arch;
+    int arch;       /* the highest of archs */
+    int archs[8];   /* --arch=sm_80,sm_90: every architecture listed */
+    int narchs;
     int opt_level;
     int max_threads;
     int min_blocks;
@@ -400,7 +402,7 @@ static int compile_one(const Options *o, const char *input)
             ast_dump_program(m.f, p, false);
         } else if (o->emit == EMIT_TIR) {
             /* the tile IR each specialization is emitted from (codegen/tir.h) */
-            CodegenOptions co = {.source_name = p->main_file, .header_name = "", .arch = o->arch,
+            CodegenOptions co = {.source_name = p->main_file, .header_name = "", .arch = o->arch, .archs = o->archs, .narchs = o->narchs,
                                  .opt_level = o->opt_level, .max_threads = o->max_threads, .min_blocks = o->min_blocks,
                                  .sm90_clusters = o->sm90_clusters};
             fprintf(m.f, "file %s, target %s\n\n", p->main_file, o->target == TARGET_CUDA ? "cuda" : "host");
@@ -478,7 +480,7 @@ static int compile_one(const Options *o, const char *input)
         /* tilec tune: the tuning program, one file (FILE.tune.cu or .c) */
         char *tout = o->output ? strdup(o->output) : default_output(input, o->target == TARGET_CUDA ? ".tune.cu" : ".tune.c");
         char *src_name = map_prefix(o, input);
-        CodegenOptions co = {.source_name = src_name, .header_name = "", .arch = o->arch, .opt_level = o->opt_level,
+        CodegenOptions co = {.source_name = src_name, .header_name = "", .arch = o->arch, .archs = o->archs, .narchs = o->narchs, .opt_level = o->opt_level,
                              .line_directives = o->line_directives, .max_threads = o->max_threads,
                              .min_blocks = o->min_blocks, .sm90_clusters = o->sm90_clusters,
                              .symbol_prefix = o->symbol_prefix, .rename_old = o->rename_old, .rename_new = o->rename_new, .nrename = o->nrename};
@@ -542,6 +544,7 @@ static int compile_one(const Options *o, const char *input)
     char *src_name = map_prefix(o, input);
     char *hdr_for_include = hdr ? NULL : default_output(input, ".h");
     CodegenOptions co = {.source_name = src_name, .header_name = base_name(hdr ? hdr : hdr_for_include), .arch = o->arch,
+                         .archs = o->archs, .narchs = o->narchs,
                          .opt_level = o->opt_level, .line_directives = o->line_directives,
                          .max_threads = o->max_threads, .min_blocks = o->min_blocks,
                          .sm90_clusters = o->sm90_clusters, .symbol_prefix = o->symbol_prefix,
@@ -857,12 +860,28 @@ static int parse_args(Options *o, int argc, char **argv)
             else if (!strcmp(v, "host")) o->target = TARGET_HOST;
             else return usage_error("unknown target '%s' (cuda or host)", v);
             break;
-        case O_ARCH: {
-            char *end;
-            if (strncmp(v, "sm_", 3) != 0) return usage_error("--arch wants sm_XX, e.g. --arch=sm_90");
-            long num = strtol(v + 3, &end, 10);
-            if ((*end && strcmp(end, "a")) || num < 50 || num > 200) return usage_error("unsupported architecture '%s'", v);
-            o->arch = (int)num;
+        case O_ARCH: { /* sm_XX[a], or a comma-separated list of them */
+            o->narchs = 0;
+            o->arch = 0;
+            for (const char *q = v;;) {
+                size_t n = strcspn(q, ",");
+                char one[32];
+                snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one - 1 ? n : sizeof one - 1), q);
+                char *end;
+                if (strncmp(one, "sm_", 3) != 0) return usage_error("--arch wants sm_XX or a list, e.g. --arch=sm_80,sm_90");
+                long num = strtol(one + 3, &end, 10);
+                if ((*end && strcmp(end, "a")) || end == one + 3 || num < 50 || num > 200 || n >= sizeof one)
+                    return usage_error("unsupported architecture '%.*s'", (int)n, q);
+                bool dup = false;
+                for (int i = 0; i < o->narchs; i++) dup |= o->archs[i] == (int)num;
+                if (!dup) {
+                    if (o->narchs == 8) return usage_error("--arch lists at most 8 architectures");
+                    o->archs[o->narchs++] = (int)num;
+                }
+                if (num > o->arch) o->arch = (int)num;
+                if (!q[n]) break;
+                q += n + 1;
+            }
             break;
         }
         case O_I:
@@ -1104,7 +1123,12 @@ static void print_verbose(const Options *o, const char *inc)
     CXString v = clang_getClangVersion();
     fprintf(stderr, "tilec version %s (%s)\n", TILEC_VERSION, clang_getCString(v));
     clang_disposeString(v);
-    fprintf(stderr, "Target: %s, sm_%d, -O%d\n", o->target == TARGET_CUDA ? "cuda" : "host", o->arch, o->opt_level);
+    fprintf(stderr, "Target: %s, ", o->target == TARGET_CUDA ? "cuda" : "host");
+    if (o->narchs > 1)
+        for (int i = 0; i < o->narchs; i++) fprintf(stderr, "%ssm_%d", i ? "," : "", o->archs[i]);
+    else
+        fprintf(stderr, "sm_%d", o->arch);
+    fprintf(stderr, ", -O%d\n", o->opt_level);
     fprintf(stderr, "tilec.h: %s/tilec.h\n", inc);
 }
 

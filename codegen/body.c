@@ -4,6 +4,7 @@
  * declarations of registers, mirrors and shared buffers from the IR's
  * values, and the code of each IR operation, control flow included. */
 #include "codegen/lower.h"
+#include "sema/targetset.h"
 
 /* ---- emission from the operations (tir.h) -------------------------------- */
 
@@ -40,6 +41,44 @@ static void emit_loop_body(Emitter *em, const TirOp *op, int label)
     emit_ops(em, op->step);
 }
 
+/* `if (tile_target(desc))`.  The CUDA target writes both branches, under
+ * #if on __CUDA_ARCH__ (sema/targetset.c), so that one .cu compiled for
+ * several architectures takes the right one on each; nvcc's host pass, which
+ * parses kernel bodies too, sees the host's.  The host target knows where it
+ * runs and writes the host's branch only (the other one was checked by sema
+ * and is not compiled at all, as under #if). */
+static void emit_target_if(Emitter *em, const TirOp *op)
+{
+    char d[256];
+    targetset_describe(op->stmt->targets, d, sizeof d);
+    if (!em->tg->threads) {
+        bool host = op->stmt->targets & TARGETSET_HOST;
+        line(em, "{ /* tile_target(%s): %s */", d, host ? "true on the host" : "false on the host");
+        em->ind++;
+        emit_ops(em, host ? op->kids : op->else_kids);
+        em->ind--;
+        line(em, "}");
+        return;
+    }
+    char c[1024];
+    targetset_cuda_condition(op->stmt->targets, c, sizeof c);
+    fprintf(em->o, "#if %s /* tile_target(%s) */\n", c, d);
+    line(em, "{");
+    em->ind++;
+    emit_ops(em, op->kids);
+    em->ind--;
+    line(em, "}");
+    if (op->else_kids) {
+        fputs("#else\n", em->o);
+        line(em, "{");
+        em->ind++;
+        emit_ops(em, op->else_kids);
+        em->ind--;
+        line(em, "}");
+    }
+    fputs("#endif\n", em->o);
+}
+
 static void emit_op(Emitter *em, const TirOp *op)
 {
     if (op->stmt_start) emit_line(em->o, em->co, op->loc);
@@ -54,7 +93,7 @@ static void emit_op(Emitter *em, const TirOp *op)
         case BCLASS_INDEXED: mem_indexed(em, e); return;
         case BCLASS_MMA: mma_emit(em, e); return;
         case BCLASS_FACTORY: case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE:
-        case BCLASS_SHAPE: case BCLASS_QUERY:
+        case BCLASS_SHAPE: case BCLASS_QUERY: case BCLASS_TARGET:
             break;
         }
         em->ok = false; /* element-wise values do not materialise */
@@ -92,6 +131,10 @@ static void emit_op(Emitter *em, const TirOp *op)
         line(em, "}");
         return;
     case TIR_IF:
+        if (op->stmt->is_target) {
+            emit_target_if(em, op);
+            return;
+        }
         emit_ops(em, op->pre);
         line(em, "if (%s) {", cond_str(em, op->expr));
         em->ind++;

@@ -33,7 +33,9 @@ typedef struct TuneEntry {
 typedef struct CodegenOptions {
     const char *source_name;  /* the input path as #line and comments show it */
     const char *header_name;  /* how the .cu/.c includes the header ("foo.h") */
-    int arch;                 /* --arch=sm_XX as XX; 0 = not given */
+    int arch;                 /* --arch=sm_XX as XX (of a list, the highest); 0 = not given */
+    const int *archs;         /* --arch=sm_80,sm_90: every one listed (codegen_has_arch) */
+    int narchs;               /* 0: arch alone */
     int opt_level;            /* 0 or 2 */
     bool line_directives;     /* emit #line mapping to the .tile.c */
     int max_threads;          /* --max-threads: CUDA threads per block at most (0: 256) */
@@ -46,6 +48,22 @@ typedef struct CodegenOptions {
     bool tune_explicit;       /* tilec tune: launchers take the tunables as arguments */
     int ntuning;
 } CodegenOptions;
+
+/* Whether the code is built for sm_XX = sm among others (--arch's list). */
+static inline bool codegen_has_arch(const CodegenOptions *co, int sm)
+{
+    if (co->narchs == 0) return co->arch == sm;
+    for (int i = 0; i < co->narchs; i++)
+        if (co->archs[i] == sm) return true;
+    return false;
+}
+
+/* Whether every operation of the typed kernel that needs a newer GPU than
+ * some architecture of --arch's list is under a tile_target branch that
+ * excludes that architecture; errors otherwise (arch_check.c). */
+bool codegen_check_archs(const Func *typed, const CodegenOptions *co);
+/* Whether some kernel of p has an `if (tile_target(...))`. */
+bool codegen_has_target_if(const Program *p);
 
 /* Every kernel with TILE_TUNABLE constants has a grid the launcher can work
  * out from its arrays (grid.c); errors at the first tunable otherwise. */

@@ -16,7 +16,7 @@ static void guard_name(FILE *o, const char *header)
 bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
 {
     emit_banner(o, co, "Launch API");
-    if (co->arch == 90)
+    if (codegen_has_arch(co, 90))
         fputs("/* --arch=sm_90: on the CUDA target, a kernel whose K loop is a plain loop of tile_load\n"
               " * and tile_mma also has a Hopper variant (TMA, wgmma, warp specialization), which is\n"
               " * compiled for sm_90a only.  Build the .cu with\n"
@@ -25,6 +25,17 @@ bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
               " * mma.sync kernels); -arch=sm_90 alone builds the mma.sync kernels only.  The\n"
               " * launchers choose at run time; TILEC_NO_SM90A=1 makes them take the mma.sync ones. */\n",
               o);
+    if (co->narchs > 1) {
+        /* one .cu for several GPUs: the flags that build it for each */
+        fputs("/* --arch=", o);
+        for (int i = 0; i < co->narchs; i++) fprintf(o, "%ssm_%d", i ? "," : "", co->archs[i]);
+        fputs(": the .cu is correct for each of these; build it with\n *     nvcc", o);
+        for (int i = 0; i < co->narchs; i++) {
+            const char *a = co->archs[i] == 90 ? "a" : "";
+            fprintf(o, " -gencode arch=compute_%d%s,code=sm_%d%s", co->archs[i], a, co->archs[i], a);
+        }
+        fputs(" ...\n */\n", o);
+    }
     fputs("#ifndef ", o);
     guard_name(o, co->header_name);
     fputs("\n#define ", o);

@@ -117,7 +117,7 @@ static void hopper_walk(HopperPlan *hp, int64_t budget, int copies)
 bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
 {
     memset(hp, 0, sizeof *hp);
-    if (!em->tg->threads || em->co->arch != 90 || em->co->opt_level <= 0 || em->npipes != 1) return false;
+    if (!em->tg->threads || !codegen_has_arch(em->co, 90) || em->co->opt_level <= 0 || em->npipes != 1) return false;
     const PipeLoop *pl = &em->pipes[0];
     bool fp8 = pl->dtype == DT_FLOAT8_E4M3FN || pl->dtype == DT_FLOAT8_E5M2;
     bool kmajor = fp8 || pl->dtype == DT_TFLOAT32 || pl->dtype == DT_INT8;

@@ -320,6 +320,7 @@ void hopper_emit_body(Emitter *em);
 
 /* pipeline.c (emission) */
 int pipeline_smem_limit(int arch);
+int pipeline_smem_limit_of(const CodegenOptions *co);
 void pipeline_emit_for(Emitter *em, const TirOp *op);
 void pipeline_find(Emitter *em, Stmt *st);
 int64_t pipeline_bytes(const Emitter *em, const PipeLoop *pl);

@@ -184,6 +184,16 @@ int pipeline_smem_limit(int arch)
     }
 }
 
+/* The shared memory a block may have on every architecture of co's list. */
+int pipeline_smem_limit_of(const CodegenOptions *co)
+{
+    if (co->narchs == 0) return pipeline_smem_limit(co->arch);
+    int lim = INT32_MAX;
+    for (int i = 0; i < co->narchs; i++)
+        if (pipeline_smem_limit(co->archs[i]) < lim) lim = pipeline_smem_limit(co->archs[i]);
+    return lim;
+}
+
 /* ---- pipelined K loops ---------------------------------------------------
  * For a loop pipeline.c accepts, the operand tiles of K step j are copied
  * global -> shared memory (cp.async when ALIGNED, zero-filled past the
@@ -228,7 +238,7 @@ static int pipe_stages(const Emitter *em, const PipeLoop *pl)
 {
     int64_t b = pipe_stage_elems(pl) * 2;
     int64_t blocks = pipe_blocks_per_sm(em, pl);
-    int64_t budget = (pipeline_smem_limit(em->co->arch) - 2048) / blocks;
+    int64_t budget = (pipeline_smem_limit_of(em->co) - 2048) / blocks;
     for (int s = 4; s > 2; s--)
         if (s * b <= budget) return s;
     return 2;

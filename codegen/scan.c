@@ -117,6 +117,8 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
         case BCLASS_FACTORY: case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE:
         case BCLASS_QUERY:
             break; /* element-wise: evaluated in its reader's loop */
+        case BCLASS_TARGET:
+            return; /* a target if's condition: compiled to #if */
         }
         for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, my_home);
         return;

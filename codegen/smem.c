@@ -38,7 +38,11 @@ bool smem_plan(Emitter *em)
             stat += k->values[i].n * dtype_bits(k->values[i].dtype) / 8 * (em->hp && em->hp->pingpong ? 2 : 1);
     k->smem_static = (int)stat;
     k->smem_dynamic = (int)dyn;
+    /* the Hopper variant runs on sm_90a only; the others on every listed architecture */
     int arch = em->co->arch, limit = pipeline_smem_limit(arch);
+    if (em->hp) arch = 90, limit = pipeline_smem_limit(90);
+    for (int i = 0; !em->hp && i < em->co->narchs; i++)
+        if (pipeline_smem_limit(em->co->archs[i]) < limit) arch = em->co->archs[i], limit = pipeline_smem_limit(arch);
     if (stat > 48 * 1024 || stat + dyn > limit) {
         diag_error_fix(em->k->loc, "use smaller tiles",
                        "kernel '%s' needs %" PRId64 " bytes of shared memory (at most 49152 static, %d in all on sm_%d)",

@@ -4,6 +4,7 @@
  * (tir_lower: materialisations hoisted before their readers, innermost
  * first, fragment conversions explicit), and prints it (tir_print). */
 #include "codegen/lower.h"
+#include "sema/targetset.h"
 
 /* ---- values --------------------------------------------------------------- */
 
@@ -176,6 +177,8 @@ static void hoist(Lower *L, Expr *e)
         case BCLASS_SHAPE: case BCLASS_QUERY:
             for (int i = 0; i < e->nargs; i++) hoist(L, e->args[i]);
             return; /* element-wise: evaluated where it is read */
+        case BCLASS_TARGET:
+            return; /* a target if's condition: compiled to #if, nothing to evaluate */
         }
         TirOp *op = add(L, TIR_MATERIALIZE, e->loc);
         op->expr = e;
@@ -273,7 +276,7 @@ static void lower_stmt(Lower *L, Stmt *st)
         TirOp *op = add(L, TIR_IF, st->loc);
         op->stmt = st;
         op->expr = st->cond;
-        INTO(L, &op->pre, hoist(L, st->cond));
+        if (!st->is_target) INTO(L, &op->pre, hoist(L, st->cond)); /* a target if's is #if */
         INTO(L, &op->kids, lower_stmt(L, st->then_s));
         if (st->else_s) INTO(L, &op->else_kids, lower_stmt(L, st->else_s));
         break;
@@ -618,9 +621,15 @@ static void print_op(FILE *o, const TirKernel *k, const TirOp *op, int ind)
     case TIR_IF:
         print_ops(o, k, op->pre, ind);
         indent(o, ind);
-        fputs("if ", o);
-        print_expr(o, k, op->expr, NULL);
-        fputs(" {\n", o);
+        if (op->stmt->is_target) {
+            char d[256];
+            targetset_describe(op->stmt->targets, d, sizeof d);
+            fprintf(o, "if target(%s) {\n", d);
+        } else {
+            fputs("if ", o);
+            print_expr(o, k, op->expr, NULL);
+            fputs(" {\n", o);
+        }
         print_ops(o, k, op->kids, ind + 1);
         if (op->else_kids || (op->stmt && op->stmt->else_s)) {
             indent(o, ind);

@@ -119,6 +119,8 @@ struct Stmt {
                        and value the typed binary (dumps print it as written) */
     /* ST_IF, ST_FOR, ST_WHILE */
     Expr *cond;        /* may be NULL in a for */
+    bool is_target;    /* ST_IF: `if (tile_target(desc))`, compiled to #if (sema) */
+    uint64_t targets;  /* ...and desc as a set of targets (sema/targetset.h) */
     Stmt *then_s, *else_s;
     Stmt *init_s, *step_s; /* ST_FOR */
     Stmt *body;

@@ -61,6 +61,19 @@ enum tilec_scope { TILE_SCOPE_BLOCK = 1, TILE_SCOPE_DEVICE, TILE_SCOPE_SYSTEM };
 #define TILE_ORDER_C {-2}
 #define TILE_ORDER_F {-1}
 
+/* Target specialization (seed 001): `if (tile_target(desc))` compiles its
+ * branches for the targets desc describes only (#if on __CUDA_ARCH__).  A
+ * description is a set of targets built from tile_provides(sm) (sm and every
+ * later architecture), tile_is_exactly(sm), tile_is_host, tile_is_device,
+ * tile_any_target and tile_no_target with |, &, ^ and ~ (docs/language.md). */
+enum tilec_sm {
+    TILE_SM_50 = 50, TILE_SM_52 = 52, TILE_SM_53 = 53, TILE_SM_60 = 60, TILE_SM_61 = 61, TILE_SM_62 = 62,
+    TILE_SM_70 = 70, TILE_SM_72 = 72, TILE_SM_75 = 75, TILE_SM_80 = 80, TILE_SM_86 = 86, TILE_SM_87 = 87,
+    TILE_SM_89 = 89, TILE_SM_90 = 90, TILE_SM_100 = 100, TILE_SM_101 = 101, TILE_SM_103 = 103,
+    TILE_SM_110 = 110, TILE_SM_120 = 120, TILE_SM_121 = 121
+};
+typedef uint64_t tilec_targets;
+
 /* Options, written as designated initializers after the positional
  * arguments: tile_load(a, .index = {i, j}, .shape = {16, 16}). */
 struct tilec_mem_opts {
@@ -142,6 +155,13 @@ double __tilec_atomic_sub(void *array, double tile, struct tilec_mem_opts o);
 double __tilec_atomic_and(void *array, double tile, struct tilec_mem_opts o);
 double __tilec_atomic_or(void *array, double tile, struct tilec_mem_opts o);
 double __tilec_atomic_xor(void *array, double tile, struct tilec_mem_opts o);
+bool __tilec_target(tilec_targets desc);
+tilec_targets __tilec_provides(int sm);
+tilec_targets __tilec_is_exactly(int sm);
+tilec_targets __tilec_is_host(void);
+tilec_targets __tilec_is_device(void);
+tilec_targets __tilec_any_target(void);
+tilec_targets __tilec_no_target(void);
 double __tilec_mma(double a, double b, double acc);
 double __tilec_matmul(double a, double b);
 
@@ -204,6 +224,13 @@ double __tilec_matmul(double a, double b);
 #define tile_atomic_xor(array, tile, ...) __tilec_atomic_xor(array, tile, (struct tilec_mem_opts){__VA_ARGS__})
 #define tile_atomic_cas(array, expected, desired, ...) \
     __tilec_atomic_cas(array, expected, desired, (struct tilec_mem_opts){__VA_ARGS__})
+#define tile_target(desc) __tilec_target(desc)
+#define tile_provides(sm) __tilec_provides(sm)
+#define tile_is_exactly(sm) __tilec_is_exactly(sm)
+#define tile_is_host __tilec_is_host()
+#define tile_is_device __tilec_is_device()
+#define tile_any_target __tilec_any_target()
+#define tile_no_target __tilec_no_target()
 #define tile_mma(a, b, acc) __tilec_mma(a, b, acc)
 #define tile_matmul(a, b) __tilec_matmul(a, b)
 #endif

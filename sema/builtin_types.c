@@ -926,6 +926,14 @@ bool sem_type_builtin(Sema *s, Expr *e)
     case BI_CUMSUM: case BI_CUMPROD: return builtin_scan(s, e);
     case BI_RESHAPE: case BI_BROADCAST_TO: case BI_TRANSPOSE: case BI_PERMUTE: case BI_EXPAND_DIMS: case BI_SQUEEZE:
         return builtin_shape_op(s, e);
+    case BI_TARGET:
+        diag_error_fix(e->loc, "write `if (tile_target(a | b))`, combining the descriptions inside it",
+                       "tile_target(...) must be the whole condition of an if statement");
+        return false;
+    case BI_PROVIDES: case BI_IS_EXACTLY: case BI_IS_HOST: case BI_IS_DEVICE: case BI_ANY_TARGET: case BI_NO_TARGET:
+        diag_error_fix(e->loc, "use it inside `if (tile_target(...))`",
+                       "tile_%s describes targets, it is not a value", n);
+        return false;
     case BI_NONE: case BI_COUNT: break;
     }
     diag_error(e->loc, "tile_%s is not supported by this version of tilec yet", n);

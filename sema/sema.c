@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "frontend/diag.h"
+#include "sema/targetset.h"
 
 static bool check_stmt(Sema *s, Stmt *st);
 
@@ -777,6 +778,76 @@ static bool check_assign(Sema *s, Stmt *st)
     return true;
 }
 
+/* ---- target specialization ------------------------------------------------
+ * `if (tile_target(desc))`: desc is built from tile_provides(sm),
+ * tile_is_exactly(sm), tile_is_host, tile_is_device, tile_any_target and
+ * tile_no_target with | & ^ and ~ (or !); it is evaluated here to a set of
+ * targets, and code generation compiles the if to #if on __CUDA_ARCH__ (the
+ * host target takes the branch for the host).  Both branches are checked. */
+
+static bool target_set(Sema *s, Expr *e, TargetSet *out)
+{
+    static const char fix[] = "build it from tile_provides(TILE_SM_XX), tile_is_exactly(TILE_SM_XX), tile_is_host, "
+                              "tile_is_device, tile_any_target and tile_no_target with |, & and ~";
+    TargetSet a, b;
+    e->dtype = DT_INT64;
+    e->shape = sem_scalar_shape;
+    switch (e->kind) {
+    case EX_UNARY:
+        if (e->op != UOP_BITNOT && e->op != UOP_NOT) break;
+        if (!target_set(s, e->a, &a)) return false;
+        *out = targetset_all() & ~a;
+        return true;
+    case EX_BINARY:
+        if (e->op != BOP_OR && e->op != BOP_AND && e->op != BOP_XOR) break;
+        if (!target_set(s, e->a, &a) || !target_set(s, e->b, &b)) return false;
+        *out = e->op == BOP_OR ? a | b : e->op == BOP_AND ? a & b : a ^ b;
+        return true;
+    case EX_BUILTIN:
+        switch (e->bi) {
+        case BI_IS_HOST: *out = TARGETSET_HOST; return true;
+        case BI_IS_DEVICE: *out = targetset_devices(); return true;
+        case BI_ANY_TARGET: *out = targetset_all(); return true;
+        case BI_NO_TARGET: *out = 0; return true;
+        case BI_PROVIDES: case BI_IS_EXACTLY: {
+            int64_t sm;
+            if (!sem_type_expr(s, e->args[0]) || !sem_expect_const_int(s, e->args[0], "the architecture", &sm))
+                return false;
+            if (!targetset_known_arch((int)sm) || sm != (int)sm) {
+                char known[256] = "";
+                for (int i = 0; i < targetset_narchs; i++)
+                    snprintf(known + strlen(known), sizeof known - strlen(known), "%s%d", i ? ", " : "",
+                             targetset_archs[i]);
+                diag_error_fix(e->args[0]->loc, "write TILE_SM_90 (or 90) for sm_90",
+                               "%" PRId64 " is not a CUDA architecture tilec knows (%s)", sm, known);
+                return false;
+            }
+            *out = e->bi == BI_PROVIDES ? targetset_provides((int)sm) : targetset_exactly((int)sm);
+            return true;
+        }
+        default:
+            break;
+        }
+        break;
+    default:
+        break;
+    }
+    diag_error_fix(e->loc, fix, "this is not a target description");
+    return false;
+}
+
+static bool check_target_cond(Sema *s, Stmt *st)
+{
+    Expr *c = st->cond;
+    TargetSet set;
+    if (!target_set(s, c->args[0], &set)) return false;
+    c->dtype = DT_BOOL;
+    c->shape = sem_scalar_shape;
+    st->is_target = true;
+    st->targets = set;
+    return true;
+}
+
 static bool check_stmt(Sema *s, Stmt *st)
 {
     switch (st->kind) {
@@ -794,7 +865,8 @@ static bool check_stmt(Sema *s, Stmt *st)
         return true;
     }
     case ST_IF: {
-        bool ok = check_scalar_cond(s, st->cond, "an if statement");
+        bool ok = st->cond->kind == EX_BUILTIN && st->cond->bi == BI_TARGET ? check_target_cond(s, st)
+                                                                             : check_scalar_cond(s, st->cond, "an if statement");
         s->depth++;
         if (!check_stmt(s, st->then_s)) ok = false;
         pop_scope(s);

@@ -48,6 +48,13 @@ for src in examples/*/*.tile.c tests/kernels/*/*.tile.c tests/bench/kernels/*.ti
         fi
     fi
 done
+# One .cu for three architectures at once (--arch=sm_75,sm_80,sm_90): the
+# tensor-core product of tests/kernels/targets sits under tile_target.
+if "$TILEC" --arch=sm_75,sm_80,sm_90 -o "$OUT/targets_multi.cu" tests/kernels/targets/targets.tile.c 2> "$OUT/targets_multi.err"; then
+    echo "targets_multi tests/kernels/targets/targets.tile.c" >> "$OUT/list"
+else
+    echo "nvcc: tilec --arch=sm_75,sm_80,sm_90 failed"; head -10 "$OUT/targets_multi.err"; f=$((f + 1))
+fi
 # The tuning program `tilec tune` writes (tests/kernels/tuned) compiles too.
 printf 'x=1000 y=1000 o=1000\no=100\n' > "$OUT/tune_shapes.txt"
 if "$TILEC" tune tests/kernels/tuned/tuned.tile.c --shapes "$OUT/tune_shapes.txt" -o "$OUT/tune_tuned.cu" 2> "$OUT/tune_tuned.err"; then
@@ -65,7 +72,10 @@ compile_one() {
     grep -q '^ \* nvcc-spills: allowed' "$2" && spills=
     # shellcheck disable=SC2086 # spills is words
     arch="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
-    case "$1" in *_sm90a) arch="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90a" ;; esac
+    case "$1" in
+    *_sm90a) arch="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90a" ;;
+    *_multi) arch="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90a" ;;
+    esac
     # shellcheck disable=SC2086 # spills and arch are words
     "$NVCC" -std=c++17 -O3 -Werror all-warnings $spills $arch \
         -I"$OUT" -Iruntime -c "$OUT/$1.cu" -o "$OUT/$1.o" 2> "$OUT/$1.nvcc" && touch "$OUT/$1.ok"

@@ -152,6 +152,37 @@ lacks "A never shared" "$OUT/mms.cu" "sha_ = ma"
 has "B shared by block column" "$OUT/mms.cu" "shb_ = mb1_ == "
 expect_rc "--sm90-clusters on sm_80" 0 "$TILEC" -O2 --arch=sm_80 --sm90-clusters -o "$OUT/mm80c.cu" "$MM"
 lacks "no clusters on sm_80" "$OUT/mm80c.cu" "cudaLaunchKernelEx"
+# --arch lists architectures: one .cu correct for each.  The Hopper variant
+# comes with sm_90 in the list, the pipeline is sized for the smallest shared
+# memory (sm_86's two stages), the header names every -gencode, and -v
+# prints the list.
+expect_rc "--arch list" 0 "$TILEC" -O2 --arch=sm_86,sm_90 -o "$OUT/mmlist.cu" "$MM"
+has "list: Hopper variant" "$OUT/mmlist.cu" "tilec_k_mm_0_sm90<true><<<"
+has "list: stages for sm_86" "$OUT/mmlist.cu" "(2 stages)"
+has "list: gencode flags" "$OUT/mmlist.h" " *     nvcc -gencode arch=compute_86,code=sm_86 -gencode arch=compute_90a,code=sm_90a ..."
+expect_rc "-v with an --arch list" 0 "$TILEC" -v --arch=sm_80,sm_90a -o "$OUT/mmv.cu" "$MM"
+has "-v prints the list" "$OUT/err" "Target: cuda, sm_80,sm_90, -O2"
+expect_rc "--arch list, a bad entry" 2 "$TILEC" --arch=sm_80,sm90 -o "$OUT/x.cu" "$MM"
+has "names the entry" "$OUT/err" "--arch wants sm_XX or a list, e.g. --arch=sm_80,sm_90"
+expect_rc "--arch list, an empty entry" 2 "$TILEC" --arch=sm_80, -o "$OUT/x.cu" "$MM"
+# An operation a listed architecture lacks is an error at it (seed 001's
+# rule), unless a tile_target branch keeps it from that architecture.
+expect_rc "tile_mma on sm_75" 1 "$TILEC" --arch=sm_75,sm_80 -o "$OUT/mm75.cu" "$MM"
+has "tile_mma on sm_75: why" "$OUT/err" "error: tile_mma (tensor-core mma.sync) needs sm_80 or later, and this code is also compiled for sm_75 (--arch)"
+has "tile_mma on sm_75: fix" "$OUT/err" "note: fix: put it under \`if (tile_target(tile_provides(TILE_SM_80)))\`"
+absent "tile_mma on sm_75: nothing written" "$OUT/mm75.cu"
+expect_rc "targets test on sm_75,sm_80,sm_90" 0 "$TILEC" --arch=sm_75,sm_80,sm_90 -o "$OUT/tg.cu" tests/kernels/targets/targets.tile.c
+has "#if for sm_80 on" "$OUT/tg.cu" "#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800) /* tile_target(sm_80+) */"
+has "#if for the host" "$OUT/tg.cu" "#if !defined(__CUDA_ARCH__) /* tile_target(host) */"
+has "#if for exact architectures" "$OUT/tg.cu" "#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && __CUDA_ARCH__ < 900) /* tile_target(sm_80..sm_89) */"
+has "#if for ~ and &" "$OUT/tg.cu" "#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900) /* tile_target(sm_50..sm_89) */"
+has "#if 0 for no target" "$OUT/tg.cu" "#if 0 /* tile_target(no target) */"
+has "#if 1 for any target" "$OUT/tg.cu" "#if 1 /* tile_target(any target) */"
+expect_rc "targets test on the host" 0 "$TILEC" --target=host -o "$OUT/tg.c" tests/kernels/targets/targets.tile.c
+has "the host's branch" "$OUT/tg.c" "{ /* tile_target(host): true on the host */"
+lacks "no #if on the host" "$OUT/tg.c" "__CUDA_ARCH__"
+expect_rc "--emit=tir shows target ifs" 0 "$TILEC" --emit=tir tests/kernels/targets/targets.tile.c
+has "tir: target if" "$OUT/out" "if target(sm_80+) {"
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
 has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 # --min-blocks=N: the ring leaves shared memory for N blocks (4 of them on
