@@ -469,7 +469,8 @@ static int compile_one(const Options *o, const char *input)
             return 2;
         }
         fclose(tf);
-        if (!tuning_load(o->tuning[t], p, o->target == TARGET_CUDA ? o->arch : 0, &tune, &ntune) ||
+        if (!tuning_load(o->tuning[t], p, o->narchs ? o->archs : &o->arch,
+                         o->target != TARGET_CUDA ? 0 : o->narchs ? o->narchs : 1, &tune, &ntune) ||
             diag_error_count() > errs) {
             free(tune);
             program_free(p);

@@ -154,8 +154,13 @@ static bool parse_shape(const char *file, int ln, const char *line, const char *
     return true;
 }
 
-bool tuning_load(const char *file, const Program *p, int arch, TuneEntry **entries, int *n)
+bool tuning_load(const char *file, const Program *p, const int *archs, int narchs, TuneEntry **entries, int *n)
 {
+    /* what is compiled for, as -Wtuning-device names it: the host, or --arch's list */
+    int arch = narchs ? archs[narchs - 1] : 0;
+    char list[96] = "";
+    for (int i = 0; i < narchs; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%ssm_%d", i ? "," : "", archs[i]);
     FILE *in = fopen(file, "r");
     if (!in) {
         fprintf(stderr, "tilec: error: --tuning: cannot read '%s': %s\n", file, strerror(errno));
@@ -191,16 +196,18 @@ bool tuning_load(const char *file, const Program *p, int arch, TuneEntry **entri
                 continue;
             }
             cc = (int)v;
-            if (cc != arch) {
+            bool listed = !narchs && !cc;
+            for (int i = 0; i < narchs; i++) listed |= archs[i] == cc;
+            if (!listed) {
                 if (!arch)
                     diag_warning("tuning-device", at(file, ln, line, rest),
                                  "tuning file measured on a device of compute capability %d; compiling for the host", cc);
                 else if (!cc)
                     diag_warning("tuning-device", at(file, ln, line, rest),
-                                 "tuning file measured on the host (cc 0); compiling for sm_%d", arch);
+                                 "tuning file measured on the host (cc 0); compiling for %s", list);
                 else
                     diag_warning("tuning-device", at(file, ln, line, rest),
-                                 "tuning file measured on a device of compute capability %d; compiling for sm_%d", cc, arch);
+                                 "tuning file measured on a device of compute capability %d; compiling for %s", cc, list);
             }
             continue;
         }

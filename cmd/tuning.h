@@ -6,7 +6,7 @@
 /* Appends the entries of tuning file `file` for the kernels of p (typed)
  * to *entries (realloc'd; *n of them); malformed lines are errors at
  * FILE:LINE:COL, lines for other kernels and a file from another device
- * (cc differs from arch: XX of --arch=sm_XX, 0 for the host target) or tilec version are warnings
+ * (cc none of --arch's sm_XX, or not 0 for the host target) or tilec version are warnings
  * (-Wtuning-device).  False after errors. */
-bool tuning_load(const char *file, const Program *p, int arch, TuneEntry **entries, int *n);
+bool tuning_load(const char *file, const Program *p, const int *archs, int narchs, TuneEntry **entries, int *n);
 #endif
