@@ -327,7 +327,8 @@ char *ex_ev(Emitter *em, Expr *e, Ctx c)
         case BCLASS_MATH:
             return ev_math(em, e, c);
         case BCLASS_MEM: case BCLASS_REDUCE: case BCLASS_SCAN: case BCLASS_INDEXED: case BCLASS_MMA:
-            break; /* materialised; scatter has no value */
+        case BCLASS_DEBUG:
+            break; /* materialised; scatter, printf and assert have no value */
         }
         em->ok = false;
         return S("0");

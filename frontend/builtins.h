@@ -29,6 +29,7 @@ typedef enum BuiltinClass {
     BCLASS_SHAPE,   /* reshape, transpose, cat, extract ...: index maps */
     BCLASS_MMA,     /* mma, matmul: tensor-core products */
     BCLASS_QUERY,   /* bid, num_blocks, dim: scalars of the launch */
+    BCLASS_DEBUG,   /* printf, assert: statements the block runs once */
 } BuiltinClass;
 
 typedef struct BuiltinInfo {

@@ -169,6 +169,153 @@ static void type_arg_loc(Ctx *cx, CXCursor cast, const char *spelling, SrcLoc *l
     clang_disposeTokens(cx->tu, toks, nt);
 }
 
+/* ---- string literals: tile_printf's format, tile_assert's message ------ */
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Decodes one string-literal token as written (its escapes already checked
+ * by clang) onto buf, with each byte's place in the source.  False for a
+ * wide or UTF-16/32 literal. */
+static bool decode_token(const char *tok, SrcLoc at, char *buf, SrcLoc *where, int64_t *n, int64_t cap)
+{
+    const char *q = strchr(tok, '"');
+    if (!q || (q != tok && strncmp(tok, "u8", 2))) return false;
+    for (const char *p = q + 1; *p && *p != '"' && *n < cap;) {
+        const char *start = p;
+        int v;
+        if (*p != '\\') {
+            v = (unsigned char)*p++;
+        } else {
+            p++;
+            switch (*p) {
+            case 'n': v = '\n'; p++; break;
+            case 't': v = '\t'; p++; break;
+            case 'r': v = '\r'; p++; break;
+            case 'a': v = '\a'; p++; break;
+            case 'b': v = '\b'; p++; break;
+            case 'f': v = '\f'; p++; break;
+            case 'v': v = '\v'; p++; break;
+            case 'x':
+                p++;
+                for (v = 0; hex_digit(*p) >= 0; p++) v = v * 16 + hex_digit(*p);
+                break;
+            default:
+                if (*p >= '0' && *p <= '7') {
+                    v = 0;
+                    for (int k = 0; k < 3 && *p >= '0' && *p <= '7'; k++, p++) v = v * 8 + (*p - '0');
+                } else {
+                    v = (unsigned char)*p++; /* \\ \" \' \? */
+                }
+                break;
+            }
+        }
+        where[*n] = at;
+        where[*n].col = at.col + (int)(start - tok);
+        where[*n].len = (int)(p - start);
+        buf[(*n)++] = (char)v;
+    }
+    return true;
+}
+
+/* A string literal where tile_printf and tile_assert take one: its bytes,
+ * and where each was written when the literal's tokens are the user's own
+ * (not a macro's), for carets inside it. */
+static Expr *lower_string(Ctx *cx, CXCursor c)
+{
+    Expr *e = fe_new_expr(cx, EX_STRING, fe_loc_of(cx, c));
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    const char *value = r && clang_EvalResult_getKind(r) == CXEval_StrLiteral ? clang_EvalResult_getAsStr(r) : NULL;
+    e->str = arena_strdup(cx->arena, value ? value : "");
+    e->nstr = (int64_t)strlen(e->str);
+    if (r) clang_EvalResult_dispose(r);
+    CXToken *toks;
+    unsigned nt;
+    clang_tokenize(cx->tu, clang_getCursorExtent(c), &toks, &nt);
+    int64_t cap = 0;
+    for (unsigned i = 0; i < nt; i++) {
+        CXString ts = clang_getTokenSpelling(cx->tu, toks[i]);
+        cap += (int64_t)strlen(clang_getCString(ts));
+        clang_disposeString(ts);
+    }
+    char *buf = arena_alloc(cx->arena, (size_t)cap + 1);
+    SrcLoc *where = arena_alloc(cx->arena, sizeof *where * (size_t)(cap + 1));
+    int64_t n = 0;
+    bool ok = nt > 0, wide = false;
+    for (unsigned i = 0; i < nt && ok; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Literal) {
+            ok = false;
+            break;
+        }
+        CXFile f;
+        unsigned line, col;
+        clang_getSpellingLocation(clang_getTokenLocation(cx->tu, toks[i]), &f, &line, &col, NULL);
+        SrcLoc at = {.file = fe_file_name(cx, f), .line = (int)line, .col = (int)col};
+        char *sp = fe_str_take(cx, clang_getTokenSpelling(cx->tu, toks[i]));
+        if (!decode_token(sp, at, buf, where, &n, cap)) {
+            ok = false;
+            wide = sp[0] != '"';
+        }
+    }
+    clang_disposeTokens(cx->tu, toks, nt);
+    if (wide) {
+        diag_error(e->loc, "only plain string literals are allowed here, not wide or UTF-16/32 ones");
+        return NULL;
+    }
+    /* the user's own tokens, decoded to what clang saw (up to a NUL) */
+    if (ok && n >= e->nstr && !memcmp(buf, e->str, (size_t)e->nstr)) {
+        buf[n] = 0;
+        e->str = buf;
+        e->nstr = n;
+        e->str_loc = where;
+    }
+    return e;
+}
+
+/* tile_assert's condition as written: the text of the invocation's first
+ * argument, when the invocation is on one line of the user's text (read
+ * from the source that diag quotes); NULL otherwise. */
+static const char *cond_text(Ctx *cx, CXCursor call)
+{
+    CXFile ef;
+    unsigned eoff;
+    clang_getExpansionLocation(clang_getCursorLocation(call), &ef, NULL, NULL, &eoff);
+    if (!ef) return NULL;
+    const MacroUse *m = NULL;
+    for (int i = 0; i < cx->nmacros && !m; i++)
+        if (cx->macros[i].start == eoff && clang_File_isEqual(cx->macros[i].file, ef) &&
+            !strcmp(cx->macros[i].name, "tile_assert"))
+            m = &cx->macros[i];
+    size_t len;
+    const char *line = m ? diag_source_line(fe_file_name(cx, ef), (int)m->line, &len) : NULL;
+    if (!line || m->col + 11 > len || strncmp(line + m->col - 1, "tile_assert", 11)) return NULL;
+    const char *p = line + m->col - 1 + 11, *end = line + len;
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    if (p == end || *p != '(') return NULL;
+    const char *a = ++p;
+    int depth = 0;
+    for (; p < end; p++) {
+        if (*p == '"' || *p == '\'') { /* a literal: to its closing quote */
+            char q = *p;
+            for (p++; p < end && *p != q; p++)
+                if (*p == '\\') p++;
+            if (p >= end) return NULL;
+        } else if (*p == '(' || *p == '[' || *p == '{') {
+            depth++;
+        } else if (*p == ')' || *p == ']' || *p == '}') {
+            if (depth-- == 0) break;
+        } else if (*p == ',' && depth == 0) {
+            break;
+        }
+    }
+    if (p >= end) return NULL;
+    while (a < p && (*a == ' ' || *a == '\t')) a++;
+    while (p > a && (p[-1] == ' ' || p[-1] == '\t')) p--;
+    return p > a ? arena_printf(cx->arena, "%.*s", (int)(p - a), a) : NULL;
+}
+
 static Expr *lower_call(Ctx *cx, CXCursor c)
 {
     SrcLoc loc = fe_loc_of(cx, c);
@@ -186,8 +333,18 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
         /* a type argument is written (T)0 by tilec.h's macros */
         int targ = builtin_info(e->bi)->type_arg;
         bool ok = true;
-        for (int i = 0; i < nargs; i++) {
+        /* tile_printf and tile_assert: tilec.h's leading 0 is not an
+         * argument; a string literal is */
+        bool debug = builtin_info(e->bi)->cls == BCLASS_DEBUG;
+        for (int i = debug ? 1 : 0; i < nargs; i++) {
             CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+            if (debug && clang_getCursorKind(fe_strip(a)) == CXCursor_StringLiteral) {
+                Expr *x = lower_string(cx, fe_strip(a));
+                if (!x) ok = false;
+                e->args[e->nargs++] = x;
+                continue;
+            }
+            if (debug && e->bi == BI_ASSERT && e->nargs == 0) e->text = cond_text(cx, c);
             if (is_opts_struct(clang_getCursorType(fe_strip(a)))) {
                 if (!lower_options(cx, e, a)) ok = false;
                 continue;

@@ -926,6 +926,7 @@ bool sem_type_builtin(Sema *s, Expr *e)
     case BI_CUMSUM: case BI_CUMPROD: return builtin_scan(s, e);
     case BI_RESHAPE: case BI_BROADCAST_TO: case BI_TRANSPOSE: case BI_PERMUTE: case BI_EXPAND_DIMS: case BI_SQUEEZE:
         return builtin_shape_op(s, e);
+    case BI_PRINTF: case BI_ASSERT: return sem_builtin_debug(s, e);
     case BI_NONE: case BI_COUNT: break;
     }
     diag_error(e->loc, "tile_%s is not supported by this version of tilec yet", n);
