@@ -197,6 +197,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
     const char *wgmma_written[64];
     int nwgmma = 0;
     if (!co->tune_explicit) emit_tune_helpers(o, co, p, true);
+    dbg_emit_assert_support(o, co, p, true);
     bool ok = true;
     for (int fi = 0; fi < p->nfuncs; fi++) {
         Func *f = p->funcs[fi];
@@ -282,7 +283,9 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
         }
         fputs("    cudaError_t e_ = cudaGetLastError();\n", o);
         fputs("    if (e_ != cudaSuccess) return tilec_fail(TILEC_ERR_CUDA, \"%s: %s\", cudaGetErrorName(e_), cudaGetErrorString(e_));\n", o);
-        fputs("    return TILEC_OK;\n}\n\n", o);
+        /* tile_assert: the launch is waited for, so that its failure is
+         * this call's status */
+        fputs(dbg_has_assert(p, f) ? "    return tilec_assert_check_(s_);\n}\n\n" : "    return TILEC_OK;\n}\n\n", o);
     }
     return ok;
 }

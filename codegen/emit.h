@@ -67,6 +67,12 @@ typedef struct PipeLoop {
 bool pipeline_match(const Stmt *st, PipeLoop *pl);
 /* A scalar parameter as passed to the kernel (rounded to its dtype). */
 void emit_scalar_arg(FILE *o, const Param *p);
+/* Whether kernel f (any specialization, inlined calls included) has a
+ * tile_assert; its launcher then checks the file's record (debug.c). */
+bool dbg_has_assert(const Program *p, const Func *f);
+/* The file's assertion record, its table of sites and tilec_assert_check_,
+ * when any kernel has a tile_assert (debug.c). */
+void dbg_emit_assert_support(FILE *o, const CodegenOptions *co, Program *p, bool cuda);
 /* Writes the launch-function prototype (no trailing ';' or body). */
 void emit_launch_prototype(FILE *o, const CodegenOptions *co, const Func *f);
 /* The launch function's name: --rename's, else --symbol-prefix + the kernel's. */

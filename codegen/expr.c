@@ -327,8 +327,8 @@ char *ex_ev(Emitter *em, Expr *e, Ctx c)
         case BCLASS_MATH:
             return ev_math(em, e, c);
         case BCLASS_MEM: case BCLASS_REDUCE: case BCLASS_SCAN: case BCLASS_INDEXED: case BCLASS_MMA:
-        case BCLASS_TARGET:
-            break; /* materialised; scatter has no value; target ifs compile to #if (body.c) */
+        case BCLASS_TARGET: case BCLASS_DEBUG:
+            break; /* materialised; scatter, printf and assert have no value; target ifs compile to #if (body.c) */
         }
         em->ok = false;
         return S("0");

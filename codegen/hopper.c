@@ -281,9 +281,13 @@ static bool all_ops(const TirOp *op, bool (*ok)(const TirOp *))
 
 /* Nothing after the K loop may update the accumulator again on tensor
  * cores (its fragments are wgmma's here) or start another pipeline. */
+/* (tile_printf and tile_assert stay in the ordinary kernel: thread 0, the
+ * block's barriers and its early return mean other things under warp
+ * specialization) */
 static bool epilogue_op(const TirOp *op)
 {
-    return op->kind != TIR_MMA_UPDATE && op->kind != TIR_TO_FRAG && op->kind != TIR_PIPELINED_FOR;
+    return op->kind != TIR_MMA_UPDATE && op->kind != TIR_TO_FRAG && op->kind != TIR_PIPELINED_FOR &&
+           op->kind != TIR_PRINTF && op->kind != TIR_ASSERT;
 }
 
 static const TirOp *top_ops(const Emitter *em)

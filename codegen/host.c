@@ -45,6 +45,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
           "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-label\"\n#endif\n\n",
           o);
     if (!co->tune_explicit) emit_tune_helpers(o, co, p, false);
+    dbg_emit_assert_support(o, co, p, false);
     bool ok = true;
     for (int fi = 0; fi < p->nfuncs; fi++) {
         Func *f = p->funcs[fi];
@@ -81,7 +82,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
         fputs("        const int64_t x_ = b_ % grid.x, y_ = (b_ / grid.x) % grid.y, z_ = b_ / ((int64_t)grid.x * grid.y);\n", o);
         fputs("        k_(", o);
         host_args(o, f);
-        fputs(");\n    }\n    return TILEC_OK;\n}\n\n", o);
+        fputs(dbg_has_assert(p, f) ? ");\n    }\n    return tilec_assert_check_();\n}\n\n" : ");\n    }\n    return TILEC_OK;\n}\n\n", o);
     }
     return ok;
 }

@@ -17,6 +17,7 @@
  *   pipeline.c  K loops as asynchronous copy pipelines
  *   smem.c      shared-memory planning
  *   tir.c       the tile IR (tir.h): values placed, operations lowered
+ *   debug.c     tile_printf and tile_assert
  *   body.c      the launch plan, the declarations, emission of the
  *               operations
  *
@@ -326,6 +327,10 @@ void pipeline_find(Emitter *em, Stmt *st);
 int64_t pipeline_bytes(const Emitter *em, const PipeLoop *pl);
 /* The operand stage buffers of pipelined loop pl, as IR values (tir.c). */
 void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b);
+
+/* debug.c: tile_printf and tile_assert at their operations */
+void dbg_emit_printf(Emitter *em, Expr *e);
+void dbg_emit_assert(Emitter *em, Expr *e);
 
 /* body.c */
 void body_emit_ops(Emitter *em, const TirOp *ops);

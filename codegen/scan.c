@@ -1,7 +1,7 @@
 /* scan.c: the analysis before emission.  One walk over a specialization
  * decides which values materialise (and their register or shared-memory
- * home), which variables need a shared-memory mirror because a broadcast
- * or a permutation reads them out of their threads' order, which
+ * home), which variables need a shared-memory mirror because a broadcast,
+ * a permutation or tile_printf reads them out of their threads' order, which
  * accumulators live in tensor-core fragments, and how large the shared
  * buffers of reductions, scans and tile_mma staging must be. */
 #include "codegen/lower.h"
@@ -114,6 +114,14 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->args[i]->shape, home);
             return;
         }
+        case BCLASS_DEBUG:
+            /* printf's thread 0 reads every element of a tile argument:
+             * out of order, through mirrors (home false) */
+            if (e->bi == BI_PRINTF)
+                for (int i = 1; i < e->nargs; i++) scan_expr(em, e->args[i], &e->args[i]->shape, false);
+            else
+                scan_root(em, e->args[0]);
+            return;
         case BCLASS_FACTORY: case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE:
         case BCLASS_QUERY:
             break; /* element-wise: evaluated in its reader's loop */

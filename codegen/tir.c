@@ -174,9 +174,9 @@ static void hoist(Lower *L, Expr *e)
             for (int i = 0; i < e->nargs; i++) hoist(L, e->args[i]);
             break;
         case BCLASS_FACTORY: case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE:
-        case BCLASS_SHAPE: case BCLASS_QUERY:
+        case BCLASS_SHAPE: case BCLASS_QUERY: case BCLASS_DEBUG:
             for (int i = 0; i < e->nargs; i++) hoist(L, e->args[i]);
-            return; /* element-wise: evaluated where it is read */
+            return; /* element-wise: evaluated where it is read (debug: statements) */
         case BCLASS_TARGET:
             return; /* a target if's condition: compiled to #if, nothing to evaluate */
         }
@@ -267,6 +267,9 @@ static void lower_stmt(Lower *L, Stmt *st)
             TirOp *s = add(L, TIR_STORE, st->loc);
             s->dst = value_of_expr(L, v);
             s->expr = v;
+        } else if (v->kind == EX_BUILTIN && builtin_info(v->bi)->cls == BCLASS_DEBUG) {
+            for (int i = 0; i < v->nargs; i++) hoist(L, v->args[i]);
+            add(L, v->bi == BI_PRINTF ? TIR_PRINTF : TIR_ASSERT, st->loc)->expr = v;
         } else {
             hoist(L, v); /* calls, scatter and atomics */
         }
@@ -491,6 +494,11 @@ static void print_expr(FILE *o, const TirKernel *k, const Expr *e, const Expr *s
     case EX_TYPE:
         fputs(dtype_name(e->type.dtype), o);
         return;
+    case EX_STRING:
+        fputc('"', o);
+        ast_write_escaped(o, e->str, e->nstr);
+        fputc('"', o);
+        return;
     }
 }
 
@@ -673,6 +681,13 @@ static void print_op(FILE *o, const TirKernel *k, const TirOp *op, int ind)
     case TIR_BREAK: indent(o, ind); fputs("break\n", o); return;
     case TIR_CONTINUE: indent(o, ind); fputs("continue\n", o); return;
     case TIR_RETURN: indent(o, ind); fputs("return\n", o); return;
+    case TIR_PRINTF:
+    case TIR_ASSERT:
+        indent(o, ind);
+        fputs(op->kind == TIR_PRINTF ? "printf" : "assert", o);
+        print_args(o, k, op->expr);
+        fputc('\n', o);
+        return;
     case TIR_NOP: return;
     }
 }

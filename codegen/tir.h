@@ -74,6 +74,8 @@ typedef enum TirOpKind {
     TIR_BREAK,
     TIR_CONTINUE,
     TIR_RETURN,
+    TIR_PRINTF,      /* expr is a tile_printf: its arguments' values defined (mirrors), then printed */
+    TIR_ASSERT,      /* expr is a tile_assert: a failing block records it and returns */
     TIR_NOP,         /* a statement without effect (it keeps its #line) */
 } TirOpKind;
 

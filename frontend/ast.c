@@ -1,6 +1,7 @@
 /* ast.c: small helpers over the AST: operator spellings, lookups, freeing. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend/ast.h"
@@ -107,6 +108,31 @@ void ast_spec_label(const Func *f, const int64_t *vals, char *buf, size_t len)
             snprintf(buf + used, len - used, "%s%s=%" PRId64, c ? ", " : "", f->params[j].name, vals[c]);
             c++;
         }
+}
+
+void ast_write_escaped(FILE *o, const char *s, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n') fputs("\\n", o);
+        else if (c == '\t') fputs("\\t", o);
+        else if (c == '"' || c == '\\' || c == '?') fprintf(o, "\\%c", c); /* '?': no trigraph can form */
+        else if (c < 32 || c >= 127) fprintf(o, "\\%03o", c);
+        else fputc(c, o);
+    }
+}
+
+char *ast_escape(Arena *a, const char *s, int64_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) abort();
+    ast_write_escaped(m, s, n);
+    fclose(m);
+    char *r = arena_strdup(a, buf);
+    free(buf);
+    return r;
 }
 
 void program_free(Program *p)

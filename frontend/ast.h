@@ -7,6 +7,7 @@
 #define TILEC_AST_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "frontend/builtins.h"
@@ -40,6 +41,7 @@ typedef enum ExprKind {
     EX_BUILTIN, /* a tilec builtin: name(args, .option = value ...) */
     EX_LIST,    /* a brace list {a, b, c}: tuples */
     EX_TYPE,    /* a type argument of a builtin (tile_cast(x, T)) */
+    EX_STRING,  /* a string literal: only tile_printf's format, tile_assert's message */
 } ExprKind;
 
 typedef enum UnaryOp { UOP_NEG, UOP_PLUS, UOP_NOT, UOP_BITNOT, UOP_PREINC, UOP_PREDEC,
@@ -77,6 +79,10 @@ struct Expr {
     int nargs;
     Option *opts;        /* EX_BUILTIN options */
     int nopts;
+    const char *str;     /* EX_STRING: the bytes, escapes decoded (NUL-terminated) */
+    int64_t nstr;        /* EX_STRING: their number */
+    SrcLoc *str_loc;     /* EX_STRING: where each byte was written, or NULL (loc) */
+    const char *text;    /* tile_assert: its condition as written, or NULL */
 
     /* Filled in by sema. */
     Dtype dtype;
@@ -216,6 +222,11 @@ char *arena_strdup(Arena *a, const char *s);
 char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void program_free(Program *p);
+/* n bytes of s as the inside of a C string literal (escapes for quotes,
+ * backslashes, '?', control and non-ASCII bytes): written to o, or copied
+ * into the arena. */
+void ast_write_escaped(FILE *o, const char *s, int64_t n);
+char *ast_escape(Arena *a, const char *s, int64_t n);
 
 const char *ast_binary_op_spelling(BinaryOp op);
 const char *ast_unary_op_spelling(UnaryOp op);

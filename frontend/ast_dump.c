@@ -19,7 +19,7 @@ static void loc(FILE *o, SrcLoc l)
 
 static void type_info(FILE *o, const Expr *e, bool typed)
 {
-    if (!typed || e->kind == EX_LIST) return;
+    if (!typed || e->kind == EX_LIST || e->kind == EX_STRING) return;
     char buf[SHAPE_FMT_MAX];
     shape_format(&e->shape, buf, sizeof buf);
     fprintf(o, " : %s %s", e->dtype == DT_INVALID ? "void" : dtype_name(e->dtype), buf);
@@ -71,6 +71,11 @@ static void dump_expr(FILE *o, const Expr *e, int d, bool typed)
     case EX_BUILTIN: fprintf(o, "builtin %s", e->name); break;
     case EX_LIST: fputs("list", o); break;
     case EX_TYPE: fprintf(o, "type %s (%s)", e->type.spelling, dtype_name(e->type.dtype)); break;
+    case EX_STRING:
+        fputs("string \"", o);
+        ast_write_escaped(o, e->str, e->nstr);
+        fputc('"', o);
+        break;
     }
     type_info(o, e, typed);
     loc(o, e->loc);

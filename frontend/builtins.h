@@ -30,6 +30,7 @@ typedef enum BuiltinClass {
     BCLASS_MMA,     /* mma, matmul: tensor-core products */
     BCLASS_QUERY,   /* bid, num_blocks, dim: scalars of the launch */
     BCLASS_TARGET,  /* target, provides, is_host ...: target specialization (sema/targetset.h) */
+    BCLASS_DEBUG,   /* printf, assert: statements the block runs once */
 } BuiltinClass;
 
 typedef struct BuiltinInfo {

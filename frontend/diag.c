@@ -117,6 +117,19 @@ static const char *file_text(const char *path)
     return f->text;
 }
 
+const char *diag_source_line(const char *path, int line, size_t *len)
+{
+    const char *p = path ? file_text(path) : NULL;
+    if (!p || line <= 0) return NULL;
+    for (int l = 1; l < line; l++) {
+        p = strchr(p, '\n');
+        if (!p) return NULL;
+        p++;
+    }
+    *len = strcspn(p, "\r\n");
+    return p;
+}
+
 /* Prints "   12 |     source line" and the caret line under it. */
 static void quote_line(SrcLoc loc)
 {

@@ -62,6 +62,9 @@ void diag_error_fix(SrcLoc loc, const char *fixit, const char *fmt, ...)
  * 1000 for strings over 127 bytes): the "did you mean" of names and options. */
 int diag_edit_distance(const char *a, const char *b);
 
+/* Line `line` of file path (not NUL-terminated: *len bytes), from the
+ * cached text the quoted lines come from; NULL when unreadable. */
+const char *diag_source_line(const char *path, int line, size_t *len);
 /* The source text of a file, read once and cached (used for the quoted line). */
 void diag_forget_files(void);
 #endif

@@ -22,11 +22,6 @@
 
 /* ---- small libclang helpers ------------------------------------------ */
 
-typedef struct Kids {
-    CXCursor *c;
-    int n, cap;
-} Kids;
-
 static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent, CXClientData d)
 {
     (void)parent;
@@ -40,8 +35,8 @@ static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Continue;
 }
 
-/* The children of c; release with kids_free. */
-static Kids *kids_of(CXCursor c)
+/* The children of c; release with fe_kids_free. */
+Kids *fe_kids_of(CXCursor c)
 {
     Kids *k = calloc(1, sizeof *k);
     if (!k) abort();
@@ -49,7 +44,7 @@ static Kids *kids_of(CXCursor c)
     return k;
 }
 
-static void kids_free(Kids *k)
+void fe_kids_free(Kids *k)
 {
     if (!k) return;
     free(k->c);
@@ -165,7 +160,7 @@ static enum CXChildVisitResult collect_macro(CXCursor c, CXCursor parent, CXClie
 /* The user's location of a cursor: where its text is spelled when that is
  * inside the macro invocation in the same file (macro arguments), otherwise
  * the expansion point (the macro's name in the user's code). */
-static SrcLoc loc_of(Ctx *cx, CXCursor c)
+SrcLoc fe_loc_of(Ctx *cx, CXCursor c)
 {
     SrcLoc l = {0};
     CXSourceLocation sl = clang_getCursorLocation(c);
@@ -224,24 +219,24 @@ static bool in_main_or_user_file(CXCursor c)
     return !clang_Location_isInSystemHeader(l);
 }
 
-static CXCursor strip(CXCursor c)
+CXCursor fe_strip(CXCursor c)
 {
     for (;;) {
         enum CXCursorKind k = clang_getCursorKind(c);
         if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr) return c;
-        Kids *ks = kids_of(c);
+        Kids *ks = fe_kids_of(c);
         if (ks->n != 1 || !clang_isExpression(clang_getCursorKind(ks->c[0]))) {
-            kids_free(ks);
+            fe_kids_free(ks);
             return c;
         }
         c = ks->c[0];
-        kids_free(ks);
+        fe_kids_free(ks);
     }
 }
 
-static bool annotation(CXCursor c, const char *prefix, const char **value, Ctx *cx)
+bool fe_annotation(CXCursor c, const char *prefix, const char **value, Ctx *cx)
 {
-    Kids *ks = kids_of(c);
+    Kids *ks = fe_kids_of(c);
     bool found = false;
     for (int i = 0; i < ks->n && !found; i++) {
         if (clang_getCursorKind(ks->c[i]) != CXCursor_AnnotateAttr) continue;
@@ -252,7 +247,7 @@ static bool annotation(CXCursor c, const char *prefix, const char **value, Ctx *
             found = true;
         }
     }
-    kids_free(ks);
+    fe_kids_free(ks);
     return found;
 }
 
@@ -260,7 +255,7 @@ static bool annotation(CXCursor c, const char *prefix, const char **value, Ctx *
 
 /* Walks typedef sugar from the outside in, so that tilec_tf32 is seen before
  * it turns into float and int32_t before it turns into int. */
-static TypeRef type_ref(Ctx *cx, CXType t)
+TypeRef fe_type_ref(Ctx *cx, CXType t)
 {
     TypeRef r = {0};
     r.is_const = clang_isConstQualifiedType(t);
@@ -285,486 +280,6 @@ static TypeRef type_ref(Ctx *cx, CXType t)
     }
     r.dtype = DT_INVALID;
     return r;
-}
-
-/* ---- expressions -------------------------------------------------------- */
-
-static Expr *lower_expr(Ctx *cx, CXCursor c);
-
-static Expr *new_expr(Ctx *cx, ExprKind k, SrcLoc loc)
-{
-    Expr *e = arena_alloc(cx->arena, sizeof *e);
-    e->kind = k;
-    e->loc = loc;
-    return e;
-}
-
-static Expr *bad_expr(Ctx *cx, CXCursor c, const char *fmt, const char *what)
-{
-    diag_error(loc_of(cx, c), fmt, what);
-    return NULL;
-}
-
-static bool eval_int(CXCursor c, uint64_t *u, int64_t *i)
-{
-    CXEvalResult r = clang_Cursor_Evaluate(c);
-    if (!r) return false;
-    bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
-    if (ok) {
-        if (clang_EvalResult_isUnsignedInt(r)) {
-            *u = clang_EvalResult_getAsUnsigned(r);
-            *i = (int64_t)*u;
-        } else {
-            *i = clang_EvalResult_getAsLongLong(r);
-            *u = (uint64_t)*i;
-        }
-    }
-    clang_EvalResult_dispose(r);
-    return ok;
-}
-
-static const struct {
-    enum CXBinaryOperatorKind cx;
-    BinaryOp op;
-} binop_map[] = {
-    {CXBinaryOperator_Mul, BOP_MUL}, {CXBinaryOperator_Div, BOP_DIV},
-    {CXBinaryOperator_Rem, BOP_MOD}, {CXBinaryOperator_Add, BOP_ADD},
-    {CXBinaryOperator_Sub, BOP_SUB}, {CXBinaryOperator_Shl, BOP_SHL},
-    {CXBinaryOperator_Shr, BOP_SHR}, {CXBinaryOperator_LT, BOP_LT},
-    {CXBinaryOperator_GT, BOP_GT},   {CXBinaryOperator_LE, BOP_LE},
-    {CXBinaryOperator_GE, BOP_GE},   {CXBinaryOperator_EQ, BOP_EQ},
-    {CXBinaryOperator_NE, BOP_NE},   {CXBinaryOperator_And, BOP_AND},
-    {CXBinaryOperator_Xor, BOP_XOR}, {CXBinaryOperator_Or, BOP_OR},
-    {CXBinaryOperator_LAnd, BOP_LAND}, {CXBinaryOperator_LOr, BOP_LOR},
-    {CXBinaryOperator_MulAssign, BOP_MUL}, {CXBinaryOperator_DivAssign, BOP_DIV},
-    {CXBinaryOperator_RemAssign, BOP_MOD}, {CXBinaryOperator_AddAssign, BOP_ADD},
-    {CXBinaryOperator_SubAssign, BOP_SUB}, {CXBinaryOperator_ShlAssign, BOP_SHL},
-    {CXBinaryOperator_ShrAssign, BOP_SHR}, {CXBinaryOperator_AndAssign, BOP_AND},
-    {CXBinaryOperator_XorAssign, BOP_XOR}, {CXBinaryOperator_OrAssign, BOP_OR},
-};
-
-static int map_binop(enum CXBinaryOperatorKind k)
-{
-    for (size_t i = 0; i < sizeof binop_map / sizeof binop_map[0]; i++)
-        if (binop_map[i].cx == k) return (int)binop_map[i].op;
-    return -1;
-}
-
-static bool is_assign_op(enum CXBinaryOperatorKind k)
-{
-    return k >= CXBinaryOperator_Assign && k <= CXBinaryOperator_OrAssign;
-}
-
-static bool is_opts_struct(CXType t)
-{
-    CXType u = clang_getCanonicalType(t);
-    if (u.kind != CXType_Record) return false;
-    CXString s = clang_getTypeSpelling(u);
-    bool r = strncmp(clang_getCString(s), "struct tilec_", 13) == 0;
-    clang_disposeString(s);
-    return r;
-}
-
-/* Lowers `(struct tilec_xxx_opts){ .a = 1, .b = {2, 3} }` into options. */
-static bool lower_options(Ctx *cx, Expr *call, CXCursor lit)
-{
-    CXCursor c = strip(lit);
-    Kids *ks = kids_of(c);
-    CXCursor init = clang_getNullCursor();
-    for (int i = 0; i < ks->n; i++)
-        if (clang_getCursorKind(ks->c[i]) == CXCursor_InitListExpr) init = ks->c[i];
-    kids_free(ks);
-    if (clang_Cursor_isNull(init)) return true;
-    Kids *items = kids_of(init);
-    call->opts = arena_alloc(cx->arena, sizeof(Option) * (size_t)(items->n + 1));
-    bool ok = true;
-    for (int i = 0; i < items->n; i++) {
-        CXCursor it = items->c[i];
-        Kids *d = kids_of(it);
-        if (clang_getCursorKind(it) != CXCursor_UnexposedExpr || d->n != 2 ||
-            clang_getCursorKind(d->c[0]) != CXCursor_MemberRef) {
-            diag_error_fix(loc_of(cx, it), "write '.name = value', e.g. '.shape = {16}'",
-                           "options of 'tile_%s' must be written as designated initializers",
-                           call->name);
-            ok = false;
-            kids_free(d);
-            continue;
-        }
-        Option *o = &call->opts[call->nopts++];
-        o->name = fe_str_take(cx, clang_getCursorSpelling(d->c[0]));
-        o->loc = loc_of(cx, d->c[0]);
-        o->value = lower_expr(cx, d->c[1]);
-        if (!o->value) ok = false;
-        for (int j = 0; j < call->nopts - 1; j++)
-            if (!strcmp(call->opts[j].name, o->name)) {
-                diag_error(o->loc, "option '.%s' given twice", o->name);
-                ok = false;
-            }
-        kids_free(d);
-    }
-    kids_free(items);
-    return ok;
-}
-
-/* A type argument `tile_cast(x, T)` arrives as `(T)0` from the macro's
- * body; point at the T the user wrote: the first token of its spelling
- * inside the macro invocation. */
-static void type_arg_loc(Ctx *cx, CXCursor cast, const char *spelling, SrcLoc *loc)
-{
-    CXSourceLocation sl = clang_getCursorLocation(cast);
-    CXFile ef;
-    unsigned eoff;
-    clang_getExpansionLocation(sl, &ef, NULL, NULL, &eoff);
-    if (!ef) return;
-    MacroUse *outer = NULL;
-    for (int i = 0; i < cx->nmacros; i++)
-        if (cx->macros[i].start == eoff && clang_File_isEqual(cx->macros[i].file, ef)) outer = &cx->macros[i];
-    if (!outer) return;
-    char word[64];
-    size_t n = strcspn(spelling, " *");
-    if (n == 0 || n >= sizeof word) return;
-    memcpy(word, spelling, n);
-    word[n] = 0;
-    CXSourceRange r = clang_getRange(clang_getLocationForOffset(cx->tu, ef, outer->start),
-                                     clang_getLocationForOffset(cx->tu, ef, outer->end));
-    CXToken *toks;
-    unsigned nt;
-    clang_tokenize(cx->tu, r, &toks, &nt);
-    for (unsigned i = 1; i < nt; i++) {
-        CXString ts = clang_getTokenSpelling(cx->tu, toks[i]);
-        bool hit = !strcmp(clang_getCString(ts), word);
-        clang_disposeString(ts);
-        if (hit) {
-            unsigned line, col;
-            clang_getExpansionLocation(clang_getTokenLocation(cx->tu, toks[i]), NULL, &line, &col, NULL);
-            loc->line = (int)line;
-            loc->col = (int)col;
-            loc->len = (int)n;
-            loc->macro = NULL;
-            break;
-        }
-    }
-    clang_disposeTokens(cx->tu, toks, nt);
-}
-
-static Expr *lower_call(Ctx *cx, CXCursor c)
-{
-    SrcLoc loc = loc_of(cx, c);
-    char *name = fe_str_take(cx, clang_getCursorSpelling(c));
-    int nargs = clang_Cursor_getNumArguments(c);
-    if (strncmp(name, "__tilec_", 8) == 0) {
-        Expr *e = new_expr(cx, EX_BUILTIN, loc);
-        e->name = name + 8;
-        e->bi = builtin_lookup(e->name);
-        if (e->bi == BI_NONE) {
-            diag_error(loc, "tile_%s is not supported by this version of tilec yet", e->name);
-            return NULL;
-        }
-        e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(nargs + 1));
-        /* a type argument is written (T)0 by tilec.h's macros */
-        int targ = builtin_info(e->bi)->type_arg;
-        bool ok = true;
-        for (int i = 0; i < nargs; i++) {
-            CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
-            if (is_opts_struct(clang_getCursorType(strip(a)))) {
-                if (!lower_options(cx, e, a)) ok = false;
-                continue;
-            }
-            if (i == targ) {
-                CXCursor cast = strip(a);
-                Expr *t = new_expr(cx, EX_TYPE, loc_of(cx, cast));
-                t->type = type_ref(cx, clang_getCursorType(cast));
-                type_arg_loc(cx, cast, t->type.spelling, &t->loc);
-                if (t->type.dtype == DT_INVALID) {
-                    diag_error(t->loc, "'%s' is not a Tile C element type", t->type.spelling);
-                    ok = false;
-                }
-                e->args[e->nargs++] = t;
-                continue;
-            }
-            Expr *x = lower_expr(cx, a);
-            if (!x) ok = false;
-            e->args[e->nargs++] = x;
-        }
-        return ok ? e : NULL;
-    }
-    CXCursor callee = clang_getCursorReferenced(c);
-    if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_FunctionDecl) {
-        diag_error(loc, "only tile functions can be called in tile code");
-        return NULL;
-    }
-    CXCursor def = clang_getCursorDefinition(callee);
-    if (annotation(callee, "tilec.kernel", NULL, cx) || (!clang_Cursor_isNull(def) && annotation(def, "tilec.kernel", NULL, cx))) {
-        diag_error(loc, "kernel '%s' cannot be called from tile code; mark a helper TILE_FUNC", name);
-        return NULL;
-    }
-    if (clang_Cursor_isNull(def) && annotation(callee, "tilec.func", NULL, cx)) {
-        diag_error(loc, "tile function '%s' is declared but has no definition in this file", name);
-        return NULL;
-    }
-    if (clang_Cursor_isNull(def) || !annotation(def, "tilec.func", NULL, cx)) {
-        static const char *const mathfns[] = {"exp", "expf", "exp2", "exp2f", "log", "logf",
-            "log2", "log2f", "sqrt", "sqrtf", "sin", "sinf", "cos", "cosf", "tanh", "tanhf",
-            "fabs", "fabsf", "floor", "floorf", "ceil", "ceilf", "pow", "powf", "fma", "fmaf",
-            "fmin", "fminf", "fmax", "fmaxf", "abs"};
-        for (size_t i = 0; i < sizeof mathfns / sizeof mathfns[0]; i++)
-            if (!strcmp(name, mathfns[i])) {
-                char base[16];
-                snprintf(base, sizeof base, "%s", name);
-                size_t n = strlen(base);
-                if (n > 3 && base[n - 1] == 'f' && strcmp(base, "exp2f") != 0) base[n - 1] = 0;
-                if (!strcmp(name, "exp2f")) strcpy(base, "exp2");
-                if (!strcmp(base, "fabs")) strcpy(base, "abs");
-                if (!strcmp(base, "fmin")) strcpy(base, "minimum");
-                if (!strcmp(base, "fmax")) strcpy(base, "maximum");
-                char fix[64];
-                snprintf(fix, sizeof fix, "use tile_%s(...)", base);
-                diag_error_fix(loc, fix, "C library function '%s' cannot be called in tile code",
-                               name);
-                return NULL;
-            }
-        diag_error_fix(loc, "mark the function TILE_FUNC, or call it from host code",
-                       "call to '%s', which is not a tile function", name);
-        return NULL;
-    }
-    Expr *e = new_expr(cx, EX_CALL, loc);
-    e->name = name;
-    e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(nargs + 1));
-    bool ok = true;
-    for (int i = 0; i < nargs; i++) {
-        Expr *x = lower_expr(cx, clang_Cursor_getArgument(c, (unsigned)i));
-        if (!x) ok = false;
-        e->args[e->nargs++] = x;
-    }
-    return ok ? e : NULL;
-}
-
-static Expr *lower_expr(Ctx *cx, CXCursor c)
-{
-    c = strip(c);
-    enum CXCursorKind k = clang_getCursorKind(c);
-    SrcLoc loc = loc_of(cx, c);
-    switch (k) {
-    case CXCursor_IntegerLiteral:
-    case CXCursor_CharacterLiteral:
-    case CXCursor_CXXBoolLiteralExpr: /* C23 true and false */ {
-        Expr *e = new_expr(cx, EX_INT, loc);
-        if (!eval_int(c, &e->uval, &e->ival)) return bad_expr(cx, c, "%s", "cannot evaluate literal");
-        e->big_unsigned = e->uval > (uint64_t)INT64_MAX; /* e.g. 18446744073709551615u */
-        return e;
-    }
-    case CXCursor_FloatingLiteral: {
-        Expr *e = new_expr(cx, EX_FLOAT, loc);
-        CXEvalResult r = clang_Cursor_Evaluate(c);
-        if (!r) return bad_expr(cx, c, "%s", "cannot evaluate literal");
-        e->fval = clang_EvalResult_getAsDouble(r);
-        clang_EvalResult_dispose(r);
-        return e;
-    }
-    case CXCursor_DeclRefExpr: {
-        CXCursor ref = clang_getCursorReferenced(c);
-        enum CXCursorKind rk = clang_getCursorKind(ref);
-        char *name = fe_str_take(cx, clang_getCursorSpelling(c));
-        if (rk == CXCursor_EnumConstantDecl) {
-            Expr *e = new_expr(cx, EX_INT, loc);
-            e->ival = clang_getEnumConstantDeclValue(ref);
-            e->uval = (uint64_t)e->ival;
-            return e;
-        }
-        if (rk == CXCursor_ParmDecl) {
-            Expr *e = new_expr(cx, EX_NAME, loc);
-            e->name = name;
-            return e;
-        }
-        if (rk == CXCursor_VarDecl) {
-            enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(ref));
-            if (pk != CXCursor_TranslationUnit) {
-                Expr *e = new_expr(cx, EX_NAME, loc);
-                e->name = name;
-                return e;
-            }
-            /* An extern declared inside the function was rejected where it
-             * was declared: one error for one cause. */
-            if (clang_getCursorKind(clang_getCursorLexicalParent(ref)) == CXCursor_FunctionDecl) return NULL;
-            /* A global: only compile-time constants may be used. */
-            CXType t = clang_getCursorType(ref);
-            if (clang_isConstQualifiedType(t)) {
-                CXEvalResult r = clang_Cursor_Evaluate(ref);
-                if (r) {
-                    Expr *e = NULL;
-                    if (clang_EvalResult_getKind(r) == CXEval_Int) {
-                        e = new_expr(cx, EX_INT, loc);
-                        e->ival = clang_EvalResult_getAsLongLong(r);
-                        e->uval = clang_EvalResult_isUnsignedInt(r)
-                                      ? clang_EvalResult_getAsUnsigned(r)
-                                      : (uint64_t)e->ival;
-                    } else if (clang_EvalResult_getKind(r) == CXEval_Float) {
-                        e = new_expr(cx, EX_FLOAT, loc);
-                        e->fval = clang_EvalResult_getAsDouble(r);
-                    }
-                    clang_EvalResult_dispose(r);
-                    if (e) return e;
-                }
-            }
-            diag_error_fix(loc, "pass it as a kernel parameter, or make it a const with a constant value",
-                           "tile code cannot use the global variable '%s'", name);
-            return NULL;
-        }
-        if (rk == CXCursor_FunctionDecl) {
-            diag_error(loc, "function '%s' used as a value; tile code has no function pointers", name);
-            return NULL;
-        }
-        diag_error(loc, "unsupported reference to '%s'", name);
-        return NULL;
-    }
-    case CXCursor_UnaryOperator: {
-        enum CXUnaryOperatorKind uk = clang_getCursorUnaryOperatorKind(c);
-        Kids *ks = kids_of(c);
-        CXCursor arg = ks->n ? ks->c[ks->n - 1] : clang_getNullCursor();
-        kids_free(ks);
-        int op;
-        switch (uk) {
-        case CXUnaryOperator_Minus: op = UOP_NEG; break;
-        case CXUnaryOperator_Plus: op = UOP_PLUS; break;
-        case CXUnaryOperator_LNot: op = UOP_NOT; break;
-        case CXUnaryOperator_Not: op = UOP_BITNOT; break;
-        case CXUnaryOperator_AddrOf:
-            diag_error_fix(loc, "tiles are values: pass the tile itself",
-                           "address-of '&' is not allowed in tile code");
-            return NULL;
-        case CXUnaryOperator_Deref:
-            diag_error_fix(loc, "read arrays with tile_load(array, .index = {...}, .shape = {...})",
-                           "pointer dereference '*' is not allowed in tile code");
-            return NULL;
-        case CXUnaryOperator_PostInc: case CXUnaryOperator_PreInc:
-        case CXUnaryOperator_PostDec: case CXUnaryOperator_PreDec:
-            diag_error_fix(loc, "write the increment as its own statement",
-                           "'++' and '--' are only allowed as statements in tile code");
-            return NULL;
-        default:
-            diag_error(loc, "unsupported unary operator");
-            return NULL;
-        }
-        Expr *e = new_expr(cx, EX_UNARY, loc);
-        e->op = op;
-        e->a = lower_expr(cx, arg);
-        /* Fold '-literal' so that constants like -1 stay literals. */
-        if (e->a && op == UOP_NEG && e->a->kind == EX_INT && e->a->ival >= 0) {
-            e->a->ival = -e->a->ival;
-            e->a->uval = (uint64_t)e->a->ival;
-            e->a->loc = loc;
-            return e->a;
-        }
-        if (e->a && op == UOP_NEG && e->a->kind == EX_FLOAT) {
-            e->a->fval = -e->a->fval;
-            e->a->loc = loc;
-            return e->a;
-        }
-        return e->a ? e : NULL;
-    }
-    case CXCursor_BinaryOperator:
-    case CXCursor_CompoundAssignOperator: {
-        enum CXBinaryOperatorKind bk = clang_getCursorBinaryOperatorKind(c);
-        if (is_assign_op(bk)) {
-            diag_error_fix(loc, "write the assignment as its own statement",
-                           "assignment inside an expression is not allowed in tile code");
-            return NULL;
-        }
-        if (bk == CXBinaryOperator_Comma) {
-            diag_error(loc, "the comma operator is not allowed in tile code");
-            return NULL;
-        }
-        int op = map_binop(bk);
-        Kids *ks = kids_of(c);
-        if (op < 0 || ks->n != 2) {
-            kids_free(ks);
-            diag_error(loc, "unsupported binary operator");
-            return NULL;
-        }
-        Expr *e = new_expr(cx, EX_BINARY, loc);
-        e->op = op;
-        e->a = lower_expr(cx, ks->c[0]);
-        e->b = lower_expr(cx, ks->c[1]);
-        kids_free(ks);
-        /* Point binary-operator diagnostics at the operator token. */
-        return e->a && e->b ? e : NULL;
-    }
-    case CXCursor_ConditionalOperator: {
-        Kids *ks = kids_of(c);
-        if (ks->n != 3) {
-            kids_free(ks);
-            diag_error(loc, "unsupported conditional expression");
-            return NULL;
-        }
-        Expr *e = new_expr(cx, EX_COND, loc);
-        e->a = lower_expr(cx, ks->c[0]);
-        e->b = lower_expr(cx, ks->c[1]);
-        e->c = lower_expr(cx, ks->c[2]);
-        kids_free(ks);
-        return e->a && e->b && e->c ? e : NULL;
-    }
-    case CXCursor_CStyleCastExpr: {
-        Kids *ks = kids_of(c);
-        CXCursor arg = clang_getNullCursor();
-        for (int i = 0; i < ks->n; i++)
-            if (clang_isExpression(clang_getCursorKind(ks->c[i]))) arg = ks->c[i];
-        kids_free(ks);
-        Expr *e = new_expr(cx, EX_CAST, loc);
-        e->type = type_ref(cx, clang_getCursorType(c));
-        if (e->type.dtype == DT_INVALID) {
-            if (strchr(e->type.spelling, '*'))
-                diag_error(loc, "cast to pointer type '%s' is not allowed in tile code",
-                           e->type.spelling);
-            else
-                diag_error(loc, "cast to '%s', which is not a Tile C element type",
-                           e->type.spelling);
-            return NULL;
-        }
-        if (clang_Cursor_isNull(arg)) return bad_expr(cx, c, "%s", "cast without operand");
-        e->a = lower_expr(cx, arg);
-        return e->a ? e : NULL;
-    }
-    case CXCursor_CallExpr:
-        return lower_call(cx, c);
-    case CXCursor_InitListExpr: {
-        Kids *ks = kids_of(c);
-        Expr *e = new_expr(cx, EX_LIST, loc);
-        e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(ks->n + 1));
-        bool ok = true;
-        for (int i = 0; i < ks->n; i++) {
-            Expr *x = lower_expr(cx, ks->c[i]);
-            if (!x) ok = false;
-            e->args[e->nargs++] = x;
-        }
-        kids_free(ks);
-        return ok ? e : NULL;
-    }
-    case CXCursor_ArraySubscriptExpr:
-        diag_error_fix(loc, "load a tile with tile_load(array, .index = {...}, .shape = {...})",
-                       "subscripts '[]' are not allowed in tile code");
-        return NULL;
-    case CXCursor_MemberRefExpr:
-        diag_error(loc, "member access is not allowed in tile code");
-        return NULL;
-    case CXCursor_StringLiteral:
-        diag_error(loc, "string literals are not allowed in tile code");
-        return NULL;
-    case CXCursor_CompoundLiteralExpr:
-        diag_error(loc, "compound literals are not allowed in tile code");
-        return NULL;
-    case CXCursor_UnaryExpr:
-        diag_error_fix(loc, "tile shapes are static: write the size as a constant",
-                       "sizeof and _Alignof are not allowed in tile code");
-        return NULL;
-    case CXCursor_StmtExpr:
-        diag_error(loc, "statement expressions are not allowed in tile code");
-        return NULL;
-    default: {
-        char *kind = fe_str_take(cx, clang_getCursorKindSpelling(k));
-        diag_error(loc, "unsupported expression in tile code (%s)", kind);
-        return NULL;
-    }
-    }
 }
 
 /* ---- statements --------------------------------------------------------- */
@@ -810,7 +325,7 @@ static Stmt *lower_single(Ctx *cx, CXCursor c)
     StmtList l = {0};
     if (!lower_stmt_into(cx, c, &l)) return NULL;
     if (l.n == 1 && l.items[0]->kind != ST_DECL) return l.items[0];
-    return block_of(cx, &l, loc_of(cx, c));
+    return block_of(cx, &l, fe_loc_of(cx, c));
 }
 
 static bool first_token_is(Ctx *cx, CXCursor c, const char *word)
@@ -830,7 +345,7 @@ static bool first_token_is(Ctx *cx, CXCursor c, const char *word)
 
 static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
 {
-    SrcLoc loc = loc_of(cx, v);
+    SrcLoc loc = fe_loc_of(cx, v);
     enum CX_StorageClass sc = clang_Cursor_getStorageClass(v);
     char *name = fe_str_take(cx, clang_getCursorSpelling(v));
     if (sc == CX_SC_Static || sc == CX_SC_Extern) {
@@ -851,7 +366,7 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
     Stmt *s = new_stmt(cx, ST_DECL, loc);
     s->name = name;
     s->name_loc = loc;
-    s->type = type_ref(cx, t);
+    s->type = fe_type_ref(cx, t);
     if (first_token_is(cx, v, "auto") || first_token_is(cx, v, "const") ) {
         /* 'const auto x' or 'auto x': look for auto among the first tokens. */
         CXToken *toks;
@@ -872,18 +387,18 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
                    s->type.spelling);
         return false;
     }
-    Kids *ks = kids_of(v);
+    Kids *ks = fe_kids_of(v);
     CXCursor init = clang_getNullCursor();
     for (int i = 0; i < ks->n; i++)
         if (clang_isExpression(clang_getCursorKind(ks->c[i]))) init = ks->c[i];
-    kids_free(ks);
+    fe_kids_free(ks);
     if (clang_Cursor_isNull(init)) {
         diag_error_fix(loc, "give it a value, e.g. 'float acc = tile_zeros(float, .shape = {128});'",
                        "variable '%s' must be initialized: a tile's shape comes from its value",
                        name);
         return false;
     }
-    s->init = lower_expr(cx, init);
+    s->init = fe_lower_expr(cx, init);
     if (!s->init) return false;
     list_push(cx, out, s);
     return true;
@@ -894,7 +409,7 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
  * parts that are missing, so their count alone is ambiguous. */
 static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
 {
-    SrcLoc loc = loc_of(cx, c);
+    SrcLoc loc = fe_loc_of(cx, c);
     CXToken *toks;
     unsigned n;
     clang_tokenize(cx->tu, clang_getCursorExtent(c), &toks, &n);
@@ -920,7 +435,7 @@ static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
         return false;
     }
     Stmt *s = new_stmt(cx, ST_FOR, loc);
-    Kids *ks = kids_of(c);
+    Kids *ks = fe_kids_of(c);
     bool ok = true;
     for (int i = 0; i < ks->n; i++) {
         CXCursor k = ks->c[i];
@@ -928,9 +443,9 @@ static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
         if (off < semi[0]) {
             StmtList l = {0};
             if (!lower_stmt_into(cx, k, &l)) ok = false;
-            else s->init_s = block_of(cx, &l, loc_of(cx, k));
+            else s->init_s = block_of(cx, &l, fe_loc_of(cx, k));
         } else if (off < semi[1]) {
-            if (!(s->cond = lower_expr(cx, k))) ok = false;
+            if (!(s->cond = fe_lower_expr(cx, k))) ok = false;
         } else if (off < rparen) {
             StmtList l = {0};
             if (!lower_stmt_into(cx, k, &l) || l.n != 1) ok = false;
@@ -939,7 +454,7 @@ static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
             if (!(s->body = lower_single(cx, k))) ok = false;
         }
     }
-    kids_free(ks);
+    fe_kids_free(ks);
     if (ok && !s->body) s->body = new_stmt(cx, ST_BLOCK, loc);
     if (ok) list_push(cx, out, s);
     return ok;
@@ -947,36 +462,36 @@ static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
 
 static bool lower_assign(Ctx *cx, CXCursor c, StmtList *out, enum CXBinaryOperatorKind bk)
 {
-    Kids *ks = kids_of(c);
-    SrcLoc loc = loc_of(cx, c);
+    Kids *ks = fe_kids_of(c);
+    SrcLoc loc = fe_loc_of(cx, c);
     if (ks->n != 2) {
-        kids_free(ks);
+        fe_kids_free(ks);
         diag_error(loc, "unsupported assignment");
         return false;
     }
-    CXCursor lhs = strip(ks->c[0]);
+    CXCursor lhs = fe_strip(ks->c[0]);
     CXCursor rhs = ks->c[1];
-    kids_free(ks);
+    fe_kids_free(ks);
     if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr) {
         if (clang_getCursorKind(lhs) == CXCursor_ArraySubscriptExpr ||
             clang_getCursorKind(lhs) == CXCursor_UnaryOperator)
-            diag_error_fix(loc_of(cx, lhs), "write arrays with tile_store(array, tile, .index = {...})",
+            diag_error_fix(fe_loc_of(cx, lhs), "write arrays with tile_store(array, tile, .index = {...})",
                            "arrays can only be written through tile_store");
         else
-            diag_error(loc_of(cx, lhs), "only variables can be assigned in tile code");
+            diag_error(fe_loc_of(cx, lhs), "only variables can be assigned in tile code");
         return false;
     }
     CXCursor ref = clang_getCursorReferenced(lhs);
     char *name = fe_str_take(cx, clang_getCursorSpelling(lhs));
     if (clang_getCursorKind(ref) == CXCursor_ParmDecl) {
-        diag_error_fix(loc_of(cx, lhs), "copy it into a local variable first",
+        diag_error_fix(fe_loc_of(cx, lhs), "copy it into a local variable first",
                        "parameter '%s' cannot be assigned in tile code", name);
         return false;
     }
     Stmt *s = new_stmt(cx, ST_ASSIGN, loc);
-    s->target = lower_expr(cx, lhs);
-    s->op = bk == CXBinaryOperator_Assign ? -1 : map_binop(bk);
-    s->value = lower_expr(cx, rhs);
+    s->target = fe_lower_expr(cx, lhs);
+    s->op = bk == CXBinaryOperator_Assign ? -1 : fe_map_binop(bk);
+    s->value = fe_lower_expr(cx, rhs);
     if (!s->target || !s->value) return false;
     list_push(cx, out, s);
     return true;
@@ -985,20 +500,20 @@ static bool lower_assign(Ctx *cx, CXCursor c, StmtList *out, enum CXBinaryOperat
 static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    SrcLoc loc = loc_of(cx, c);
+    SrcLoc loc = fe_loc_of(cx, c);
     switch (k) {
     case CXCursor_CompoundStmt: {
         StmtList l = {0};
-        Kids *ks = kids_of(c);
+        Kids *ks = fe_kids_of(c);
         bool ok = true;
         for (int i = 0; i < ks->n; i++)
             if (!lower_stmt_into(cx, ks->c[i], &l)) ok = false;
-        kids_free(ks);
+        fe_kids_free(ks);
         list_push(cx, out, block_of(cx, &l, loc));
         return ok;
     }
     case CXCursor_DeclStmt: {
-        Kids *ks = kids_of(c);
+        Kids *ks = fe_kids_of(c);
         bool ok = true;
         for (int i = 0; i < ks->n; i++) {
             enum CXCursorKind dk = clang_getCursorKind(ks->c[i]);
@@ -1006,44 +521,44 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
                 if (!lower_var_decl(cx, ks->c[i], out)) ok = false;
             } else if (dk == CXCursor_TypedefDecl || dk == CXCursor_StructDecl ||
                        dk == CXCursor_EnumDecl || dk == CXCursor_UnionDecl) {
-                diag_error(loc_of(cx, ks->c[i]), "type declarations are not allowed inside tile code");
+                diag_error(fe_loc_of(cx, ks->c[i]), "type declarations are not allowed inside tile code");
                 ok = false;
             } else {
-                diag_error(loc_of(cx, ks->c[i]), "unsupported declaration in tile code");
+                diag_error(fe_loc_of(cx, ks->c[i]), "unsupported declaration in tile code");
                 ok = false;
             }
         }
-        kids_free(ks);
+        fe_kids_free(ks);
         return ok;
     }
     case CXCursor_NullStmt:
         return true;
     case CXCursor_IfStmt: {
-        Kids *ks = kids_of(c);
+        Kids *ks = fe_kids_of(c);
         bool ok = ks->n >= 2;
         Stmt *s = new_stmt(cx, ST_IF, loc);
         if (ok) {
-            s->cond = lower_expr(cx, ks->c[0]);
+            s->cond = fe_lower_expr(cx, ks->c[0]);
             s->then_s = lower_single(cx, ks->c[1]);
             if (ks->n > 2) s->else_s = lower_single(cx, ks->c[2]);
             ok = s->cond && s->then_s && (ks->n < 3 || s->else_s);
         }
-        kids_free(ks);
+        fe_kids_free(ks);
         if (ok) list_push(cx, out, s);
         return ok;
     }
     case CXCursor_WhileStmt: {
-        Kids *ks = kids_of(c);
+        Kids *ks = fe_kids_of(c);
         bool ok = ks->n == 2;
         Stmt *s = new_stmt(cx, ST_WHILE, loc);
         if (ok) {
-            s->cond = lower_expr(cx, ks->c[0]);
+            s->cond = fe_lower_expr(cx, ks->c[0]);
             s->body = lower_single(cx, ks->c[1]);
             ok = s->cond && s->body;
         } else {
             diag_error(loc, "declarations in a while condition are not supported");
         }
-        kids_free(ks);
+        fe_kids_free(ks);
         if (ok) list_push(cx, out, s);
         return ok;
     }
@@ -1065,10 +580,10 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
         return false;
     case CXCursor_ReturnStmt: {
         Stmt *s = new_stmt(cx, ST_RETURN, loc);
-        Kids *ks = kids_of(c);
+        Kids *ks = fe_kids_of(c);
         bool ok = true;
-        if (ks->n > 0) ok = (s->value = lower_expr(cx, ks->c[0])) != NULL;
-        kids_free(ks);
+        if (ks->n > 0) ok = (s->value = fe_lower_expr(cx, ks->c[0])) != NULL;
+        fe_kids_free(ks);
         if (ok) list_push(cx, out, s);
         return ok;
     }
@@ -1081,24 +596,24 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
     case CXCursor_BinaryOperator:
     case CXCursor_CompoundAssignOperator: {
         enum CXBinaryOperatorKind bk = clang_getCursorBinaryOperatorKind(c);
-        if (is_assign_op(bk)) return lower_assign(cx, c, out, bk);
+        if (fe_is_assign_op(bk)) return lower_assign(cx, c, out, bk);
         break;
     }
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind uk = clang_getCursorUnaryOperatorKind(c);
         if (uk >= CXUnaryOperator_PostInc && uk <= CXUnaryOperator_PreDec) {
-            Kids *ks = kids_of(c);
-            CXCursor arg = ks->n ? strip(ks->c[0]) : clang_getNullCursor();
-            kids_free(ks);
+            Kids *ks = fe_kids_of(c);
+            CXCursor arg = ks->n ? fe_strip(ks->c[0]) : clang_getNullCursor();
+            fe_kids_free(ks);
             if (clang_Cursor_isNull(arg) || clang_getCursorKind(arg) != CXCursor_DeclRefExpr ||
                 clang_getCursorKind(clang_getCursorReferenced(arg)) != CXCursor_VarDecl) {
                 diag_error(loc, "'++' and '--' apply only to local variables in tile code");
                 return false;
             }
             Stmt *s = new_stmt(cx, ST_ASSIGN, loc);
-            s->target = lower_expr(cx, arg);
+            s->target = fe_lower_expr(cx, arg);
             s->op = (uk == CXUnaryOperator_PostInc || uk == CXUnaryOperator_PreInc) ? BOP_ADD : BOP_SUB;
-            s->value = new_expr(cx, EX_INT, loc);
+            s->value = fe_new_expr(cx, EX_INT, loc);
             s->value->ival = 1;
             s->value->uval = 1;
             if (!s->target) return false;
@@ -1114,7 +629,7 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
         return true; /* (void)x; says "unused" in C and means nothing here */
     if (clang_isExpression(k)) {
         Stmt *s = new_stmt(cx, ST_EXPR, loc);
-        s->value = lower_expr(cx, c);
+        s->value = fe_lower_expr(cx, c);
         if (!s->value) return false;
         list_push(cx, out, s);
         return true;
@@ -1202,14 +717,14 @@ static bool parse_specs(Ctx *cx, Param *p, const char *list)
 static bool lower_param(Ctx *cx, CXCursor c, Param *p)
 {
     p->name = fe_str_take(cx, clang_getCursorSpelling(c));
-    p->loc = loc_of(cx, c);
+    p->loc = fe_loc_of(cx, c);
     CXType t = clang_getCursorType(c);
     const char *val;
-    if (annotation(c, "tilec.array:", &val, cx)) {
+    if (fe_annotation(c, "tilec.array:", &val, cx)) {
         p->kind = PARAM_ARRAY;
         p->rank = atoi(val);
         CXType pt = clang_getPointeeType(t);
-        p->type = type_ref(cx, pt);
+        p->type = fe_type_ref(cx, pt);
         p->readonly = clang_isConstQualifiedType(pt);
         if (p->rank < 1 || p->rank > TILE_MAX_RANK) {
             diag_error(p->loc, "array parameter '%s' has rank %s; ranks 1 to %d are supported",
@@ -1223,12 +738,12 @@ static bool lower_param(Ctx *cx, CXCursor c, Param *p)
         }
         return true;
     }
-    bool tunable = annotation(c, "tilec.tunable:", &val, cx);
-    if (tunable || annotation(c, "tilec.const:", &val, cx)) {
+    bool tunable = fe_annotation(c, "tilec.tunable:", &val, cx);
+    if (tunable || fe_annotation(c, "tilec.const:", &val, cx)) {
         p->kind = PARAM_CONST;
         p->tunable = tunable;
-        p->threads = tunable && annotation(c, "tilec.threads", NULL, cx);
-        p->type = type_ref(cx, t);
+        p->threads = tunable && fe_annotation(c, "tilec.threads", NULL, cx);
+        p->type = fe_type_ref(cx, t);
         if (!dtype_is_int(p->type.dtype) && p->type.dtype != DT_BOOL) {
             diag_error(p->loc, "constant parameter '%s' must have an integer type, not '%s'",
                        p->name, p->type.spelling);
@@ -1258,7 +773,7 @@ static bool lower_param(Ctx *cx, CXCursor c, Param *p)
         diag_error_fix(p->loc, fix, "pointer parameter '%s' is not allowed in tile code", p->name);
         return false;
     }
-    p->type = type_ref(cx, t);
+    p->type = fe_type_ref(cx, t);
     if (p->type.dtype == DT_INVALID) {
         diag_error(p->loc, "parameter '%s' has type '%s', which is not a Tile C element type",
                    p->name, p->type.spelling);
@@ -1271,14 +786,14 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
 {
     Func *f = arena_alloc(cx->arena, sizeof *f);
     f->name = fe_str_take(cx, clang_getCursorSpelling(c));
-    f->loc = loc_of(cx, c);
+    f->loc = fe_loc_of(cx, c);
     f->is_kernel = kernel;
     CXType rt = clang_getResultType(clang_getCursorType(c));
     bool ok = true;
     if (rt.kind == CXType_Void) {
         f->ret.spelling = "void";
     } else {
-        f->ret = type_ref(cx, rt);
+        f->ret = fe_type_ref(cx, rt);
         if (kernel) {
             diag_error_fix(f->loc, "kernels write results with tile_store; declare it 'void'",
                            "kernel '%s' must return void", f->name);
@@ -1313,14 +828,14 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
     CXString raw = clang_Cursor_getRawCommentText(c);
     f->doc = clean_comment(cx, clang_getCString(raw));
     clang_disposeString(raw);
-    Kids *ks = kids_of(c);
+    Kids *ks = fe_kids_of(c);
     for (int i = 0; i < ks->n; i++)
         if (clang_getCursorKind(ks->c[i]) == CXCursor_CompoundStmt) {
             StmtList l = {0};
             if (!lower_stmt_into(cx, ks->c[i], &l)) ok = false;
             else f->body = l.items[0];
         }
-    kids_free(ks);
+    fe_kids_free(ks);
     if (!ok) return false;
     Program *p = cx->prog;
     Func **nf = arena_alloc(cx->arena, sizeof(Func *) * (size_t)(p->nfuncs + 1));
@@ -1336,8 +851,8 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
     Ctx *cx = d;
     if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !in_main_or_user_file(c))
         return CXChildVisit_Continue;
-    bool kernel = annotation(c, "tilec.kernel", NULL, cx);
-    bool func = !kernel && annotation(c, "tilec.func", NULL, cx);
+    bool kernel = fe_annotation(c, "tilec.kernel", NULL, cx);
+    bool func = !kernel && fe_annotation(c, "tilec.func", NULL, cx);
     if (!clang_isCursorDefinition(c)) return CXChildVisit_Continue;
     if (!kernel && !func) {
         /* Array parameters belong to kernels: a definition with them and
@@ -1345,11 +860,11 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
          * would otherwise be skipped without a word. */
         int np = clang_Cursor_getNumArguments(c);
         for (int i = 0; i < np; i++)
-            if (annotation(clang_Cursor_getArgument(c, (unsigned)i), "tilec.array:", NULL, cx)) {
+            if (fe_annotation(clang_Cursor_getArgument(c, (unsigned)i), "tilec.array:", NULL, cx)) {
                 char *name = fe_str_take(cx, clang_getCursorSpelling(c));
                 char fix[256];
                 snprintf(fix, sizeof fix, "mark it a kernel: 'TILE_KERNEL void %s(...)'", name);
-                diag_error_fix(loc_of(cx, c), fix, "function '%s' has TILE_ARRAY parameters but is not marked TILE_KERNEL",
+                diag_error_fix(fe_loc_of(cx, c), fix, "function '%s' has TILE_ARRAY parameters but is not marked TILE_KERNEL",
                                name);
                 break;
             }

@@ -1,6 +1,7 @@
-/* frontend_ctx.h: what frontend.c (libclang's cursors -> tilec AST) shares
- * with clang_diag.c (libclang's diagnostics, reworded for Tile C): the
- * parse's context and the two string helpers.  Internal to frontend/. */
+/* frontend_ctx.h: what frontend.c (libclang's cursors -> tilec AST: files,
+ * functions, statements) shares with lower_expr.c (expressions) and
+ * clang_diag.c (libclang's diagnostics, reworded for Tile C): the parse's
+ * context and the cursor helpers.  Internal to frontend/. */
 #ifndef TILEC_FRONTEND_CTX_H
 #define TILEC_FRONTEND_CTX_H
 #include <clang-c/Index.h>
@@ -35,6 +36,31 @@ typedef struct MacroUse {
 char *fe_str_take(Ctx *cx, CXString s);
 /* A file's name as libclang spells it, in the arena; NULL for no file. */
 const char *fe_file_name(Ctx *cx, CXFile f);
+/* A cursor's children, in order; release with fe_kids_free. */
+typedef struct Kids {
+    CXCursor *c;
+    int n, cap;
+} Kids;
+Kids *fe_kids_of(CXCursor c);
+void fe_kids_free(Kids *k);
+/* c without the implicit and parenthesis cursors around its expression. */
+CXCursor fe_strip(CXCursor c);
+/* The user's file:line:col of a cursor (see frontend.c for macro rules). */
+SrcLoc fe_loc_of(Ctx *cx, CXCursor c);
+/* Whether c carries an annotate attribute starting with prefix; *value gets
+ * the rest of its text. */
+bool fe_annotation(CXCursor c, const char *prefix, const char **value, Ctx *cx);
+/* The Tile C dtype of a C type, seen through typedefs (DT_INVALID if none). */
+TypeRef fe_type_ref(Ctx *cx, CXType t);
+
+/* lower_expr.c */
+Expr *fe_new_expr(Ctx *cx, ExprKind k, SrcLoc loc);
+/* The tilec expression of an expression cursor; NULL after an error. */
+Expr *fe_lower_expr(Ctx *cx, CXCursor c);
+/* BOP_* of a binary or compound-assignment operator; -1 for none. */
+int fe_map_binop(enum CXBinaryOperatorKind k);
+bool fe_is_assign_op(enum CXBinaryOperatorKind k);
+
 /* Prints libclang's diagnostics of cx->tu, reworded where Tile C has a
  * better thing to say (clang_diag.c). */
 void fe_report_clang_diags(Ctx *cx);

@@ -164,6 +164,10 @@ tilec_targets __tilec_any_target(void);
 tilec_targets __tilec_no_target(void);
 double __tilec_mma(double a, double b, double acc);
 double __tilec_matmul(double a, double b);
+/* tile_printf and tile_assert: the leading 0 keeps C happy with a format or
+ * condition of any type (tilec checks them). */
+void __tilec_printf(int tilec_unused_, ...);
+void __tilec_assert(int tilec_unused_, ...);
 
 /* The spellings kernels use. */
 #define tile_bid(axis) __tilec_bid(axis)
@@ -233,4 +237,14 @@ double __tilec_matmul(double a, double b);
 #define tile_no_target __tilec_no_target()
 #define tile_mma(a, b, acc) __tilec_mma(a, b, acc)
 #define tile_matmul(a, b) __tilec_matmul(a, b)
+/* tile_printf(fmt, args...): the block prints once; tile arguments print all
+ * their elements.  tile_assert(cond) and tile_assert(cond, "message"): a
+ * block whose cond is false (a tile: any element zero) stops and its
+ * launcher returns TILEC_ERR_ASSERT.  -DNDEBUG removes asserts, as C's. */
+#define tile_printf(...) __tilec_printf(0, __VA_ARGS__)
+#ifdef NDEBUG
+#define tile_assert(...)
+#else
+#define tile_assert(...) __tilec_assert(0, __VA_ARGS__)
+#endif
 #endif

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h> /* tile_printf */
 
 #if defined(__CUDACC__)
 #include <cuda_bf16.h>
@@ -789,4 +790,44 @@ static inline tilec_status tilec_check_device(const tilec_array *a, const char *
     return TILEC_OK;
 }
 #endif
+
+/* ---- tile_assert ----------------------------------------------------------
+ * A generated file with asserts keeps one record of its first failed
+ * assertion (a static variable; __device__ on the GPU): failed is set once,
+ * by compare-and-swap, so only the first failure's site and block are kept.
+ * The launcher reads it after the launch, resets it, and reports it. */
+typedef struct tilec_assert_record {
+    unsigned int failed; /* 0, or 1 once a block failed */
+    int site;            /* the failed assertion: an index of the file's table */
+    int bx, by, bz;      /* the block */
+} tilec_assert_record;
+
+TILEC_OP void tilec_assert_fail(tilec_assert_record *r, int site, int bx, int by, int bz)
+{
+#if defined(__CUDA_ARCH__)
+    if (atomicCAS(&r->failed, 0u, 1u) != 0u) return;
+#elif defined(__GNUC__)
+    unsigned int zero = 0; /* host blocks run in parallel under OpenMP */
+    if (!__atomic_compare_exchange_n(&r->failed, &zero, 1u, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return;
+#else
+    if (r->failed) return;
+    r->failed = 1;
+#endif
+    r->site = site;
+    r->bx = bx;
+    r->by = by;
+    r->bz = bz;
+}
+
+/* The launcher's report of a failure: TILEC_ERR_ASSERT, with "FILE:LINE:COL:
+ * assertion `COND` failed in block (x, y, z): MESSAGE" as the last error
+ * (where: the site's text up to "failed"; msg may be NULL). */
+static inline tilec_status tilec_assert_report(const tilec_assert_record *r, const char *const *where,
+                                               const char *const *msg, int nsites)
+{
+    if (r->site < 0 || r->site >= nsites) return tilec_fail(TILEC_ERR_ASSERT, "assertion failed in block (%d, %d, %d)", r->bx, r->by, r->bz);
+    const char *m = msg[r->site];
+    return tilec_fail(TILEC_ERR_ASSERT, "%s in block (%d, %d, %d)%s%s", where[r->site], r->bx, r->by, r->bz, m ? ": " : "",
+                      m ? m : "");
+}
 #endif

@@ -934,6 +934,7 @@ bool sem_type_builtin(Sema *s, Expr *e)
         diag_error_fix(e->loc, "use it inside `if (tile_target(...))`",
                        "tile_%s describes targets, it is not a value", n);
         return false;
+    case BI_PRINTF: case BI_ASSERT: return sem_builtin_debug(s, e);
     case BI_NONE: case BI_COUNT: break;
     }
     diag_error(e->loc, "tile_%s is not supported by this version of tilec yet", n);

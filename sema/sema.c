@@ -600,6 +600,9 @@ static bool type_expr_inner(Sema *s, Expr *e)
         e->dtype = DT_INVALID;
         return ok;
     }
+    case EX_STRING: /* tile_printf and tile_assert type their own */
+        diag_error(e->loc, "string literals are only allowed as tile_printf's format and tile_assert's message");
+        return false;
     }
     return false;
 }
@@ -858,7 +861,8 @@ static bool check_stmt(Sema *s, Stmt *st)
     case ST_EXPR: {
         Expr *v = st->value;
         if (!sem_type_expr(s, v)) return false;
-        bool effect = (v->kind == EX_BUILTIN && (v->bi == BI_STORE || builtin_info(v->bi)->cls == BCLASS_INDEXED) &&
+        bool effect = (v->kind == EX_BUILTIN && (v->bi == BI_STORE || builtin_info(v->bi)->cls == BCLASS_INDEXED ||
+                                                 builtin_info(v->bi)->cls == BCLASS_DEBUG) &&
                        v->bi != BI_GATHER) ||
                       v->kind == EX_CALL;
         if (!effect) diag_warning("unused-value", v->loc, "expression result unused");

@@ -1,5 +1,5 @@
 /* sema_impl.h: what the files of the semantic pass share (internal to
- * sema/sema.c and sema/builtin_types.c): the pass's state, the scope chain,
+ * sema/sema.c, sema/builtin_types.c and sema/debug_types.c): the pass's state, the scope chain,
  * and the helpers both use.  The interface is sema.h. */
 #ifndef TILEC_SEMA_IMPL_H
 #define TILEC_SEMA_IMPL_H
@@ -62,6 +62,8 @@ bool sem_type_expr(Sema *s, Expr *e);
 /* Types a builtin call (builtin_types.c): its options, arguments, dtype
  * and shape. */
 bool sem_type_builtin(Sema *s, Expr *e);
+/* tile_printf and tile_assert (debug_types.c). */
+bool sem_builtin_debug(Sema *s, Expr *e);
 /* tile_where(c, a, b), also the desugared form of `c ? a : b` on tiles. */
 bool sem_builtin_where(Sema *s, Expr *e, Expr *c, Expr *a, Expr *b);
 #endif

@@ -655,7 +655,9 @@ static void test_readonly(void)
     tilec_array a = tilec_array_1d(buf, TILEC_FLOAT32, 8), e;
     CHECK_INT(a.flags, 0); /* constructors make writable arrays */
     CHECK_INT(TILEC_ERR_READONLY, 15);
-    CHECK_INT(TILEC_STATUS_COUNT, 16);
+    CHECK_INT(TILEC_ERR_ASSERT, 16);
+    CHECK_INT(TILEC_STATUS_COUNT, 17);
+    CHECK_STR(tilec_status_string(TILEC_ERR_ASSERT), "TILEC_ERR_ASSERT: a tile_assert failed");
     CHECK_STR(tilec_status_string(TILEC_ERR_READONLY), "TILEC_ERR_READONLY: output array is read-only");
     a.flags = TILEC_ARRAY_READONLY;
     CHECK_INT(tilec_check_array(&a, "x", 1, TILEC_FLOAT32), TILEC_OK); /* fine as an input */
