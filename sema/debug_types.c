@@ -77,8 +77,11 @@ static bool type_printf(Sema *s, Expr *e)
         }
         if (want_float != dtype_is_float(t)) {
             char shp[SHAPE_FMT_MAX], what[SHAPE_FMT_MAX + 48];
-            if (a->shape.rank) snprintf(what, sizeof what, "a %s tile of shape %s", dtype_name(t), sem_fmt_shape(&a->shape, shp, sizeof shp));
-            else snprintf(what, sizeof what, "a %s scalar", dtype_name(t));
+            const char *an = dtype_name(t)[0] == 'i' ? "an" : "a";
+            if (a->shape.rank)
+                snprintf(what, sizeof what, "%s %s tile of shape %s", an, dtype_name(t), sem_fmt_shape(&a->shape, shp, sizeof shp));
+            else
+                snprintf(what, sizeof what, "%s %s scalar", an, dtype_name(t));
             diag_error_fix(a->loc, want_float ? "convert it: tile_cast(x, float), or print it with %d" : "convert it: tile_cast(x, int32_t), or print it with %f",
                            "argument %d of tile_printf is %s, but its conversion '%.*s' prints %s", arg, what,
                            (int)(it->end - it->start), f->str + it->start, want_float ? "a float" : "an integer");

@@ -785,5 +785,35 @@ has "TILE_THREADS: the launch uses it" "$OUT/tune/two.cu" "tilec_k_k8_1<true><<<
 expect_rc "tune cuda: the register query" 0 "$TILEC" tune "$OUT/tune/two.tile.c" --shapes "$OUT/tune/two.shapes" -o "$OUT/tune/two.cu"
 has "tune cuda: each variant's kernel" "$OUT/tune/two.cu" "(const void *)tilec_k_k8_1<true>"
 
+# --- tile_printf and tile_assert ------------------------------------------------
+DBG=tests/kernels/debug/debug.tile.c
+expect_rc "--emit=tir: printf and assert" 0 "$TILEC" --emit=tir --target=host "$DBG"
+has "--emit=tir: printf with its format" "$OUT/out" 'printf("n = %d, alpha = %.2f, 100%%\n", n, alpha)'
+has "--emit=tir: assert of a tile, reduced" "$OUT/out" 'assert(%t13, "negative input")'
+has "--emit=tir: assert of a scalar" "$OUT/out" 'assert((bid(0) != 2))'
+expect_rc "--emit=ast: the format, escaped" 0 "$TILEC" --emit=ast "$DBG"
+has "--emit=ast: string" "$OUT/out" 'string "n = %d, alpha = %.2f, 100%%\n"'
+expect_rc "cuda: printf and assert" 0 "$TILEC" -o "$OUT/debug.cu" "$DBG"
+has "cuda: thread 0 prints" "$OUT/debug.cu" "if (t_ == 0) { /* tile_printf: the block prints once */"
+has "cuda: the record" "$OUT/debug.cu" "static __device__ tilec_assert_record tilec_assert_rec_;"
+has "cuda: the launcher checks it" "$OUT/debug.cu" "return tilec_assert_check_(s_);"
+has "cuda: the site's text" "$OUT/debug.cu" '"tests/kernels/debug/debug.tile.c:32:5: assertion `tile_bid(0) != 2` failed",'
+# the three kernels with asserts check the record; print_values' launcher does not
+if [ "$(grep -c 'return tilec_assert_check_(s_);' "$OUT/debug.cu")" = 3 ]; then pass; else fail "cuda: launchers with the check"; fi
+# -DNDEBUG removes tile_assert, as C's assert: built with it, the debug
+# kernels return TILEC_OK where an assert would fail (main.c -DDEBUG_NDEBUG),
+# and an `if` whose statement was an assert keeps an empty statement.
+ND=$OUT/ndebug
+mkdir -p "$ND"
+expect_rc "-DNDEBUG" 0 "$TILEC" --target=host -DNDEBUG -o "$ND/debug.c" "$DBG"
+lacks "-DNDEBUG: no assertion record" "$ND/debug.c" "tilec_assert"
+if ${CC:-cc} -std=c17 -Wall -Wextra -Werror -DDEBUG_NDEBUG -I"$ND" -Iruntime -o "$ND/app" "$ND/debug.c" \
+        tests/kernels/debug/main.c runtime/tilec_rt.c -lm > "$ND/cc.err" 2>&1 &&
+   (cd "$ND" && ./app) > "$ND/run.out" 2>&1; then
+    pass
+else
+    fail "-DNDEBUG: the debug kernels"; cat "$ND/cc.err" "$ND/run.out" | head -10
+fi
+
 echo "cli: $p passed, $f failed"
 [ "$f" -eq 0 ]

@@ -45,5 +45,7 @@ TILE_KERNEL void grid_roots(TILE_ARRAY(const float, 2) x, TILE_ARRAY(float, 2) y
 {
     int i = tile_bid(0), j = tile_bid(1);
     float t = tile_load(x, .index = {i, j}, .shape = {4, 8});
+    if (i > 1000)
+        tile_assert(false, "unreachable"); /* with -DNDEBUG: an empty statement */
     tile_store(y, root(t), .index = {i, j});
 }
