@@ -499,6 +499,9 @@ static void print_expr(FILE *o, const TirKernel *k, const Expr *e, const Expr *s
         ast_write_escaped(o, e->str, e->nstr);
         fputc('"', o);
         return;
+    case EX_MEMBER: case EX_STRUCT: /* sema leaves none of these */
+        fputs("?", o);
+        return;
     }
 }
 

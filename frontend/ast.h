@@ -21,13 +21,27 @@ typedef struct SrcLoc {
     const char *macro; /* name of the macro this came from, or NULL */
 } SrcLoc;
 
+typedef struct StructType StructType;
+
 /* A C type as written in the source, with the dtype it denotes. */
 typedef struct TypeRef {
     const char *spelling; /* "float", "_Float16", "int32_t", "auto" ... */
-    Dtype dtype;          /* DT_INVALID for auto or unsupported types */
+    Dtype dtype;          /* DT_INVALID for auto, structs and unsupported types */
     bool is_auto;
     bool is_const;
+    const StructType *stype; /* a struct: a tuple of tiles (docs/language.md), or NULL */
 } TypeRef;
+
+/* A struct type used as a tuple: its fields, in order, each of an element
+ * type (a field holds a tile of that dtype, with the shape of its value). */
+struct StructType {
+    const char *name;     /* as spelt: "struct stats", "stats_t" */
+    int nfields;
+    const char **fields;
+    TypeRef *types;
+    bool bad;             /* a field is not of an element type (reported at its first use) */
+    const char *bad_field;
+};
 
 typedef enum ExprKind {
     EX_INT,     /* integer literal (also character literals, enum constants) */
@@ -42,6 +56,8 @@ typedef enum ExprKind {
     EX_LIST,    /* a brace list {a, b, c}: tuples */
     EX_TYPE,    /* a type argument of a builtin (tile_cast(x, T)) */
     EX_STRING,  /* a string literal: only tile_printf's format, tile_assert's message */
+    EX_MEMBER,  /* var.field of a struct variable (name is "var.field"; a is var); sema makes it an EX_NAME */
+    EX_STRUCT,  /* (T){a, b} or (T){.x = a, .y = b}: type is the struct, args its fields in order */
 } ExprKind;
 
 typedef enum UnaryOp { UOP_NEG, UOP_PLUS, UOP_NOT, UOP_BITNOT, UOP_PREINC, UOP_PREDEC,
@@ -192,6 +208,7 @@ struct Symbol {
     ConstValue cval;
     bool assigned;   /* assigned after its declaration */
     int id;          /* unique within its function */
+    const StructType *stype; /* a struct variable (a tuple): its fields are the variables "name.field" */
 };
 
 /* Per-call inlining data, attached to EX_CALL expressions by sema. */
@@ -200,6 +217,7 @@ typedef struct Inline {
     Symbol **params;  /* one symbol per callee parameter */
     Symbol *result;   /* holds the return value (NULL for void) */
     Expr *ret_expr;   /* the final return expression of the copy */
+    Symbol **fields;  /* a struct-returning function: the returned fields' variables */
 } Inline;
 
 typedef struct Arena Arena;

@@ -19,7 +19,7 @@ static void loc(FILE *o, SrcLoc l)
 
 static void type_info(FILE *o, const Expr *e, bool typed)
 {
-    if (!typed || e->kind == EX_LIST || e->kind == EX_STRING) return;
+    if (!typed || e->kind == EX_LIST || e->kind == EX_STRING || e->kind == EX_STRUCT) return;
     char buf[SHAPE_FMT_MAX];
     shape_format(&e->shape, buf, sizeof buf);
     fprintf(o, " : %s %s", e->dtype == DT_INVALID ? "void" : dtype_name(e->dtype), buf);
@@ -76,6 +76,8 @@ static void dump_expr(FILE *o, const Expr *e, int d, bool typed)
         ast_write_escaped(o, e->str, e->nstr);
         fputc('"', o);
         break;
+    case EX_MEMBER: fprintf(o, "member %s", e->name); break;
+    case EX_STRUCT: fprintf(o, "struct %s", e->type.spelling); break;
     }
     type_info(o, e, typed);
     loc(o, e->loc);

@@ -253,6 +253,54 @@ bool fe_annotation(CXCursor c, const char *prefix, const char **value, Ctx *cx)
 
 /* ---- types -------------------------------------------------------------- */
 
+/* ---- struct types: tuples of tiles ---- */
+
+typedef struct FieldList {
+    Ctx *cx;
+    StructType *st;
+    int cap;
+} FieldList;
+
+static enum CXVisitorResult add_field(CXCursor c, CXClientData d)
+{
+    FieldList *l = d;
+    StructType *st = l->st;
+    if (st->nfields == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 4;
+        const char **f = arena_alloc(l->cx->arena, sizeof *f * (size_t)l->cap);
+        TypeRef *t = arena_alloc(l->cx->arena, sizeof *t * (size_t)l->cap);
+        if (st->nfields) memcpy(f, st->fields, sizeof *f * (size_t)st->nfields), memcpy(t, st->types, sizeof *t * (size_t)st->nfields);
+        st->fields = f, st->types = t;
+    }
+    const char *name = fe_str_take(l->cx, clang_getCursorSpelling(c));
+    TypeRef tr = fe_type_ref(l->cx, clang_getCursorType(c));
+    if (tr.dtype == DT_INVALID && !st->bad) st->bad = true, st->bad_field = name;
+    st->fields[st->nfields] = name;
+    st->types[st->nfields++] = tr;
+    return CXVisit_Continue;
+}
+
+/* The StructType of record type t, made once per spelling. */
+static const StructType *struct_type(Ctx *cx, CXType t, const char *spelling)
+{
+    CXType can = clang_getCanonicalType(t);
+    char *key = fe_str_take(cx, clang_getTypeSpelling(can));
+    for (int i = 0; i < cx->nstructs; i++)
+        if (!strcmp(cx->structs[i]->name, key) || !strcmp(cx->structs[i]->name, spelling)) return cx->structs[i];
+    StructType *st = arena_alloc(cx->arena, sizeof *st);
+    st->name = spelling;
+    FieldList l = {.cx = cx, .st = st};
+    if (cx->nstructs % 16 == 0) {
+        StructType **n = arena_alloc(cx->arena, sizeof *n * (size_t)(cx->nstructs + 16));
+        if (cx->nstructs) memcpy(n, cx->structs, sizeof *n * (size_t)cx->nstructs);
+        cx->structs = n;
+    }
+    cx->structs[cx->nstructs++] = st; /* before the fields: a struct that holds itself ends */
+    clang_Type_visitFields(can, add_field, &l);
+    if (!st->nfields && !st->bad) st->bad = true, st->bad_field = "";
+    return st;
+}
+
 /* Walks typedef sugar from the outside in, so that tilec_tf32 is seen before
  * it turns into float and int32_t before it turns into int. */
 TypeRef fe_type_ref(Ctx *cx, CXType t)
@@ -266,6 +314,10 @@ TypeRef fe_type_ref(Ctx *cx, CXType t)
         Dtype d = dtype_from_c_spelling(sp);
         if (d != DT_INVALID) {
             r.dtype = d;
+            return r;
+        }
+        if (u.kind == CXType_Record) {
+            r.stype = struct_type(cx, u, r.spelling);
             return r;
         }
         if (u.kind == CXType_Typedef) {
@@ -382,7 +434,7 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
     if (s->type.is_auto) {
         s->type.spelling = "auto";
         s->type.dtype = DT_INVALID;
-    } else if (s->type.dtype == DT_INVALID) {
+    } else if (s->type.dtype == DT_INVALID && !s->type.stype) {
         diag_error(loc, "variable '%s' has type '%s', which is not a Tile C element type", name,
                    s->type.spelling);
         return false;
@@ -398,7 +450,10 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
                        name);
         return false;
     }
-    s->init = fe_lower_expr(cx, init);
+    if (s->type.stype && clang_getCursorKind(init) == CXCursor_InitListExpr) /* T r = {a, b}; */
+        s->init = fe_lower_struct_init(cx, s->type, init, fe_loc_of(cx, init));
+    else
+        s->init = fe_lower_expr(cx, init);
     if (!s->init) return false;
     list_push(cx, out, s);
     return true;
@@ -472,6 +527,15 @@ static bool lower_assign(Ctx *cx, CXCursor c, StmtList *out, enum CXBinaryOperat
     CXCursor lhs = fe_strip(ks->c[0]);
     CXCursor rhs = ks->c[1];
     fe_kids_free(ks);
+    if (clang_getCursorKind(lhs) == CXCursor_MemberRefExpr) { /* r.x = v: a field of a struct variable */
+        Stmt *s = new_stmt(cx, ST_ASSIGN, loc);
+        s->target = fe_lower_expr(cx, lhs);
+        s->op = bk == CXBinaryOperator_Assign ? -1 : fe_map_binop(bk);
+        s->value = fe_lower_expr(cx, rhs);
+        if (!s->target || !s->value) return false;
+        list_push(cx, out, s);
+        return true;
+    }
     if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr) {
         if (clang_getCursorKind(lhs) == CXCursor_ArraySubscriptExpr ||
             clang_getCursorKind(lhs) == CXCursor_UnaryOperator)
@@ -775,8 +839,14 @@ static bool lower_param(Ctx *cx, CXCursor c, Param *p)
     }
     p->type = fe_type_ref(cx, t);
     if (p->type.dtype == DT_INVALID) {
-        diag_error(p->loc, "parameter '%s' has type '%s', which is not a Tile C element type",
-                   p->name, p->type.spelling);
+        if (p->type.stype)
+            diag_error_fix(p->loc, "pass the struct's fields as parameters of their own",
+                           "parameter '%s' has struct type '%s': parameters are tiles and scalars, a struct (tuple) "
+                           "only a tile function's result or a variable",
+                           p->name, p->type.spelling);
+        else
+            diag_error(p->loc, "parameter '%s' has type '%s', which is not a Tile C element type",
+                       p->name, p->type.spelling);
         return false;
     }
     return true;
@@ -798,7 +868,7 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
             diag_error_fix(f->loc, "kernels write results with tile_store; declare it 'void'",
                            "kernel '%s' must return void", f->name);
             ok = false;
-        } else if (f->ret.dtype == DT_INVALID) {
+        } else if (f->ret.dtype == DT_INVALID && !f->ret.stype) {
             diag_error(f->loc, "tile function '%s' returns '%s', which is not a Tile C element type",
                        f->name, f->ret.spelling);
             ok = false;

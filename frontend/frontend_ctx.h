@@ -18,6 +18,8 @@ typedef struct Ctx {
     bool goto_reported; /* a label after a rejected goto is not a second error */
     struct MacroUse *macros; /* every macro invocation in the user's files */
     int nmacros;
+    struct StructType **structs; /* the struct types seen, by name (fe_type_ref) */
+    int nstructs;
 } Ctx;
 
 /* A macro invocation in the user's text, from libclang's preprocessing
@@ -57,6 +59,8 @@ TypeRef fe_type_ref(Ctx *cx, CXType t);
 Expr *fe_new_expr(Ctx *cx, ExprKind k, SrcLoc loc);
 /* The tilec expression of an expression cursor; NULL after an error. */
 Expr *fe_lower_expr(Ctx *cx, CXCursor c);
+/* A struct's brace list (`T r = {a, .y = b};`, or a literal's): EX_STRUCT. */
+Expr *fe_lower_struct_init(Ctx *cx, TypeRef t, CXCursor init, SrcLoc loc);
 /* BOP_* of a binary or compound-assignment operator; -1 for none. */
 int fe_map_binop(enum CXBinaryOperatorKind k);
 bool fe_is_assign_op(enum CXBinaryOperatorKind k);

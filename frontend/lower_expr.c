@@ -418,6 +418,93 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
     return ok ? e : NULL;
 }
 
+/* ---- tuples: struct variables and literals ---- */
+
+/* var.field, for a struct variable var: EX_MEMBER named "var.field" (the
+ * name sema gives the field's own variable). */
+static Expr *lower_member(Ctx *cx, CXCursor c, SrcLoc loc)
+{
+    Kids *ks = fe_kids_of(c);
+    CXCursor base = ks->n ? fe_strip(ks->c[0]) : clang_getNullCursor();
+    fe_kids_free(ks);
+    char *field = fe_str_take(cx, clang_getCursorSpelling(c));
+    if (clang_Cursor_isNull(base) || clang_getCursorKind(base) != CXCursor_DeclRefExpr ||
+        fe_type_ref(cx, clang_getCursorType(base)).stype == NULL) {
+        diag_error_fix(loc, "declare a struct variable first: `T r = f(x);`, then read `r.field`",
+                       "member access works on struct variables (tuples) only");
+        return NULL;
+    }
+    Expr *e = fe_new_expr(cx, EX_MEMBER, loc);
+    e->a = fe_lower_expr(cx, base);
+    if (!e->a) return NULL;
+    e->name = arena_printf(cx->arena, "%s.%s", e->a->name, field);
+    return e;
+}
+
+/* (T){a, b} and (T){.x = a, .y = b} for a struct T: EX_STRUCT with every
+ * field's value in T's order. */
+
+static Expr *lower_struct_literal(Ctx *cx, CXCursor c, SrcLoc loc)
+{
+    TypeRef t = fe_type_ref(cx, clang_getCursorType(c));
+    if (!t.stype) {
+        diag_error(loc, "compound literals are not allowed in tile code, except for struct values (tuples)");
+        return NULL;
+    }
+    Kids *ks = fe_kids_of(c);
+    CXCursor init = clang_getNullCursor();
+    for (int i = 0; i < ks->n; i++)
+        if (clang_getCursorKind(ks->c[i]) == CXCursor_InitListExpr) init = ks->c[i];
+    fe_kids_free(ks);
+    return fe_lower_struct_init(cx, t, init, loc);
+}
+
+/* The brace list `init` (or none) of a struct of type t: the EX_STRUCT of
+ * a literal, and of a declaration's `T r = {a, b};`. */
+Expr *fe_lower_struct_init(Ctx *cx, TypeRef t, CXCursor init, SrcLoc loc)
+{
+    const StructType *st = t.stype;
+    Expr *e = fe_new_expr(cx, EX_STRUCT, loc);
+    e->type = t;
+    e->nargs = st->nfields;
+    e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(st->nfields + 1));
+    Kids *items = clang_Cursor_isNull(init) ? NULL : fe_kids_of(init);
+    bool ok = true;
+    for (int i = 0, pos = 0; items && i < items->n; i++) {
+        CXCursor it = items->c[i];
+        Kids *d = fe_kids_of(it);
+        int at = pos;
+        CXCursor val = it;
+        if (clang_getCursorKind(it) == CXCursor_UnexposedExpr && d->n == 2 &&
+            clang_getCursorKind(d->c[0]) == CXCursor_MemberRef) { /* .name = value */
+            char *name = fe_str_take(cx, clang_getCursorSpelling(d->c[0]));
+            for (at = 0; at < st->nfields && strcmp(st->fields[at], name); at++) {}
+            val = d->c[1];
+        }
+        fe_kids_free(d);
+        if (at >= st->nfields) {
+            diag_error(fe_loc_of(cx, it), "too many values for %s", st->name);
+            ok = false;
+            break;
+        }
+        if (e->args[at]) {
+            diag_error(fe_loc_of(cx, it), "field '%s' of %s given twice", st->fields[at], st->name);
+            ok = false;
+        }
+        e->args[at] = fe_lower_expr(cx, val);
+        if (!e->args[at]) ok = false;
+        pos = at + 1;
+    }
+    if (items) fe_kids_free(items);
+    for (int i = 0; ok && i < st->nfields; i++)
+        if (!e->args[i]) {
+            diag_error_fix(loc, "give every field a value: a tuple's fields are tiles, whose shapes come from their values",
+                           "field '%s' of %s has no value", st->fields[i], st->name);
+            ok = false;
+        }
+    return ok ? e : NULL;
+}
+
 Expr *fe_lower_expr(Ctx *cx, CXCursor c)
 {
     c = fe_strip(c);
@@ -623,14 +710,12 @@ Expr *fe_lower_expr(Ctx *cx, CXCursor c)
                        "subscripts '[]' are not allowed in tile code");
         return NULL;
     case CXCursor_MemberRefExpr:
-        diag_error(loc, "member access is not allowed in tile code");
-        return NULL;
+        return lower_member(cx, c, loc);
     case CXCursor_StringLiteral:
         diag_error(loc, "string literals are not allowed in tile code");
         return NULL;
     case CXCursor_CompoundLiteralExpr:
-        diag_error(loc, "compound literals are not allowed in tile code");
-        return NULL;
+        return lower_struct_literal(cx, c, loc);
     case CXCursor_UnaryExpr:
         diag_error_fix(loc, "tile shapes are static: write the size as a constant",
                        "sizeof and _Alignof are not allowed in tile code");

@@ -21,6 +21,8 @@
 #include "sema/targetset.h"
 
 static bool check_stmt(Sema *s, Stmt *st);
+static bool struct_bind(Sema *s, Stmt *st, const StructType *T, const char *var, SrcLoc var_loc, Expr *v, bool declare,
+                        Symbol **fields);
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -396,7 +398,7 @@ static bool type_call(Sema *s, Expr *e)
         diag_error(bad ? bad->loc : f->loc, "tile function '%s' may return only as its last statement", f->name);
         return false;
     }
-    if (f->ret.dtype != DT_INVALID && (!ret || !ret->value)) {
+    if ((f->ret.dtype != DT_INVALID || f->ret.stype) && (!ret || !ret->value)) {
         diag_error(f->loc, "tile function '%s' must end with 'return value;'", f->name);
         return false;
     }
@@ -420,6 +422,18 @@ static bool type_call(Sema *s, Expr *e)
     Inline *in = arena_alloc(s->prog->arena, sizeof *in);
     in->body = copy_stmt(s->prog->arena, f->body);
     in->params = syms;
+    Stmt *ret_decl = NULL;
+    if (f->ret.stype) { /* `return v;` declares the struct variable "return" (struct_bind) */
+        Stmt *last = in->body->items[in->body->nitems - 1];
+        ret_decl = arena_alloc(s->prog->arena, sizeof *ret_decl);
+        ret_decl->kind = ST_DECL;
+        ret_decl->loc = last->loc;
+        ret_decl->name = "return";
+        ret_decl->name_loc = last->loc;
+        ret_decl->type = f->ret;
+        ret_decl->init = last->value;
+        in->body->items[in->body->nitems - 1] = ret_decl;
+    }
     e->inl = in;
     e->callee = f;
     /* Type the copy in a fresh scope that sees only the parameters. */
@@ -461,7 +475,13 @@ static bool type_call(Sema *s, Expr *e)
         diag_note(e->loc, "in the call of tile function '%s' here", f->name);
         return false;
     }
-    if (f->ret.dtype != DT_INVALID) {
+    if (ret_decl) { /* now a block: the call of a nested function, then one declaration per field */
+        int n = f->ret.stype->nfields;
+        in->fields = arena_alloc(s->prog->arena, sizeof *in->fields * (size_t)n);
+        for (int i = 0; i < n; i++) in->fields[i] = ret_decl->items[ret_decl->nitems - n + i]->sym;
+        e->dtype = DT_INVALID;
+        e->shape = sem_scalar_shape;
+    } else if (f->ret.dtype != DT_INVALID) {
         Expr *rv = in->body->items[in->body->nitems - 1]->value;
         in->ret_expr = rv;
         e->dtype = f->ret.dtype;
@@ -513,12 +533,17 @@ static bool type_expr_inner(Sema *s, Expr *e)
         e->dtype = e->type.dtype;
         return true;
     case EX_NAME: {
-        Symbol *sym = sem_lookup(s, e->name);
+        Symbol *sym = e->sym ? e->sym : sem_lookup(s, e->name); /* sema's own names come bound */
         if (!sym) {
             diag_error(e->loc, "'%s' is not visible in tile code here", e->name);
             return false;
         }
         e->sym = sym;
+        if (sym->stype) {
+            diag_error_fix(e->loc, "read its fields, e.g. r.x, or initialize or assign another struct variable with it",
+                           "struct variable '%s' used as a value", e->name);
+            return false;
+        }
         if (sym->kind == SYM_PARAM && sym->param->kind == PARAM_ARRAY) {
             diag_error_fix(e->loc, "load a tile: tile_load(array, .index = {...}, .shape = {...})",
                            "array '%s' used as a value", e->name);
@@ -600,6 +625,23 @@ static bool type_expr_inner(Sema *s, Expr *e)
         e->dtype = DT_INVALID;
         return ok;
     }
+    case EX_MEMBER: {
+        /* r.f is the variable "r.f" that r's declaration made */
+        Symbol *var = sem_lookup(s, e->a->name);
+        if (var && var->stype && var->stype->bad) return false; /* reported at the declaration */
+        if (!sem_lookup(s, e->name)) {
+            diag_error(e->loc, "'%s' is not visible in tile code here", e->name);
+            return false;
+        }
+        e->kind = EX_NAME;
+        e->a = NULL;
+        s->next_expr--; /* the name takes this expression's number */
+        return type_expr_inner(s, e);
+    }
+    case EX_STRUCT:
+        diag_error_fix(e->loc, "declare a struct variable with it, `T r = (T){...};`, and read r's fields",
+                       "a struct value can only initialize or be assigned to a struct variable, or be returned");
+        return false;
     case EX_STRING: /* tile_printf and tile_assert type their own */
         diag_error(e->loc, "string literals are only allowed as tile_printf's format and tile_assert's message");
         return false;
@@ -662,6 +704,14 @@ static void warn_narrow_reduction(const Expr *v, Dtype dest)
 static bool check_decl(Sema *s, Stmt *st)
 {
     Expr *v = st->init;
+    if (st->type.stype) return struct_bind(s, st, st->type.stype, st->name, st->name_loc, v, true, NULL);
+    if (st->type.is_auto) { /* `auto q = r;` copies a struct as `T q = r;` would */
+        const StructType *T = NULL;
+        if (v->kind == EX_STRUCT) T = v->type.stype;
+        else if (v->kind == EX_NAME && sem_lookup(s, v->name)) T = sem_lookup(s, v->name)->stype;
+        else if (v->kind == EX_CALL && ast_find_func(s->prog, v->name)) T = ast_find_func(s->prog, v->name)->ret.stype;
+        if (T) return struct_bind(s, st, T, st->name, st->name_loc, v, true, NULL);
+    }
     if (!sem_type_expr(s, v)) {
         Symbol *sym = sem_declare(s, st->name, st->name_loc);
         sym->dtype = DT_INVALID; /* silences later uses */
@@ -741,6 +791,16 @@ static void desugar_compound(Sema *s, Stmt *st, const Promotion *pr, const Shape
 static bool check_assign(Sema *s, Stmt *st)
 {
     Expr *t = st->target;
+    if (t->kind == EX_NAME) {
+        Symbol *sv = sem_lookup(s, t->name);
+        if (sv && sv->stype) {
+            if (st->op >= 0) {
+                diag_error_fix(st->loc, "assign its fields one by one", "compound assignment of struct variable '%s'", t->name);
+                return false;
+            }
+            return struct_bind(s, st, sv->stype, t->name, t->loc, st->value, false, NULL);
+        }
+    }
     if (!sem_type_expr(s, t)) return false;
     Symbol *sym = t->sym;
     if (sym->kind == SYM_PARAM) {
@@ -779,6 +839,156 @@ static bool check_assign(Sema *s, Stmt *st)
         return false;
     }
     return true;
+}
+
+/* ---- tuples: struct variables ----------------------------------------------
+ * A struct type whose fields have element types is a tuple of tiles.  A
+ * struct variable r is its fields' variables "r.x", "r.y" (which `r.x` in
+ * the source names), so after this pass nothing but ordinary variables is
+ * left: `T r = v;` becomes a block of one declaration per field, `r = v;` a
+ * block of assignments (through temporaries, so that `r = (T){r.y, r.x}`
+ * swaps), where v is a literal (T){...}, another T variable, or a call of a
+ * tile function returning T.  Such a call is inlined as a void call whose
+ * final `return v;` became the declaration of the struct variable "return",
+ * and the caller's fields take that variable's fields. */
+
+static Expr *bound_name(Sema *s, Symbol *sym, SrcLoc loc)
+{
+    Expr *e = arena_alloc(s->prog->arena, sizeof *e);
+    e->kind = EX_NAME;
+    e->loc = loc;
+    e->name = sym->name;
+    e->sym = sym;
+    return e;
+}
+
+static Stmt *new_stmt_at(Sema *s, StmtKind k, SrcLoc loc)
+{
+    Stmt *st = arena_alloc(s->prog->arena, sizeof *st);
+    st->kind = k;
+    st->loc = loc;
+    return st;
+}
+
+/* The field values of v, a T, into vals (and a call's statement into *call);
+ * false after an error. */
+static bool struct_values(Sema *s, const StructType *T, Expr *v, Expr **vals, Stmt **call)
+{
+    *call = NULL;
+    if (v->kind == EX_STRUCT && v->type.stype == T) {
+        for (int i = 0; i < T->nfields; i++) vals[i] = v->args[i];
+        return true;
+    }
+    if (v->kind == EX_NAME) {
+        Symbol *q = sem_lookup(s, v->name);
+        if (q && q->stype == T) {
+            for (int i = 0; i < T->nfields; i++) {
+                vals[i] = arena_alloc(s->prog->arena, sizeof *vals[i]);
+                vals[i]->kind = EX_NAME;
+                vals[i]->loc = v->loc;
+                vals[i]->name = arena_printf(s->prog->arena, "%s.%s", v->name, T->fields[i]);
+            }
+            return true;
+        }
+    }
+    if (v->kind == EX_CALL) {
+        Func *f = ast_find_func(s->prog, v->name);
+        if (f && f->ret.stype == T) {
+            if (!sem_type_expr(s, v)) return false;
+            *call = new_stmt_at(s, ST_EXPR, v->loc);
+            (*call)->value = v;
+            for (int i = 0; i < T->nfields; i++) vals[i] = bound_name(s, v->inl->fields[i], v->loc);
+            return true;
+        }
+    }
+    diag_error_fix(v->loc, "give it a (T){...} literal, another variable of the type, or a call of a tile function returning it",
+                   "a %s takes a value of its own struct type", T->name);
+    return false;
+}
+
+/* `T r = v;` (declare) or `r = v;`: st becomes the block that does it.
+ * fields, when not NULL, receives the fields' symbols. */
+/* After an error in `T r = v;`: r and its fields exist, without a value,
+ * so that their uses are not errors of their own. */
+static void declare_silent(Sema *s, const StructType *T, const char *var, SrcLoc var_loc)
+{
+    Symbol *v = sem_declare(s, var, var_loc);
+    v->dtype = DT_INVALID;
+    v->stype = T;
+    for (int i = 0; i < T->nfields; i++)
+        sem_declare(s, arena_printf(s->prog->arena, "%s.%s", var, T->fields[i]), var_loc)->dtype = DT_INVALID;
+}
+
+static bool struct_bind(Sema *s, Stmt *st, const StructType *T, const char *var, SrcLoc var_loc, Expr *v, bool declare,
+                        Symbol **fields)
+{
+    if (T->bad) {
+        if (declare) declare_silent(s, T, var, var_loc);
+        if (*T->bad_field)
+            diag_error_fix(var_loc, "give every field an element type (float, int32_t, __bf16 ...): a field holds a tile",
+                           "field '%s' of %s is not of a Tile C element type, so %s cannot hold tiles", T->bad_field,
+                           T->name, T->name);
+        else
+            diag_error(var_loc, "%s has no fields", T->name);
+        return false;
+    }
+    Arena *a = s->prog->arena;
+    Expr **vals = arena_alloc(a, sizeof *vals * (size_t)T->nfields);
+    Stmt *call;
+    if (!struct_values(s, T, v, vals, &call)) {
+        if (declare) declare_silent(s, T, var, var_loc);
+        return false;
+    }
+    int n = T->nfields, k = 0;
+    Stmt **items = arena_alloc(a, sizeof *items * (size_t)(3 * n + 1));
+    if (call) items[k++] = call;
+    bool ok = true;
+    if (declare) {
+        Symbol *var_sym = sem_declare(s, var, var_loc);
+        var_sym->kind = SYM_VAR;
+        var_sym->dtype = DT_INVALID;
+        var_sym->stype = T;
+        for (int i = 0; i < n; i++) {
+            Stmt *d = new_stmt_at(s, ST_DECL, st->loc);
+            d->name = arena_printf(a, "%s.%s", var, T->fields[i]);
+            d->name_loc = var_loc;
+            d->type = T->types[i];
+            d->init = vals[i];
+            d->assigned = true; /* fields are never constants: r.x may be assigned later */
+            if (!check_decl(s, d)) ok = false;
+            if (fields) fields[i] = d->sym;
+            items[k++] = d;
+        }
+    } else {
+        /* every value first, then the fields: `r = (T){r.y, r.x}` swaps */
+        Symbol **tmp = arena_alloc(a, sizeof *tmp * (size_t)n);
+        for (int i = 0; i < n && ok; i++) {
+            Stmt *d = new_stmt_at(s, ST_DECL, st->loc);
+            d->name = arena_printf(a, "%s.%s'", var, T->fields[i]);
+            d->name_loc = var_loc;
+            d->type = T->types[i];
+            d->init = vals[i];
+            d->assigned = true;
+            if (!check_decl(s, d)) ok = false;
+            tmp[i] = d->sym;
+            items[k++] = d;
+        }
+        for (int i = 0; i < n && ok; i++) {
+            Stmt *as = new_stmt_at(s, ST_ASSIGN, st->loc);
+            as->target = arena_alloc(a, sizeof *as->target);
+            as->target->kind = EX_NAME;
+            as->target->loc = var_loc;
+            as->target->name = arena_printf(a, "%s.%s", var, T->fields[i]);
+            as->op = -1;
+            as->value = bound_name(s, tmp[i], st->loc);
+            if (!check_assign(s, as)) ok = false;
+            items[k++] = as;
+        }
+    }
+    st->kind = ST_BLOCK;
+    st->items = items;
+    st->nitems = k;
+    return ok;
 }
 
 /* ---- target specialization ------------------------------------------------

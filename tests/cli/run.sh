@@ -183,6 +183,15 @@ has "the host's branch" "$OUT/tg.c" "{ /* tile_target(host): true on the host */
 lacks "no #if on the host" "$OUT/tg.c" "__CUDA_ARCH__"
 expect_rc "--emit=tir shows target ifs" 0 "$TILEC" --emit=tir tests/kernels/targets/targets.tile.c
 has "tir: target if" "$OUT/out" "if target(sm_80+) {"
+# Tuples: a struct variable is one variable per field, a struct-returning
+# call an inlined block that declares the struct variable "return".
+expect_rc "--emit=tir of tuples" 0 "$TILEC" --emit=tir tests/kernels/tuples/tuples.tile.c
+has "a field's variable" "$OUT/out" "r.argmax   int32 (8,)"
+has "the returned fields" "$OUT/out" "return.mean float32 (8,)"
+has "the swap's temporaries" "$OUT/out" "p.lo'      float32 (8,)"
+expect_rc "--emit=ast of tuples" 0 "$TILEC" --emit=ast tests/kernels/tuples/tuples.tile.c
+has "ast: struct literal" "$OUT/out" "struct struct pair"
+has "ast: member" "$OUT/out" "member r.argmax"
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
 has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 # --min-blocks=N: the ring leaves shared memory for N blocks (4 of them on
