@@ -197,6 +197,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
     const char *wgmma_written[64];
     int nwgmma = 0;
     if (!co->tune_explicit) emit_tune_helpers(o, co, p, true);
+    emit_extern_decls(o, p, true);
     dbg_emit_assert_support(o, co, p, true);
     bool ok = true;
     for (int fi = 0; fi < p->nfuncs; fi++) {

@@ -290,6 +290,13 @@ char *ex_ev(Emitter *em, Expr *e, Ctx c)
     case EX_CAST:
         return val_cast(em, ex_ev(em, e->a, ex_sub_ctx(em, e->a, c)), ex_concrete(e->a->dtype, &e->a->cval), e->dtype, 0, true);
     case EX_CALL:
+        if (!e->inl) { /* TILE_EXTERN: the user's function on this element */
+            char *args = S("%s", "");
+            for (int i = 0; i < e->nargs; i++)
+                args = S("%s%s%s", args, i ? ", " : "",
+                         ex_evc(em, e->args[i], ex_sub_ctx(em, e->args[i], c), e->callee->params[i].type.dtype));
+            return S("%s(%s)", e->name, args);
+        }
         return tv_read(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
     case EX_BUILTIN:
         if (builtin_info(e->bi)->materialises) /* loads, reductions, mma ...: their registers */

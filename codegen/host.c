@@ -45,6 +45,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
           "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-label\"\n#endif\n\n",
           o);
     if (!co->tune_explicit) emit_tune_helpers(o, co, p, false);
+    emit_extern_decls(o, p, false);
     dbg_emit_assert_support(o, co, p, false);
     bool ok = true;
     for (int fi = 0; fi < p->nfuncs; fi++) {

@@ -39,6 +39,10 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
         return;
     case EX_CALL: {
         Inline *in = e->inl;
+        if (!in) { /* TILE_EXTERN: element-wise, evaluated in its reader's loop */
+            for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, my_home);
+            return;
+        }
         if (e->dtype != DT_INVALID) note_tmp(em, e, e->dtype, &e->shape); /* void calls have no value */
         if (random) em->tmp_smem[e->id] = true;
         for (int i = 0; i < e->nargs; i++) {

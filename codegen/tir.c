@@ -126,6 +126,10 @@ static TirValue *value_of_expr(Lower *L, const Expr *e)
 static void hoist(Lower *L, Expr *e)
 {
     if (!e || (e->is_const && e->shape.rank == 0)) return;
+    if (e->kind == EX_CALL && !e->inl) { /* TILE_EXTERN: element-wise */
+        for (int i = 0; i < e->nargs; i++) hoist(L, e->args[i]);
+        return;
+    }
     if (e->kind == EX_CALL) {
         Inline *in = e->inl;
         TirOp *op = add(L, TIR_CALL, e->loc);

@@ -182,6 +182,7 @@ typedef struct Func {
     const char *name;
     SrcLoc loc;
     bool is_kernel;   /* TILE_KERNEL; otherwise a TILE_FUNC helper */
+    bool is_extern;   /* TILE_EXTERN: an element function defined in CUDA C++ (or C on the host); no body */
     TypeRef ret;      /* void for kernels */
     Param *params;
     int nparams;

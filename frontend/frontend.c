@@ -852,6 +852,42 @@ static bool lower_param(Ctx *cx, CXCursor c, Param *p)
     return true;
 }
 
+/* What a TILE_EXTERN function may take and return: the element types that
+ * are the same C type on the host and in CUDA C++ (so the one declaration
+ * fits both definitions). */
+static bool extern_type(Dtype t)
+{
+    return t == DT_BOOL || t == DT_FLOAT32 || t == DT_FLOAT64 || dtype_is_int(t);
+}
+
+static bool extern_types_ok(const Func *f)
+{
+    static const char fix[] = "use bool, an integer type, float or double (convert 16-bit and 8-bit floats with tile_cast)";
+    if (f->ret.spelling && !strcmp(f->ret.spelling, "void")) {
+        diag_error_fix(f->loc, "return the element's value", "TILE_EXTERN function '%s' must return a value: it is applied "
+                       "element by element", f->name);
+        return false;
+    }
+    if (!extern_type(f->ret.dtype)) {
+        diag_error_fix(f->loc, fix, "TILE_EXTERN function '%s' returns %s", f->name, f->ret.spelling);
+        return false;
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind != PARAM_SCALAR) {
+            diag_error_fix(p->loc, "pass elements: the function is applied to each element of its tile arguments",
+                           "TILE_EXTERN function '%s' takes scalars only; '%s' is not one", f->name, p->name);
+            return false;
+        }
+        if (!extern_type(p->type.dtype)) {
+            diag_error_fix(p->loc, fix, "parameter '%s' of TILE_EXTERN function '%s' is %s", p->name, f->name,
+                           p->type.spelling);
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
 {
     Func *f = arena_alloc(cx->arena, sizeof *f);
@@ -895,6 +931,8 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
                 }
         }
     }
+    f->is_extern = !kernel && fe_annotation(c, "tilec.extern", NULL, cx);
+    if (f->is_extern && ok && !extern_types_ok(f)) ok = false;
     CXString raw = clang_Cursor_getRawCommentText(c);
     f->doc = clean_comment(cx, clang_getCString(raw));
     clang_disposeString(raw);
@@ -923,6 +961,15 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
         return CXChildVisit_Continue;
     bool kernel = fe_annotation(c, "tilec.kernel", NULL, cx);
     bool func = !kernel && fe_annotation(c, "tilec.func", NULL, cx);
+    if (!kernel && !func && fe_annotation(c, "tilec.extern", NULL, cx)) {
+        char *name = fe_str_take(cx, clang_getCursorSpelling(c));
+        if (clang_isCursorDefinition(c))
+            diag_error_fix(fe_loc_of(cx, c), "define it in CUDA C++ (extern \"C\" __device__) and in C for the host target",
+                           "TILE_EXTERN function '%s' has a body: it declares a function defined outside Tile C", name);
+        else if (!ast_find_func(cx->prog, name))
+            lower_func(cx, c, false);
+        return CXChildVisit_Continue;
+    }
     if (!clang_isCursorDefinition(c)) return CXChildVisit_Continue;
     if (!kernel && !func) {
         /* Array parameters belong to kernels: a definition with them and

@@ -377,11 +377,12 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
         diag_error(loc, "kernel '%s' cannot be called from tile code; mark a helper TILE_FUNC", name);
         return NULL;
     }
-    if (clang_Cursor_isNull(def) && fe_annotation(callee, "tilec.func", NULL, cx)) {
+    bool ext = fe_annotation(callee, "tilec.extern", NULL, cx);
+    if (!ext && clang_Cursor_isNull(def) && fe_annotation(callee, "tilec.func", NULL, cx)) {
         diag_error(loc, "tile function '%s' is declared but has no definition in this file", name);
         return NULL;
     }
-    if (clang_Cursor_isNull(def) || !fe_annotation(def, "tilec.func", NULL, cx)) {
+    if (!ext && (clang_Cursor_isNull(def) || !fe_annotation(def, "tilec.func", NULL, cx))) {
         static const char *const mathfns[] = {"exp", "expf", "exp2", "exp2f", "log", "logf",
             "log2", "log2f", "sqrt", "sqrtf", "sin", "sinf", "cos", "cosf", "tanh", "tanhf",
             "fabs", "fabsf", "floor", "floorf", "ceil", "ceilf", "pow", "powf", "fma", "fmaf",

@@ -26,6 +26,10 @@ typedef unsigned char tilec_fp8_e5m2;
 /* Annotations. */
 #define TILE_KERNEL __attribute__((annotate("tilec.kernel")))
 #define TILE_FUNC __attribute__((annotate("tilec.func"))) static inline
+/* A function defined outside Tile C, applied element by element to tiles:
+ * in CUDA C++ (`extern "C" __device__`, linked with -rdc) on the GPU, in C
+ * on the host target.  Scalar parameters of element types; no body here. */
+#define TILE_EXTERN __attribute__((annotate("tilec.extern"))) extern
 /* Spells its arguments after expanding them, so that the rank and the
  * constant lists below may be given through macros (-DBLOCK=128). */
 #define TILE_STR_(...) #__VA_ARGS__

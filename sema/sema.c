@@ -368,6 +368,37 @@ static bool has_nested_return(const Stmt *s, bool top)
     return false;
 }
 
+/* A TILE_EXTERN function applies to each element: its arguments convert
+ * implicitly to the parameters' dtypes and broadcast together, as the
+ * operands of an element-wise builtin do; the result has the return dtype
+ * and their shape.  No body: code generation calls it inside the element
+ * loop. */
+static bool type_extern_call(Sema *s, Expr *e, Func *f)
+{
+    if (e->nargs != f->nparams) {
+        diag_error(e->loc, "'%s' takes %d arguments, %d given", f->name, f->nparams, e->nargs);
+        return false;
+    }
+    Shape shape = sem_scalar_shape;
+    for (int i = 0; i < e->nargs; i++) {
+        Expr *a = e->args[i];
+        Param *p = &f->params[i];
+        if (!sem_type_expr(s, a)) return false;
+        if (!dtype_implicitly_converts(a->dtype, a->is_const ? &a->cval : NULL, p->type.dtype)) {
+            char fix[128];
+            snprintf(fix, sizeof fix, "convert explicitly: tile_cast(arg, %s)", p->type.spelling);
+            diag_error_fix(a->loc, fix, "argument %d of '%s' is %s; parameter '%s' is %s", i + 1, f->name,
+                           dtype_name(a->dtype), p->name, dtype_name(p->type.dtype));
+            return false;
+        }
+        if (!sem_broadcast2(a->loc, &shape, &a->shape, &shape)) return false;
+    }
+    e->callee = f;
+    e->dtype = f->ret.dtype;
+    e->shape = shape;
+    return true;
+}
+
 static bool type_call(Sema *s, Expr *e)
 {
     Func *f = ast_find_func(s->prog, e->name);
@@ -379,6 +410,7 @@ static bool type_call(Sema *s, Expr *e)
         diag_error(e->loc, "kernel '%s' cannot be called from tile code; mark a helper TILE_FUNC", e->name);
         return false;
     }
+    if (f->is_extern) return type_extern_call(s, e, f);
     for (int i = 0; i < s->nstack; i++)
         if (s->stack[i] == f) {
             diag_error(e->loc, "recursive call of tile function '%s': tile functions are inlined, so recursion is not allowed", e->name);

@@ -76,6 +76,8 @@ compile_one() {
     *_sm90a) arch="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90a" ;;
     *_multi) arch="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90a,code=sm_90a" ;;
     esac
+    # calls of TILE_EXTERN functions link as relocatable device code
+    grep -q 'TILE_EXTERN: defined in CUDA C++' "$OUT/$1.cu" && arch="$arch -rdc=true"
     # shellcheck disable=SC2086 # spills and arch are words
     "$NVCC" -std=c++17 -O3 -Werror all-warnings $spills $arch \
         -I"$OUT" -Iruntime -c "$OUT/$1.cu" -o "$OUT/$1.o" 2> "$OUT/$1.nvcc" && touch "$OUT/$1.ok"

@@ -36,8 +36,12 @@ for dir in examples/*/ tests/kernels/*/; do
         if ! "$TILEC" --target=host $tuning -o "$b/$name.c" "$src" 2> "$b/tilec.err"; then
             echo "$name: tilec failed:"; head -20 "$b/tilec.err"; f=$((f + 1)); continue
         fi
+        # TILE_EXTERN functions: the directory's extern.c defines them for the host
+        ext=
+        [ -f "$dir/extern.c" ] && ext="$dir/extern.c"
+        # shellcheck disable=SC2086 # $ext is a word or none
         if ! $CC -std=c17 -O1 -g -Wall -Wextra -Werror $san $omp -I"$b" -Iruntime -o "$b/app" \
-                "$b/$name.c" "$dir/main.c" runtime/tilec_rt.c -lm 2> "$b/cc.err"; then
+                "$b/$name.c" "$dir/main.c" $ext runtime/tilec_rt.c -lm 2> "$b/cc.err"; then
             echo "$name: cc failed:"; head -30 "$b/cc.err"; f=$((f + 1)); continue
         fi
         run="$b/app"
@@ -46,10 +50,16 @@ for dir in examples/*/ tests/kernels/*/; do
             echo "$name: tilec failed:"; head -20 "$b/tilec.err"; f=$((f + 1)); continue
         fi
         cudainc=$(dirname "$(command -v "$NVCC")")/../include
-        if ! { $NVCC -std=c++17 -O3 -arch="$ARCH" -I"$b" -Iruntime -c -o "$b/kernels.o" "$b/$name.cu" &&
+        # TILE_EXTERN functions: the directory's extern.cu defines them,
+        # linked as relocatable device code
+        rdc= ext=
+        [ -f "$dir/extern.cu" ] && rdc=-rdc=true ext="$b/extern.o"
+        # shellcheck disable=SC2086 # $rdc and $ext are words or none
+        if ! { $NVCC -std=c++17 -O3 -arch="$ARCH" $rdc -I"$b" -Iruntime -c -o "$b/kernels.o" "$b/$name.cu" &&
+               { [ -z "$rdc" ] || $NVCC -std=c++17 -O3 -arch="$ARCH" $rdc -c -o "$b/extern.o" "$dir/extern.cu"; } &&
                $CC -std=c17 -O2 -DEXAMPLE_CUDA -I"$cudainc" -I"$b" -Iruntime -c -o "$b/main.o" "$dir/main.c" &&
                $CC -std=c17 -O2 -Iruntime -c -o "$b/rt.o" runtime/tilec_rt.c &&
-               $NVCC -arch="$ARCH" -o "$b/app" "$b/kernels.o" "$b/main.o" "$b/rt.o" -lm; } 2> "$b/nvcc.err"; then
+               $NVCC -arch="$ARCH" $rdc -o "$b/app" "$b/kernels.o" $ext "$b/main.o" "$b/rt.o" -lm; } 2> "$b/nvcc.err"; then
             echo "$name: nvcc failed:"; head -30 "$b/nvcc.err"; f=$((f + 1)); continue
         fi
         run="$b/app"

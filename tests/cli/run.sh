@@ -192,6 +192,14 @@ has "the swap's temporaries" "$OUT/out" "p.lo'      float32 (8,)"
 expect_rc "--emit=ast of tuples" 0 "$TILEC" --emit=ast tests/kernels/tuples/tuples.tile.c
 has "ast: struct literal" "$OUT/out" "struct struct pair"
 has "ast: member" "$OUT/out" "member r.argmax"
+# TILE_EXTERN: prototypes for CUDA C++ (extern "C" __device__) and C, and
+# the call inside the element loop with converted arguments.
+expect_rc "TILE_EXTERN on CUDA" 0 "$TILEC" -o "$OUT/interop.cu" tests/kernels/interop/interop.tile.c
+has "device prototype" "$OUT/interop.cu" 'extern "C" __device__ double affine(int32_t a, double x, double b);'
+has "called per element" "$OUT/interop.cu" "softplus("
+expect_rc "TILE_EXTERN on the host" 0 "$TILEC" --target=host -o "$OUT/interop.c" tests/kernels/interop/interop.tile.c
+has "C prototype" "$OUT/interop.c" "extern int32_t collatz_steps(int64_t n);"
+lacks "no extern declarations elsewhere" "$OUT/tg.c" "TILE_EXTERN"
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
 has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 # --min-blocks=N: the ring leaves shared memory for N blocks (4 of them on
