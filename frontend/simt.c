@@ -25,7 +25,7 @@ const char *simt_builtin_name(SimtBuiltin b)
     return b > SB_NONE && b < SB_COUNT ? builtin_names[b] : "?";
 }
 
-static SimtBuiltin builtin_lookup_simt(const char *name)
+SimtBuiltin simt_builtin_lookup(const char *name)
 {
     for (int b = SB_NONE + 1; b < SB_COUNT; b++)
         if (!strcmp(builtin_names[b], name)) return (SimtBuiltin)b;
@@ -392,7 +392,7 @@ static bool atomic_options(SCtx *s, SimtNode *n, CXCursor lit)
 
 static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
 {
-    SimtBuiltin b = builtin_lookup_simt(name);
+    SimtBuiltin b = simt_builtin_lookup(name);
     char msg[320];
     if (b == SB_NONE) {
         snprintf(msg, sizeof msg, "simt_%s is not supported by this version of tilec yet", name);

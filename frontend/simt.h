@@ -40,6 +40,8 @@ typedef enum SimtBuiltin {
 } SimtBuiltin;
 /* "thread_idx" ...: the name after simt_. */
 const char *simt_builtin_name(SimtBuiltin b);
+/* The builtin simt_NAME for "NAME", or SB_NONE. */
+SimtBuiltin simt_builtin_lookup(const char *name);
 /* An atomic builtin: its pointer is the first argument. */
 static inline bool simt_is_atomic(SimtBuiltin b) { return b >= SB_ATOMIC_LOAD && b <= SB_ATOMIC_MIN; }
 
