@@ -288,5 +288,6 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
          * this call's status */
         fputs(dbg_has_assert(p, f) ? "    return tilec_assert_check_(s_);\n}\n\n" : "    return TILEC_OK;\n}\n\n", o);
     }
+    simt_emit_cuda(o, co, p);
     return ok;
 }

@@ -97,4 +97,10 @@ int grid_unknown_axis(const Func *f);
  * kernel with TILE_TUNABLE constants); false, *out NULL, when the grid
  * cannot be worked out (codegen_check_tunable reported it). */
 bool grid_c_initializer(const Func *f, char **out);
+/* SIMT kernels and functions (simt.c), after the tile kernels: the .cu's
+ * and the host .c's code with their launchers, and the header's launch
+ * declarations; nothing when the file has none. */
+void simt_emit_cuda(FILE *o, const CodegenOptions *co, const Program *p);
+void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p);
+void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p);
 #endif

@@ -99,6 +99,7 @@ bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
         emit_launch_prototype(o, co, f);
         fputs(";\n\n", o);
     }
+    simt_emit_header(o, co, p);
     fputs("#ifdef __cplusplus\n}\n#endif\n#endif\n", o);
     return true;
 }

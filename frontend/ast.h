@@ -230,6 +230,8 @@ typedef struct Program {
     const char **deps;       /* every file the translation unit included */
     bool *dep_system;        /* deps[i] is in a system directory (-MM leaves it out) */
     int ndeps;
+    struct SimtFunc **simt;  /* SIMT_KERNEL and SIMT_FUNC definitions (frontend/simt.h), in order */
+    int nsimt;
     Arena *arena;
 } Program;
 

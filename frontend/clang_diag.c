@@ -271,6 +271,18 @@ static bool report_tile_subscript(Ctx *cx, const ClangDiag *d)
     if (strcmp(d->msg, "subscripted value is not an array, pointer, or vector") != 0) return false;
     char base[48], idx[128], shp[64], fix[640];
     SrcLoc loc = d->loc;
+    /* in SIMT code the value is a C scalar, and C's arrays are what may be subscripted */
+    CXCursor fn = clang_getCursor(cx->tu, clang_getLocationForOffset(cx->tu, d->file, d->off));
+    while (!clang_Cursor_isNull(fn) && clang_getCursorKind(fn) != CXCursor_FunctionDecl &&
+           clang_getCursorKind(fn) != CXCursor_TranslationUnit)
+        fn = clang_getCursorSemanticParent(fn);
+    if (!clang_Cursor_isNull(fn) && clang_getCursorKind(fn) == CXCursor_FunctionDecl &&
+        (fe_annotation(fn, "tilec.simt_kernel", NULL, cx) || fe_annotation(fn, "tilec.simt_func", NULL, cx))) {
+        bool named = subscript_text(cx, d->range, base, sizeof base, idx, sizeof idx, shp, sizeof shp, &loc);
+        diag_error_fix(loc, "SIMT code subscripts arrays: TILE_ARRAY parameters (a[i], SIMT_AT(a, i, j)), local arrays and SIMT_SHARED arrays",
+                       "'%s' is not an array: it cannot be subscripted", named ? base : "this value");
+        return true;
+    }
     if (subscript_text(cx, d->range, base, sizeof base, idx, sizeof idx, shp, sizeof shp, &loc)) {
         snprintf(fix, sizeof fix,
                  "tiles have no element access: take a sub-tile at a constant index with tile_extract(%s, .index = {%s}, "

@@ -205,7 +205,7 @@ SrcLoc fe_loc_of(Ctx *cx, CXCursor c)
 }
 
 /* The offset of a cursor's start in the main file, for ordering. */
-static unsigned start_offset(CXCursor c)
+unsigned fe_start_offset(CXCursor c)
 {
     unsigned off;
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL,
@@ -462,14 +462,14 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
 /* Splits a for statement's children into init/cond/step/body by comparing
  * their offsets with the two ';' of the header: libclang leaves out the
  * parts that are missing, so their count alone is ambiguous. */
-static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
+bool fe_for_header(Ctx *cx, CXCursor c, unsigned semi[2], unsigned *rparen_out)
 {
-    SrcLoc loc = fe_loc_of(cx, c);
     CXToken *toks;
     unsigned n;
     clang_tokenize(cx->tu, clang_getCursorExtent(c), &toks, &n);
-    unsigned semi[2] = {0, 0}, rparen = 0;
+    unsigned rparen = 0;
     int depth = 0, nsemi = 0;
+    semi[0] = semi[1] = 0;
     for (unsigned i = 0; i < n; i++) {
         CXString sp = clang_getTokenSpelling(cx->tu, toks[i]);
         const char *s = clang_getCString(sp);
@@ -485,7 +485,15 @@ static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
         if (rparen) break;
     }
     clang_disposeTokens(cx->tu, toks, n);
-    if (nsemi != 2 || !rparen) {
+    *rparen_out = rparen;
+    return nsemi == 2 && rparen;
+}
+
+static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
+{
+    SrcLoc loc = fe_loc_of(cx, c);
+    unsigned semi[2], rparen;
+    if (!fe_for_header(cx, c, semi, &rparen)) {
         diag_error(loc, "cannot understand this for statement (is its header made by a macro?)");
         return false;
     }
@@ -494,7 +502,7 @@ static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
     bool ok = true;
     for (int i = 0; i < ks->n; i++) {
         CXCursor k = ks->c[i];
-        unsigned off = start_offset(k);
+        unsigned off = fe_start_offset(k);
         if (off < semi[0]) {
             StmtList l = {0};
             if (!lower_stmt_into(cx, k, &l)) ok = false;
@@ -705,7 +713,7 @@ static bool lower_stmt_into(Ctx *cx, CXCursor c, StmtList *out)
 
 /* ---- functions ---------------------------------------------------------- */
 
-static char *clean_comment(Ctx *cx, const char *raw)
+char *fe_clean_comment(Ctx *cx, const char *raw)
 {
     if (!raw || !*raw) return NULL;
     size_t n = strlen(raw);
@@ -778,7 +786,7 @@ static bool parse_specs(Ctx *cx, Param *p, const char *list)
     return true;
 }
 
-static bool lower_param(Ctx *cx, CXCursor c, Param *p)
+bool fe_lower_param(Ctx *cx, CXCursor c, Param *p)
 {
     p->name = fe_str_take(cx, clang_getCursorSpelling(c));
     p->loc = fe_loc_of(cx, c);
@@ -918,7 +926,7 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
     f->params = arena_alloc(cx->arena, sizeof(Param) * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {
         Param *p = &f->params[f->nparams++];
-        if (!lower_param(cx, clang_Cursor_getArgument(c, (unsigned)i), p)) ok = false;
+        if (!fe_lower_param(cx, clang_Cursor_getArgument(c, (unsigned)i), p)) ok = false;
         else if (!kernel && p->kind == PARAM_CONST) {
             diag_error(p->loc, "TILE_CONST parameters belong to kernels, not tile functions");
             ok = false;
@@ -934,7 +942,7 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
     f->is_extern = !kernel && fe_annotation(c, "tilec.extern", NULL, cx);
     if (f->is_extern && ok && !extern_types_ok(f)) ok = false;
     CXString raw = clang_Cursor_getRawCommentText(c);
-    f->doc = clean_comment(cx, clang_getCString(raw));
+    f->doc = fe_clean_comment(cx, clang_getCString(raw));
     clang_disposeString(raw);
     Kids *ks = fe_kids_of(c);
     for (int i = 0; i < ks->n; i++)
@@ -971,6 +979,11 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
         return CXChildVisit_Continue;
     }
     if (!clang_isCursorDefinition(c)) return CXChildVisit_Continue;
+    bool simt_kernel = !kernel && !func && fe_annotation(c, "tilec.simt_kernel", NULL, cx);
+    if (simt_kernel || (!kernel && !func && fe_annotation(c, "tilec.simt_func", NULL, cx))) {
+        fe_simt_lower_func(cx, c, simt_kernel);
+        return CXChildVisit_Continue;
+    }
     if (!kernel && !func) {
         /* Array parameters belong to kernels: a definition with them and
          * no annotation is a kernel whose TILE_KERNEL was forgotten, which
@@ -1072,7 +1085,7 @@ Program *frontend_parse(const char *path, const FrontendOptions *o)
     if (diag_error_count() == cx.errors_at_start) {
         clang_getInclusions(cx.tu, visit_inclusion, &cx);
         clang_visitChildren(clang_getTranslationUnitCursor(cx.tu), visit_top, &cx);
-        if (diag_error_count() == cx.errors_at_start && prog->nfuncs == 0)
+        if (diag_error_count() == cx.errors_at_start && prog->nfuncs == 0 && prog->nsimt == 0)
             diag_warning("missing-kernels", (SrcLoc){.file = path}, "no TILE_KERNEL or TILE_FUNC definitions in this file");
     }
     clang_disposeTranslationUnit(cx.tu);

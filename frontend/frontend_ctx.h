@@ -55,6 +55,19 @@ bool fe_annotation(CXCursor c, const char *prefix, const char **value, Ctx *cx);
 /* The Tile C dtype of a C type, seen through typedefs (DT_INVALID if none). */
 TypeRef fe_type_ref(Ctx *cx, CXType t);
 
+/* frontend.c, for simt.c: a parameter (PARAM_ARRAY, _SCALAR, _CONST), and
+ * the offsets of a for header's two ';' and its ')' (false when a macro
+ * made the header); the offset where a cursor starts. */
+bool fe_lower_param(Ctx *cx, CXCursor c, Param *p);
+bool fe_for_header(Ctx *cx, CXCursor c, unsigned semi[2], unsigned *rparen);
+unsigned fe_start_offset(CXCursor c);
+/* A definition's comment without its markers (NULL for none). */
+char *fe_clean_comment(Ctx *cx, const char *raw);
+
+/* simt.c: a SIMT_KERNEL or SIMT_FUNC definition into Program.simt; false
+ * after an error. */
+bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel);
+
 /* lower_expr.c */
 Expr *fe_new_expr(Ctx *cx, ExprKind k, SrcLoc loc);
 /* The tilec expression of an expression cursor; NULL after an error. */

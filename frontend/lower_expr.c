@@ -324,6 +324,16 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
     if (strncmp(name, "__tilec_", 8) == 0) {
         Expr *e = fe_new_expr(cx, EX_BUILTIN, loc);
         e->name = name + 8;
+        if (!strncmp(e->name, "simt_", 5)) {
+            /* SIMT_AT's offset call is the one simt builtin no simt_ macro spells */
+            if (!strcmp(e->name, "simt_offset"))
+                diag_error_fix(loc, "read and write arrays in tile code with tile_load and tile_store",
+                               "SIMT_AT is element access of SIMT code; tile code cannot use it");
+            else
+                diag_error_fix(loc, "call it from a SIMT_KERNEL or SIMT_FUNC, or use the tile builtins here",
+                               "%s is a SIMT builtin; tile code cannot call it", e->name);
+            return NULL;
+        }
         e->bi = builtin_lookup(e->name);
         if (e->bi == BI_NONE) {
             diag_error(loc, "tile_%s is not supported by this version of tilec yet", e->name);

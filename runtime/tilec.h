@@ -251,4 +251,120 @@ void __tilec_assert(int tilec_unused_, ...);
 #else
 #define tile_assert(...) __tilec_assert(0, __VA_ARGS__)
 #endif
+
+/* ---- SIMT kernels (docs/language.md, "SIMT kernels") ----------------------
+ * A SIMT_KERNEL's body is what one CUDA thread runs, in C: its arrays are
+ * TILE_ARRAY parameters read and written element by element (a[i] at rank
+ * 1, SIMT_AT(a, i, j) at any rank, both through the descriptor's strides),
+ * its scalars C scalars with C's arithmetic.  SIMT_FUNC marks a helper they
+ * call.  Tile builtins are not available in SIMT code, nor simt_* builtins
+ * in tile code. */
+#define SIMT_KERNEL __attribute__((annotate("tilec.simt_kernel")))
+#define SIMT_FUNC __attribute__((annotate("tilec.simt_func"))) static inline
+/* Shared by the block: `SIMT_SHARED float buf[256];`, `SIMT_SHARED int n;`;
+ * `SIMT_SHARED extern float dyn[];` is the launch's dynamic shared memory. */
+#define SIMT_SHARED __attribute__((annotate("tilec.shared")))
+int __tilec_simt_offset(const void *array, ...);
+/* The element of array at the given indices (one per dimension), an lvalue. */
+#define SIMT_AT(array, ...) (array)[__tilec_simt_offset(array, __VA_ARGS__)]
+/* The extent of dimension dim (a constant) of an array parameter. */
+int64_t __tilec_simt_shape(const void *array, int dim);
+#define simt_shape(array, dim) __tilec_simt_shape(array, dim)
+/* Thread positioning; axis is 0 (x), 1 (y) or 2 (z), a constant. */
+int __tilec_simt_thread_idx(int axis);
+int __tilec_simt_block_idx(int axis);
+int __tilec_simt_block_dim(int axis);
+int __tilec_simt_grid_dim(int axis);
+int __tilec_simt_tid(int axis);
+int __tilec_simt_grid_size(int axis);
+int __tilec_simt_lane_id(void);
+#define simt_thread_idx(axis) __tilec_simt_thread_idx(axis)
+#define simt_block_idx(axis) __tilec_simt_block_idx(axis)
+#define simt_block_dim(axis) __tilec_simt_block_dim(axis)
+#define simt_grid_dim(axis) __tilec_simt_grid_dim(axis)
+/* thread_idx + block_idx * block_dim, and block_dim * grid_dim, of an axis */
+#define simt_tid(axis) __tilec_simt_tid(axis)
+#define simt_grid_size(axis) __tilec_simt_grid_size(axis)
+#define simt_lane_id() __tilec_simt_lane_id()
+#define simt_warp_size 32
+/* Barriers and warp collectives (CUDA's __syncthreads, __shfl_sync ...). */
+void __tilec_simt_syncthreads(void);
+int __tilec_simt_syncthreads_count(int pred);
+int __tilec_simt_syncthreads_and(int pred);
+int __tilec_simt_syncthreads_or(int pred);
+void __tilec_simt_syncwarp(unsigned mask);
+unsigned __tilec_simt_activemask(void);
+unsigned __tilec_simt_lanemask_lt(void);
+unsigned __tilec_simt_ballot_sync(unsigned mask, int pred);
+int __tilec_simt_all_sync(unsigned mask, int pred);
+int __tilec_simt_any_sync(unsigned mask, int pred);
+double __tilec_simt_shfl_sync(unsigned mask, double v, int lane);
+double __tilec_simt_shfl_up_sync(unsigned mask, double v, unsigned delta);
+double __tilec_simt_shfl_down_sync(unsigned mask, double v, unsigned delta);
+double __tilec_simt_shfl_xor_sync(unsigned mask, double v, int lane_mask);
+unsigned __tilec_simt_match_any_sync(unsigned mask, double v);
+void __tilec_simt_threadfence(void);
+void __tilec_simt_threadfence_block(void);
+void __tilec_simt_threadfence_system(void);
+#define simt_syncthreads() __tilec_simt_syncthreads()
+#define simt_syncthreads_count(pred) __tilec_simt_syncthreads_count(pred)
+#define simt_syncthreads_and(pred) __tilec_simt_syncthreads_and(pred)
+#define simt_syncthreads_or(pred) __tilec_simt_syncthreads_or(pred)
+#define simt_syncwarp(mask) __tilec_simt_syncwarp(mask)
+#define simt_activemask() __tilec_simt_activemask()
+#define simt_lanemask_lt() __tilec_simt_lanemask_lt()
+#define simt_ballot_sync(mask, pred) __tilec_simt_ballot_sync(mask, pred)
+#define simt_all_sync(mask, pred) __tilec_simt_all_sync(mask, pred)
+#define simt_any_sync(mask, pred) __tilec_simt_any_sync(mask, pred)
+#define simt_shfl_sync(mask, v, lane) ((__typeof__(v))__tilec_simt_shfl_sync(mask, v, lane))
+#define simt_shfl_up_sync(mask, v, delta) ((__typeof__(v))__tilec_simt_shfl_up_sync(mask, v, delta))
+#define simt_shfl_down_sync(mask, v, delta) ((__typeof__(v))__tilec_simt_shfl_down_sync(mask, v, delta))
+#define simt_shfl_xor_sync(mask, v, lane_mask) ((__typeof__(v))__tilec_simt_shfl_xor_sync(mask, v, lane_mask))
+#define simt_match_any_sync(mask, v) __tilec_simt_match_any_sync(mask, v)
+#define simt_threadfence() __tilec_simt_threadfence()
+#define simt_threadfence_block() __tilec_simt_threadfence_block()
+#define simt_threadfence_system() __tilec_simt_threadfence_system()
+/* Atomics on one element: simt_atomic_add(&a[i], v) returns the old value.
+ * Options .memory_order (TILE_RELAXED ... TILE_SEQ_CST) and .scope
+ * (TILE_SCOPE_BLOCK, _DEVICE, _SYSTEM), relaxed and device scope unless
+ * given, as tile atomics. */
+struct tilec_simt_atomic_opts {
+    int memory_order;
+    int scope;
+};
+double __tilec_simt_atomic_load(void *p, struct tilec_simt_atomic_opts o);
+void __tilec_simt_atomic_store(void *p, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_exch(void *p, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_cas(void *p, double expected, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_add(void *p, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_sub(void *p, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_and(void *p, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_or(void *p, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_xor(void *p, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_max(void *p, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_min(void *p, double v, struct tilec_simt_atomic_opts o);
+#define SIMT_ATOMIC_(op, p, ...) \
+    ((__typeof__(*(p)))__tilec_simt_atomic_##op(p, __VA_ARGS__))
+#define SIMT_OPTS_(...) (struct tilec_simt_atomic_opts){__VA_ARGS__}
+#define simt_atomic_load(p, ...) SIMT_ATOMIC_(load, p, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_store(p, v, ...) __tilec_simt_atomic_store(p, v, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_exch(p, v, ...) SIMT_ATOMIC_(exch, p, v, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_cas(p, expected, v, ...) SIMT_ATOMIC_(cas, p, expected, v, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_add(p, v, ...) SIMT_ATOMIC_(add, p, v, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_sub(p, v, ...) SIMT_ATOMIC_(sub, p, v, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_and(p, v, ...) SIMT_ATOMIC_(and, p, v, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_or(p, v, ...) SIMT_ATOMIC_(or, p, v, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_xor(p, v, ...) SIMT_ATOMIC_(xor, p, v, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_max(p, v, ...) SIMT_ATOMIC_(max, p, v, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_min(p, v, ...) SIMT_ATOMIC_(min, p, v, SIMT_OPTS_(__VA_ARGS__))
+/* Bit operations (CUDA's __popc, __clz, __ffs, __brev; 64-bit operands use
+ * the 64-bit forms).  brev's result has its operand's type. */
+int __tilec_simt_popc(unsigned long long x);
+int __tilec_simt_clz(unsigned long long x);
+int __tilec_simt_ffs(unsigned long long x);
+unsigned long long __tilec_simt_brev(unsigned long long x);
+#define simt_popc(x) __tilec_simt_popc(x)
+#define simt_clz(x) __tilec_simt_clz(x)
+#define simt_ffs(x) __tilec_simt_ffs(x)
+#define simt_brev(x) ((__typeof__(x))__tilec_simt_brev(x))
 #endif

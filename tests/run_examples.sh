@@ -3,7 +3,8 @@
 # (examples/*/main.c) and every kernel test (tests/kernels/*/main.c) for
 # TARGET (host or cuda).  Each directory holds one NAME.tile.c and a main.c
 # that checks results and prints "NAME: N passed, N failed".
-#   host: tilec --target=host, then cc -std=c17 -Werror with the sanitizers
+#   host: tilec --target=host, then cc -std=c17 -Werror -pthread (SIMT kernels
+#         run a block's threads as POSIX threads) with the sanitizers
 #         (SAN=0 to build without them, OMP=1 to build with OpenMP);
 #   cuda: tilec, nvcc, and the run (under compute-sanitizer when SANITIZE=1).
 set -u
@@ -41,7 +42,7 @@ for dir in examples/*/ tests/kernels/*/; do
         [ -f "$dir/extern.c" ] && ext="$dir/extern.c"
         # shellcheck disable=SC2086 # $ext is a word or none
         if ! $CC -std=c17 -O1 -g -Wall -Wextra -Werror $san $omp -I"$b" -Iruntime -o "$b/app" \
-                "$b/$name.c" "$dir/main.c" $ext runtime/tilec_rt.c -lm 2> "$b/cc.err"; then
+                "$b/$name.c" "$dir/main.c" $ext runtime/tilec_rt.c -lm -pthread 2> "$b/cc.err"; then
             echo "$name: cc failed:"; head -30 "$b/cc.err"; f=$((f + 1)); continue
         fi
         run="$b/app"

@@ -11,9 +11,11 @@
 #include "frontend/builtins.h"
 #include "frontend/diag.h"
 #include "frontend/frontend.h"
+#include "frontend/simt.h"
 #include "sema/sema.h"
 
-/* Every __tilec_NAME tilec.h calls has a row, and every row a macro. */
+/* Every __tilec_NAME tilec.h calls has a row, and every row a macro (the
+ * __tilec_simt_NAME ones in frontend/simt.h's table). */
 static void test_table_matches_header(void)
 {
     FILE *f = fopen("runtime/tilec.h", "rb");
@@ -23,7 +25,7 @@ static void test_table_matches_header(void)
     size_t n = fread(text, 1, sizeof text - 1, f);
     fclose(f);
     text[n] = 0;
-    bool seen[BI_COUNT] = {false};
+    bool seen[BI_COUNT] = {false}, simt_seen[SB_COUNT] = {false};
     int calls = 0;
     for (const char *p = strstr(text, "__tilec_"); p; p = strstr(p + 1, "__tilec_")) {
         char name[64];
@@ -32,6 +34,12 @@ static void test_table_matches_header(void)
         while (k + 1 < sizeof name && ((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_')) name[k++] = *q++;
         name[k] = 0;
         if (*q != '(' || k == 0) continue; /* __tilec_ alone, or not a call */
+        if (!strncmp(name, "simt_", 5)) { /* SIMT builtins: their own table (frontend/simt.h) */
+            SimtBuiltin sb = simt_builtin_lookup(name + 5);
+            CHECK(sb != SB_NONE || !strcmp(name, "simt_offset"), "tilec.h calls __tilec_%s, which frontend/simt.h does not list", name);
+            if (sb != SB_NONE) simt_seen[sb] = true;
+            continue;
+        }
         Builtin b = builtin_lookup(name);
         CHECK(b != BI_NONE, "tilec.h calls __tilec_%s, which builtins.def does not list", name);
         if (b != BI_NONE) seen[b] = true;
@@ -40,6 +48,8 @@ static void test_table_matches_header(void)
     CHECK(calls > 50, "found only %d builtin calls in tilec.h", calls);
     for (int b = 1; b < BI_COUNT; b++)
         CHECK(seen[b], "builtins.def lists '%s', which tilec.h never calls", builtin_info((Builtin)b)->name);
+    for (int b = 1; b < SB_COUNT; b++)
+        CHECK(simt_seen[b], "frontend/simt.h lists simt_%s, which tilec.h never calls", simt_builtin_name((SimtBuiltin)b));
 }
 
 static void test_rows(void)

@@ -1,0 +1,603 @@
+/* simt.c: code for SIMT kernels and functions (frontend/simt.h) on both
+ * targets, and their launchers and header declarations.  A SIMT body is C
+ * already, so each statement and expression is printed as it was written
+ * (fully parenthesised), with three rewrites: names get prefixes that keep
+ * them apart from generated ones (v_ locals, p_ parameters), TILE_ARRAY
+ * elements are addressed through the descriptor's strides, and builtins
+ * become CUDA intrinsics or calls into the host runtime of
+ * runtime/tilec_simt.h, where a block's threads are POSIX threads and the
+ * body a function each of them runs (its position in ctx_). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "codegen/emit.h"
+#include "frontend/simt.h"
+
+typedef struct E {
+    FILE *o;
+    bool cuda;
+    const SimtFunc *sf;
+} E;
+
+static void ex(E *e, const SimtNode *n);
+
+static void args(E *e, const SimtNode *n, int from)
+{
+    for (int i = from; i < n->nkids; i++) {
+        if (i > from) fputs(", ", e->o);
+        ex(e, n->kids[i]);
+    }
+}
+
+/* The host runtime's C type of a helper suffix. */
+static const char *suffix_type(const char *suf)
+{
+    return !strcmp(suf, "i32") ? "int32_t" : !strcmp(suf, "u32") ? "uint32_t" : !strcmp(suf, "i64") ? "int64_t"
+         : !strcmp(suf, "u64") ? "uint64_t" : !strcmp(suf, "f32") ? "float" : "double";
+}
+
+static const char *const host_orders[] = {"", "__ATOMIC_RELAXED", "__ATOMIC_ACQUIRE", "__ATOMIC_RELEASE", "__ATOMIC_ACQ_REL", "__ATOMIC_SEQ_CST"};
+static const char *const cuda_orders[] = {"", "cuda::memory_order_relaxed", "cuda::memory_order_acquire", "cuda::memory_order_release",
+                                          "cuda::memory_order_acq_rel", "cuda::memory_order_seq_cst"};
+static const char *const cuda_scopes[] = {"", "cuda::thread_scope_block", "cuda::thread_scope_device", "cuda::thread_scope_system"};
+
+static void atomic(E *e, const SimtNode *n)
+{
+    FILE *o = e->o;
+    const char *op = simt_builtin_name(n->builtin) + 7; /* after "atomic_" */
+    SimtType t = n->kids[0]->a->type;
+    const char *tn = simt_type_name(t), *suf = simt_type_suffix(t);
+    if (e->cuda) {
+        fprintf(o, "tilec_simt_atomic_%s<%s>(", op, cuda_scopes[n->scope]);
+        ex(e, n->kids[0]);
+    } else {
+        if (n->builtin != SB_ATOMIC_STORE) fprintf(o, "((%s)", tn);
+        fprintf(o, "tilec_simt_atomic_%s_%s((%s *)", op, suf, suffix_type(suf));
+        ex(e, n->kids[0]);
+    }
+    for (int i = 1; i < n->nkids; i++) {
+        fprintf(o, ", (%s)(", e->cuda ? tn : suffix_type(suf));
+        ex(e, n->kids[i]);
+        fputc(')', o);
+    }
+    if (e->cuda) fprintf(o, ", %s)", cuda_orders[n->order]);
+    else {
+        fprintf(o, ", %s", host_orders[n->order]);
+        /* a failed compare-exchange only loads: no release part */
+        static const int fail_order[] = {0, 1, 2, 1, 2, 5};
+        if (n->builtin == SB_ATOMIC_CAS) fprintf(o, ", %s", host_orders[fail_order[n->order]]);
+        fputs(n->builtin != SB_ATOMIC_STORE ? "))" : ")", o);
+    }
+}
+
+static void builtin_cuda(E *e, const SimtNode *n)
+{
+    FILE *o = e->o;
+    static const char axes[] = "xyz";
+    char ax = axes[n->order];
+    bool w64 = n->nkids && simt_type_is_64(n->kids[0]->type);
+    switch (n->builtin) {
+    case SB_SHAPE: fprintf(o, "((long long)p_%s.shape[%d])", n->kids[0]->text, n->order); return;
+    case SB_THREAD_IDX: fprintf(o, "((int)threadIdx.%c)", ax); return;
+    case SB_BLOCK_IDX: fprintf(o, "((int)blockIdx.%c)", ax); return;
+    case SB_BLOCK_DIM: fprintf(o, "((int)blockDim.%c)", ax); return;
+    case SB_GRID_DIM: fprintf(o, "((int)gridDim.%c)", ax); return;
+    case SB_TID: fprintf(o, "((int)(threadIdx.%c + blockIdx.%c * blockDim.%c))", ax, ax, ax); return;
+    case SB_GRID_SIZE: fprintf(o, "((int)(blockDim.%c * gridDim.%c))", ax, ax); return;
+    case SB_LANE_ID: fputs("((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u))", o); return;
+    case SB_SYNCTHREADS: fputs("__syncthreads()", o); return;
+    case SB_SYNCTHREADS_COUNT: fputs("__syncthreads_count(", o); break;
+    case SB_SYNCTHREADS_AND: fputs("__syncthreads_and(", o); break;
+    case SB_SYNCTHREADS_OR: fputs("__syncthreads_or(", o); break;
+    case SB_SYNCWARP: fputs("__syncwarp(", o); break;
+    case SB_ACTIVEMASK: fputs("__activemask()", o); return;
+    case SB_LANEMASK_LT: fputs("tilec_simt_lanemask_lt()", o); return;
+    case SB_BALLOT: fputs("__ballot_sync(", o); break;
+    case SB_ALL: fputs("__all_sync(", o); break;
+    case SB_ANY: fputs("__any_sync(", o); break;
+    case SB_SHFL: fputs("__shfl_sync(", o); break;
+    case SB_SHFL_UP: fputs("__shfl_up_sync(", o); break;
+    case SB_SHFL_DOWN: fputs("__shfl_down_sync(", o); break;
+    case SB_SHFL_XOR: fputs("__shfl_xor_sync(", o); break;
+    case SB_MATCH_ANY: fputs("__match_any_sync(", o); break;
+    case SB_FENCE: fputs("__threadfence()", o); return;
+    case SB_FENCE_BLOCK: fputs("__threadfence_block()", o); return;
+    case SB_FENCE_SYSTEM: fputs("__threadfence_system()", o); return;
+    case SB_POPC: fputs(w64 ? "__popcll((unsigned long long)" : "__popc((unsigned int)", o); break;
+    case SB_CLZ: fputs(w64 ? "__clzll((long long)" : "__clz((int)", o); break;
+    case SB_FFS: fputs(w64 ? "__ffsll((long long)" : "__ffs((int)", o); break;
+    case SB_BREV: fputs(w64 ? "__brevll((unsigned long long)" : "__brev((unsigned int)", o); break;
+    default: atomic(e, n); return;
+    }
+    args(e, n, 0);
+    fputc(')', o);
+}
+
+static void builtin_host(E *e, const SimtNode *n)
+{
+    FILE *o = e->o;
+    static const char axes[] = "xyz";
+    char ax = axes[n->order];
+    bool w64 = n->nkids && simt_type_is_64(n->kids[0]->type);
+    const char *pred = NULL;
+    int mode = -1;
+    switch (n->builtin) {
+    case SB_SHAPE: fprintf(o, "((long long)p_%s.shape[%d])", n->kids[0]->text, n->order); return;
+    case SB_THREAD_IDX: fprintf(o, "ctx_->t%c", ax); return;
+    case SB_BLOCK_IDX: fprintf(o, "ctx_->b%c", ax); return;
+    case SB_BLOCK_DIM: fprintf(o, "ctx_->bd%c", ax); return;
+    case SB_GRID_DIM: fprintf(o, "ctx_->gd%c", ax); return;
+    case SB_TID: fprintf(o, "(ctx_->t%c + ctx_->b%c * ctx_->bd%c)", ax, ax, ax); return;
+    case SB_GRID_SIZE: fprintf(o, "(ctx_->bd%c * ctx_->gd%c)", ax, ax); return;
+    case SB_LANE_ID: fputs("ctx_->lane", o); return;
+    case SB_SYNCTHREADS: fputs("tilec_simt_syncthreads(ctx_)", o); return;
+    case SB_SYNCTHREADS_COUNT: pred = "tilec_simt_syncthreads_count(ctx_, "; break;
+    case SB_SYNCTHREADS_AND: pred = "tilec_simt_syncthreads_and(ctx_, "; break;
+    case SB_SYNCTHREADS_OR: pred = "tilec_simt_syncthreads_or(ctx_, "; break;
+    case SB_SYNCWARP: fputs("tilec_simt_syncwarp(ctx_, ", o); break;
+    case SB_ACTIVEMASK: fputs("tilec_simt_activemask(ctx_)", o); return;
+    case SB_LANEMASK_LT: fputs("tilec_simt_lanemask_lt(ctx_)", o); return;
+    case SB_BALLOT: pred = "tilec_simt_ballot_sync(ctx_, "; break;
+    case SB_ALL: pred = "tilec_simt_all_sync(ctx_, "; break;
+    case SB_ANY: pred = "tilec_simt_any_sync(ctx_, "; break;
+    case SB_SHFL: mode = 0; break;
+    case SB_SHFL_UP: mode = 1; break;
+    case SB_SHFL_DOWN: mode = 2; break;
+    case SB_SHFL_XOR: mode = 3; break;
+    case SB_MATCH_ANY: {
+        const char *suf = simt_type_suffix(n->kids[1]->type);
+        fprintf(o, "tilec_simt_match_any_%s(ctx_, ", suf);
+        ex(e, n->kids[0]);
+        fprintf(o, ", (%s)", suffix_type(suf));
+        ex(e, n->kids[1]);
+        fputc(')', o);
+        return;
+    }
+    case SB_FENCE: case SB_FENCE_BLOCK: case SB_FENCE_SYSTEM: fputs("__atomic_thread_fence(__ATOMIC_SEQ_CST)", o); return;
+    case SB_POPC: fprintf(o, w64 ? "tilec_simt_popc64((uint64_t)" : "tilec_simt_popc32((uint32_t)"); break;
+    case SB_CLZ: fprintf(o, w64 ? "tilec_simt_clz64((uint64_t)" : "tilec_simt_clz32((uint32_t)"); break;
+    case SB_FFS: fprintf(o, w64 ? "tilec_simt_ffs64((uint64_t)" : "tilec_simt_ffs32((uint32_t)"); break;
+    case SB_BREV: fprintf(o, w64 ? "tilec_simt_brev64((uint64_t)" : "tilec_simt_brev32((uint32_t)"); break;
+    default: atomic(e, n); return;
+    }
+    if (pred) { /* the mask (if any), then the predicate as an int */
+        fputs(pred, o);
+        if (n->nkids == 2) {
+            ex(e, n->kids[0]);
+            fputs(", ", o);
+        }
+        fputs("(", o);
+        ex(e, n->kids[n->nkids - 1]);
+        fputs(") != 0)", o);
+        return;
+    }
+    if (mode >= 0) {
+        const char *suf = simt_type_suffix(n->type);
+        fprintf(o, "((%s)tilec_simt_shfl_%s(ctx_, ", simt_type_name(n->type), suf);
+        ex(e, n->kids[0]);
+        fprintf(o, ", (%s)", suffix_type(suf));
+        ex(e, n->kids[1]);
+        fputs(", (int)", o);
+        ex(e, n->kids[2]);
+        fprintf(o, ", %d))", mode);
+        return;
+    }
+    args(e, n, 0);
+    fputc(')', o);
+}
+
+static void var_name(E *e, const SimtNode *n)
+{
+    if (n->param >= 0) fprintf(e->o, "p_%s", n->text);
+    else if (!e->cuda && n->decl->shared && !n->decl->dynamic) fprintf(e->o, "sh_->s%d_%s", n->decl->id, n->text);
+    else fprintf(e->o, "v_%s", n->text);
+}
+
+static void ex(E *e, const SimtNode *n)
+{
+    FILE *o = e->o;
+    switch (n->kind) {
+    case SX_INT: case SX_FLOAT: fputs(n->text, o); return;
+    case SX_VAR: var_name(e, n); return;
+    case SX_ARRAY: fprintf(o, "p_%s", n->text); return;
+    case SX_UNARY:
+        fprintf(o, "(%s", n->text);
+        ex(e, n->a);
+        fputc(')', o);
+        return;
+    case SX_POSTFIX:
+        fputc('(', o);
+        ex(e, n->a);
+        fprintf(o, "%s)", n->text);
+        return;
+    case SX_BINARY:
+        fputc('(', o);
+        ex(e, n->a);
+        fprintf(o, " %s ", n->text);
+        ex(e, n->b);
+        fputc(')', o);
+        return;
+    case SX_COND:
+        fputc('(', o);
+        ex(e, n->a);
+        fputs(" ? ", o);
+        ex(e, n->b);
+        fputs(" : ", o);
+        ex(e, n->c);
+        fputc(')', o);
+        return;
+    case SX_CAST: /* (void)x too */
+        fprintf(o, "((%s)(", simt_type_name(n->type));
+        ex(e, n->a);
+        fputs("))", o);
+        return;
+    case SX_INDEX:
+        ex(e, n->a);
+        fputc('[', o);
+        ex(e, n->b);
+        fputc(']', o);
+        return;
+    case SX_ELEM: { /* through the descriptor: strides are in elements */
+        const Param *p = &e->sf->f.params[n->param];
+        fprintf(o, "((%s%s *)p_%s.data)[", p->readonly ? "const " : "", simt_type_name(n->type), p->name);
+        for (int i = 0; i < n->nkids; i++) {
+            fputs(i ? " + (int64_t)(" : "(int64_t)(", o);
+            ex(e, n->kids[i]);
+            fprintf(o, ") * p_%s.strides[%d]", p->name, i);
+        }
+        fputc(']', o);
+        return;
+    }
+    case SX_ADDR:
+        fputs("&", o);
+        ex(e, n->a);
+        return;
+    case SX_BUILTIN:
+        if (e->cuda) builtin_cuda(e, n);
+        else builtin_host(e, n);
+        return;
+    case SX_CALL:
+        fprintf(o, "tilec_sf_%s(%s", n->text, e->cuda || !n->nkids ? "" : "ctx_, ");
+        if (!e->cuda && !n->nkids) fputs("ctx_", o);
+        args(e, n, 0);
+        fputc(')', o);
+        return;
+    case SX_MATH:
+        fprintf(o, "%s(", n->text);
+        args(e, n, 0);
+        fputc(')', o);
+        return;
+    case SX_LIST:
+        fputc('{', o);
+        args(e, n, 0);
+        fputc('}', o);
+        return;
+    default: fputs("/* ? */", o); return;
+    }
+}
+
+/* n without its outer parentheses: conditions (clang warns of `if ((a == b))`),
+ * statements, initializers. */
+static void ex_top(E *e, const SimtNode *n)
+{
+    if (n->kind != SX_BINARY) {
+        ex(e, n);
+        return;
+    }
+    ex(e, n->a);
+    fprintf(e->o, " %s ", n->text);
+    ex(e, n->b);
+}
+
+static void indent(E *e, int d)
+{
+    for (int i = 0; i < d; i++) fputs("    ", e->o);
+}
+
+/* A declaration without its ';' (also a for header's). */
+static void decl(E *e, const SimtNode *d)
+{
+    FILE *o = e->o;
+    const char *t = simt_type_name(d->type);
+    if (d->dynamic) { /* CUDA's extern __shared__ array is declared just before (stmt) */
+        fprintf(o, "%s *const v_%s = (%s *)%s", t, d->text, t, e->cuda ? "tilec_dyn_" : "ctx_->dyn");
+        return;
+    }
+    fprintf(o, "%s%s%s v_%s", d->shared ? "__shared__ " : "", d->is_const ? "const " : "", t, d->text);
+    for (int i = 0; i < d->ndims; i++) fprintf(o, "[%" PRId64 "]", d->dims[i]);
+    if (d->a) {
+        fputs(" = ", o);
+        ex_top(e, d->a);
+    }
+}
+
+static void stmt(E *e, const SimtNode *n, int d);
+
+/* A statement as a braced block (if, loops). */
+static void braced(E *e, const SimtNode *n, int d)
+{
+    if (n->kind == SS_BLOCK) {
+        fputs("{\n", e->o);
+        for (int i = 0; i < n->nkids; i++) stmt(e, n->kids[i], d + 1);
+        indent(e, d);
+        fputc('}', e->o);
+    } else {
+        fputs("{\n", e->o);
+        stmt(e, n, d + 1);
+        indent(e, d);
+        fputc('}', e->o);
+    }
+}
+
+static void stmt(E *e, const SimtNode *n, int d)
+{
+    FILE *o = e->o;
+    if (n->kind == SS_DECL && n->shared && !n->dynamic && !e->cuda) return; /* in the block's struct */
+    indent(e, d);
+    switch (n->kind) {
+    case SS_DECL:
+        if (n->dynamic && e->cuda) {
+            fputs("extern __shared__ __align__(16) unsigned char tilec_dyn_[];\n", o);
+            indent(e, d);
+        }
+        decl(e, n);
+        fputs(";\n", o);
+        return;
+    case SS_EXPR:
+        /* a builtin's value unused: the host's cast of it would be a warning */
+        if (n->a->kind == SX_BUILTIN && n->a->type != SIMT_VOID) fputs("(void)", o);
+        ex_top(e, n->a);
+        fputs(";\n", o);
+        return;
+    case SS_IF:
+        fputs("if (", o);
+        ex_top(e, n->a);
+        fputs(") ", o);
+        braced(e, n->b, d);
+        if (n->c) {
+            fputs(" else ", o);
+            braced(e, n->c, d);
+        }
+        fputc('\n', o);
+        return;
+    case SS_FOR:
+        fputs("for (", o);
+        if (n->a && n->a->kind == SS_DECL) decl(e, n->a);
+        else if (n->a && n->a->kind == SS_EXPR) ex_top(e, n->a->a);
+        fputs("; ", o);
+        if (n->b) ex_top(e, n->b);
+        fputs("; ", o);
+        if (n->c) ex_top(e, n->c);
+        fputs(") ", o);
+        if (n->d) braced(e, n->d, d);
+        else fputs("{\n}", o);
+        fputc('\n', o);
+        return;
+    case SS_WHILE:
+        fputs("while (", o);
+        ex_top(e, n->a);
+        fputs(") ", o);
+        braced(e, n->b, d);
+        fputc('\n', o);
+        return;
+    case SS_DO:
+        fputs("do ", o);
+        braced(e, n->b, d);
+        fputs(" while (", o);
+        ex_top(e, n->a);
+        fputs(");\n", o);
+        return;
+    case SS_RETURN:
+        fputs("return", o);
+        if (n->a) {
+            fputc(' ', o);
+            ex_top(e, n->a);
+        }
+        fputs(";\n", o);
+        return;
+    case SS_BLOCK:
+        braced(e, n, d);
+        fputc('\n', o);
+        return;
+    case SS_BREAK: fputs("break;\n", o); return;
+    case SS_CONTINUE: fputs("continue;\n", o); return;
+    case SS_EMPTY: fputs(";\n", o); return;
+    default: fputs("/* ? */\n", o); return;
+    }
+}
+
+static void body(E *e, const SimtFunc *sf)
+{
+    for (int i = 0; sf->body && i < sf->body->nkids; i++) stmt(e, sf->body->kids[i], 1);
+}
+
+/* `const tilec_array p_a, int32_t p_n`: a kernel's or SIMT function's parameters. */
+static void params(FILE *o, const Func *f, bool first)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        fputs(first && i == 0 ? "" : ", ", o);
+        if (p->kind == PARAM_ARRAY) fprintf(o, "const tilec_array p_%s", p->name);
+        else fprintf(o, "%s p_%s", dtype_host_type(p->type.dtype), p->name);
+    }
+}
+
+static bool has_static_shared(const SimtFunc *sf)
+{
+    for (int i = 0; i < sf->nshared; i++)
+        if (!sf->shared[i]->dynamic) return true;
+    return false;
+}
+
+static void launch_prototype(FILE *o, const CodegenOptions *co, const Func *f)
+{
+    fputs("tilec_status ", o);
+    emit_launcher_name(o, co, f);
+    fputs("(tilec_stream stream, tilec_grid grid, tilec_grid block, size_t dyn_smem", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind == PARAM_ARRAY) fprintf(o, ", const tilec_array *%s", p->name);
+        else fprintf(o, ", %s %s", emit_scalar_api_type(p->type.dtype), p->name);
+    }
+    fputc(')', o);
+}
+
+/* The checks every SIMT launcher runs first: arrays as tile kernels' are
+ * (rank, dtype, writable outputs; no alias checks: which thread touches
+ * what is the kernel's business, as in CUDA), the block shape, the grid. */
+static void launch_checks(FILE *o, const Func *f)
+{
+    fputs("    tilec_status st_;\n    tilec_clear_error();\n", o);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind != PARAM_ARRAY) continue;
+        fprintf(o, "    if ((st_ = tilec_check_array(%s, \"%s\", %d, %s)) != TILEC_OK) return st_;\n", p->name, p->name,
+                p->rank, emit_dtype_enum(p->type.dtype));
+        if (!p->readonly) fprintf(o, "    if ((st_ = tilec_check_output(%s, \"%s\")) != TILEC_OK) return st_;\n", p->name, p->name);
+    }
+    fputs("    if ((st_ = tilec_simt_check_block(block)) != TILEC_OK) return st_;\n", o);
+    fputs("    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return TILEC_OK; /* an empty problem */\n", o);
+    fputs("    if ((st_ = tilec_check_grid(grid)) != TILEC_OK) return st_;\n", o);
+}
+
+static void call_args(FILE *o, const Func *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        fprintf(o, "%s%s%s", i ? ", " : "", p->kind == PARAM_ARRAY ? "*" : "", p->name);
+    }
+}
+
+void simt_emit_cuda(FILE *o, const CodegenOptions *co, const Program *p)
+{
+    if (!p->nsimt) return;
+    fputs("/* ---- SIMT kernels ---- */\n#include \"tilec_simt.h\"\n\n", o);
+    for (int i = 0; i < p->nsimt; i++) {
+        const SimtFunc *sf = p->simt[i];
+        const Func *f = &sf->f;
+        E e = {o, true, sf};
+        if (f->is_kernel) fprintf(o, "static __global__ void tilec_sk_%s(", f->name);
+        else fprintf(o, "static __device__ __forceinline__ %s tilec_sf_%s(", simt_type_name(sf->ret), f->name);
+        params(o, f, true);
+        if (!f->nparams) fputs("void", o);
+        fputs(")\n{\n", o);
+        body(&e, sf);
+        fputs("}\n\n", o);
+        if (!f->is_kernel) continue;
+        fputs("extern \"C\" ", o);
+        launch_prototype(o, co, f);
+        fputs("\n{\n", o);
+        launch_checks(o, f);
+        bool first = true;
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *q = &f->params[j];
+            if (q->kind != PARAM_ARRAY) continue;
+            if (first) fputs("    int dev_ = -1; /* the current device, queried once */\n", o);
+            first = false;
+            fprintf(o, "    if ((st_ = tilec_check_device(%s, \"%s\", &dev_)) != TILEC_OK) return st_;\n", q->name, q->name);
+        }
+        fputs("    if (dyn_smem > 0x7fffffff) return tilec_fail(TILEC_ERR_INVALID, \"dyn_smem = %zu bytes\", dyn_smem);\n", o);
+        fprintf(o, "    if (dyn_smem > 48 * 1024 && (st_ = tilec_smem_opt_in((const void *)tilec_sk_%s, (int)dyn_smem)) != TILEC_OK) return st_;\n",
+                f->name);
+        fprintf(o, "    tilec_sk_%s<<<dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z), dyn_smem, (cudaStream_t)stream>>>(",
+                f->name);
+        call_args(o, f);
+        fputs(");\n    cudaError_t e_ = cudaGetLastError();\n", o);
+        fputs("    if (e_ != cudaSuccess) return tilec_fail(TILEC_ERR_CUDA, \"%s: %s\", cudaGetErrorName(e_), cudaGetErrorString(e_));\n", o);
+        fputs("    return TILEC_OK;\n}\n\n", o);
+    }
+}
+
+void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
+{
+    if (!p->nsimt) return;
+    fputs("/* ---- SIMT kernels: each block's threads are POSIX threads (tilec_simt.h) ---- */\n"
+          "#include \"tilec_simt.h\"\n\n", o);
+    for (int i = 0; i < p->nsimt; i++) {
+        const SimtFunc *sf = p->simt[i];
+        const Func *f = &sf->f;
+        E e = {o, false, sf};
+        if (!f->is_kernel) {
+            fprintf(o, "static inline %s tilec_sf_%s(tilec_simt_ctx *ctx_", simt_type_name(sf->ret), f->name);
+            params(o, f, false);
+            fputs(")\n{\n", o);
+            body(&e, sf);
+            fputs("}\n\n", o);
+            continue;
+        }
+        fprintf(o, "struct tilec_sk_%s_args_ {\n", f->name);
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *q = &f->params[j];
+            if (q->kind == PARAM_ARRAY) fprintf(o, "    tilec_array %s;\n", q->name);
+            else fprintf(o, "    %s %s;\n", dtype_host_type(q->type.dtype), q->name);
+        }
+        if (!f->nparams) fputs("    int none_;\n", o);
+        fputs("};\n\n", o);
+        bool sh = has_static_shared(sf);
+        if (sh) { /* the block's shared variables */
+            fprintf(o, "struct tilec_sk_%s_shared_ {\n", f->name);
+            for (int j = 0; j < sf->nshared; j++) {
+                const SimtNode *d = sf->shared[j];
+                if (d->dynamic) continue;
+                fprintf(o, "    %s s%d_%s", simt_type_name(d->type), d->id, d->text);
+                for (int k = 0; k < d->ndims; k++) fprintf(o, "[%" PRId64 "]", d->dims[k]);
+                fputs(";\n", o);
+            }
+            fputs("};\n\n", o);
+        }
+        fprintf(o, "static void tilec_sk_%s(tilec_simt_ctx *ctx_, const void *args_)\n{\n", f->name);
+        fprintf(o, "    const struct tilec_sk_%s_args_ *a_ = (const struct tilec_sk_%s_args_ *)args_;\n", f->name, f->name);
+        if (sh) fprintf(o, "    struct tilec_sk_%s_shared_ *const sh_ = (struct tilec_sk_%s_shared_ *)ctx_->shared;\n", f->name, f->name);
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *q = &f->params[j];
+            if (q->kind == PARAM_ARRAY) fprintf(o, "    const tilec_array p_%s = a_->%s;\n", q->name, q->name);
+            else fprintf(o, "    %s p_%s = a_->%s;\n", dtype_host_type(q->type.dtype), q->name, q->name);
+        }
+        if (!f->nparams) fputs("    (void)a_;\n", o);
+        body(&e, sf);
+        fputs("}\n\n", o);
+        launch_prototype(o, co, f);
+        fputs("\n{\n", o);
+        launch_checks(o, f);
+        fprintf(o, "    (void)stream;\n    const struct tilec_sk_%s_args_ args_ = {", f->name);
+        call_args(o, f);
+        if (!f->nparams) fputc('0', o);
+        fprintf(o, "};\n    return tilec_simt_run(grid, block, dyn_smem, %s, tilec_sk_%s, &args_);\n}\n\n",
+                sh ? arena_printf(p->arena, "sizeof(struct tilec_sk_%s_shared_)", f->name) : "0", f->name);
+    }
+}
+
+void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
+{
+    for (int i = 0; i < p->nsimt; i++) {
+        const Func *f = &p->simt[i]->f;
+        if (!f->is_kernel) continue;
+        fputs("/*\n", o);
+        for (const char *c = f->doc; c && *c;) {
+            fputs(" *", o);
+            if (*c != '\n') fputc(' ', o);
+            for (; *c && *c != '\n'; c++) {
+                fputc(*c, o);
+                if (*c == '*' && c[1] == '/') fputc(' ', o);
+            }
+            fputc('\n', o);
+            if (*c) c++;
+        }
+        if (f->doc) fputs(" *\n", o);
+        fprintf(o, " * Launches SIMT kernel '%s' (%s:%d): `grid` blocks of `block` threads, each\n"
+                   " * block with `dyn_smem` bytes of dynamic shared memory, on `stream` (a\n"
+                   " * cudaStream_t; ignored by the host target).\n",
+                f->name, emit_base_name(co->source_name ? co->source_name : "(stdin)"), f->loc.line);
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *pa = &f->params[j];
+            if (pa->kind == PARAM_ARRAY)
+                fprintf(o, " *   %s: %s%s array of rank %d%s\n", pa->name, pa->readonly ? "read-only " : "", dtype_name(pa->type.dtype),
+                        pa->rank, pa->readonly ? "" : " (written)");
+            else fprintf(o, " *   %s: %s scalar\n", pa->name, dtype_name(pa->type.dtype));
+        }
+        fputs(" * Returns TILEC_OK, or the reason the launch was refused or failed\n"
+              " * (tilec_status_string(); tilec_last_error() has the detail). */\n", o);
+        launch_prototype(o, co, f);
+        fputs(";\n\n", o);
+    }
+}

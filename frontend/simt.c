@@ -1,0 +1,868 @@
+/* simt.c: SIMT_KERNEL and SIMT_FUNC definitions, from libclang's cursors to
+ * the SIMT tree (frontend/simt.h).  Their bodies are C, which clang has
+ * typed and checked already; what this file adds is the SIMT subset's own
+ * rules, each a diagnostic at the user's text: arrays are TILE_ARRAY
+ * parameters read element by element (a[i] at rank 1, SIMT_AT at any rank),
+ * local arrays of constant shape and SIMT_SHARED variables; no pointers
+ * except `&element` as an atomic's first argument; no tile builtins; the
+ * simt_* builtins with constant axes and memory orders. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/diag.h"
+#include "frontend/frontend_ctx.h"
+#include "frontend/simt.h"
+
+static const char *const builtin_names[SB_COUNT] = {
+#define SIMT_B_(id, name) [SB_##id] = name,
+    SIMT_BUILTINS(SIMT_B_)
+#undef SIMT_B_
+};
+
+const char *simt_builtin_name(SimtBuiltin b)
+{
+    return b > SB_NONE && b < SB_COUNT ? builtin_names[b] : "?";
+}
+
+SimtBuiltin simt_builtin_lookup(const char *name)
+{
+    for (int b = SB_NONE + 1; b < SB_COUNT; b++)
+        if (!strcmp(builtin_names[b], name)) return (SimtBuiltin)b;
+    return SB_NONE;
+}
+
+static const char *const type_names[] = {
+    [SIMT_NONE] = "?", [SIMT_VOID] = "void", [SIMT_BOOL] = "bool", [SIMT_SCHAR] = "signed char",
+    [SIMT_UCHAR] = "unsigned char", [SIMT_SHORT] = "short", [SIMT_USHORT] = "unsigned short", [SIMT_INT] = "int",
+    [SIMT_UINT] = "unsigned int", [SIMT_LONG] = "long", [SIMT_ULONG] = "unsigned long", [SIMT_LLONG] = "long long",
+    [SIMT_ULLONG] = "unsigned long long", [SIMT_FLOAT] = "float", [SIMT_DOUBLE] = "double",
+};
+
+const char *simt_type_name(SimtType t) { return type_names[t]; }
+
+SimtType simt_type_of_dtype(Dtype d)
+{
+    switch (d) {
+    case DT_BOOL: return SIMT_BOOL;
+    case DT_INT8: return SIMT_SCHAR;
+    case DT_INT16: return SIMT_SHORT;
+    case DT_INT32: return SIMT_INT;
+    case DT_INT64: return SIMT_LLONG;
+    case DT_UINT8: return SIMT_UCHAR;
+    case DT_UINT16: return SIMT_USHORT;
+    case DT_UINT32: return SIMT_UINT;
+    case DT_UINT64: return SIMT_ULLONG;
+    case DT_FLOAT32: return SIMT_FLOAT;
+    case DT_FLOAT64: return SIMT_DOUBLE;
+    default: return SIMT_NONE;
+    }
+}
+
+const char *simt_type_suffix(SimtType t)
+{
+    switch (t) {
+    case SIMT_INT: return "i32";
+    case SIMT_UINT: return "u32";
+    case SIMT_LONG: case SIMT_LLONG: return "i64";
+    case SIMT_ULONG: case SIMT_ULLONG: return "u64";
+    case SIMT_FLOAT: return "f32";
+    case SIMT_DOUBLE: return "f64";
+    default: return NULL;
+    }
+}
+
+bool simt_type_is_float(SimtType t) { return t == SIMT_FLOAT || t == SIMT_DOUBLE; }
+bool simt_type_is_64(SimtType t) { return t == SIMT_LONG || t == SIMT_ULONG || t == SIMT_LLONG || t == SIMT_ULLONG || t == SIMT_DOUBLE; }
+
+static SimtType ctype(CXType t)
+{
+    switch (clang_getCanonicalType(t).kind) {
+    case CXType_Void: return SIMT_VOID;
+    case CXType_Bool: return SIMT_BOOL;
+    case CXType_Char_S: case CXType_SChar: return SIMT_SCHAR;
+    case CXType_Char_U: case CXType_UChar: return SIMT_UCHAR;
+    case CXType_Short: return SIMT_SHORT;
+    case CXType_UShort: return SIMT_USHORT;
+    case CXType_Int: return SIMT_INT;
+    case CXType_UInt: return SIMT_UINT;
+    case CXType_Long: return SIMT_LONG;
+    case CXType_ULong: return SIMT_ULONG;
+    case CXType_LongLong: return SIMT_LLONG;
+    case CXType_ULongLong: return SIMT_ULLONG;
+    case CXType_Float: return SIMT_FLOAT;
+    case CXType_Double: return SIMT_DOUBLE;
+    default: return SIMT_NONE;
+    }
+}
+
+/* ---- the lowering's state ----------------------------------------------- */
+
+typedef struct Var {
+    CXCursor c;
+    SimtNode *decl;
+} Var;
+
+typedef struct SCtx {
+    Ctx *cx;
+    SimtFunc *sf;
+    CXCursor fn;
+    Var *vars;
+    int nvars, capvars;
+    bool ok;
+} SCtx;
+
+enum { ALLOW_ADDR = 1, ALLOW_ARRAY = 2 };
+
+static SimtNode *node(SCtx *s, SimtKind k, CXCursor c)
+{
+    SimtNode *n = arena_alloc(s->cx->arena, sizeof *n);
+    n->kind = k;
+    n->loc = fe_loc_of(s->cx, c);
+    n->param = -1;
+    return n;
+}
+
+static SimtNode *fail(SCtx *s, CXCursor c, const char *fix, const char *msg)
+{
+    if (fix) diag_error_fix(fe_loc_of(s->cx, c), fix, "%s", msg);
+    else diag_error(fe_loc_of(s->cx, c), "%s", msg);
+    s->ok = false;
+    return NULL;
+}
+
+static void push(SCtx *s, SimtNode *parent, SimtNode *kid, int *cap)
+{
+    if (parent->nkids == *cap) {
+        int nc = *cap ? 2 * *cap : 8;
+        SimtNode **k = arena_alloc(s->cx->arena, sizeof *k * (size_t)nc);
+        if (parent->nkids) memcpy(k, parent->kids, sizeof *k * (size_t)parent->nkids);
+        parent->kids = k;
+        *cap = nc;
+    }
+    parent->kids[parent->nkids++] = kid;
+}
+
+static bool eval_int(CXCursor c, int64_t *v, bool *is_unsigned)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    if (!r) return false;
+    bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+    if (ok) {
+        *is_unsigned = clang_EvalResult_isUnsignedInt(r);
+        *v = *is_unsigned ? (int64_t)clang_EvalResult_getAsUnsigned(r) : clang_EvalResult_getAsLongLong(r);
+    }
+    clang_EvalResult_dispose(r);
+    return ok;
+}
+
+/* An integer constant of type t as C text. */
+static SimtNode *int_node(SCtx *s, CXCursor c, int64_t v, SimtType t)
+{
+    SimtNode *n = node(s, SX_INT, c);
+    n->type = t;
+    Arena *a = s->cx->arena;
+    switch (t) {
+    case SIMT_UINT: n->text = arena_printf(a, "%" PRIu64 "u", (uint64_t)v & 0xffffffffu); break;
+    case SIMT_ULONG: case SIMT_ULLONG: n->text = arena_printf(a, "%" PRIu64 "ull", (uint64_t)v); break;
+    case SIMT_LONG: case SIMT_LLONG:
+        n->text = v == INT64_MIN ? "(-9223372036854775807ll - 1)" : arena_printf(a, v < 0 ? "(%" PRId64 "ll)" : "%" PRId64 "ll", v);
+        break;
+    default:
+        n->type = SIMT_INT;
+        n->text = v == INT32_MIN ? "(-2147483647 - 1)" : arena_printf(a, v < 0 ? "(%" PRId64 ")" : "%" PRId64, v);
+        break;
+    }
+    return n;
+}
+
+static SimtNode *float_node(SCtx *s, CXCursor c)
+{
+    CXEvalResult r = clang_Cursor_Evaluate(c);
+    if (!r || clang_EvalResult_getKind(r) != CXEval_Float) {
+        if (r) clang_EvalResult_dispose(r);
+        return fail(s, c, NULL, "cannot read this floating-point literal");
+    }
+    double v = clang_EvalResult_getAsDouble(r);
+    clang_EvalResult_dispose(r);
+    SimtNode *n = node(s, SX_FLOAT, c);
+    n->type = ctype(clang_getCursorType(c)) == SIMT_FLOAT ? SIMT_FLOAT : SIMT_DOUBLE;
+    char buf[64];
+    snprintf(buf, sizeof buf, n->type == SIMT_FLOAT ? "%.9g" : "%.17g", v);
+    if (!strpbrk(buf, ".en")) strcat(buf, ".0"); /* 1e30 and 1.5 are floating already; 2 is not */
+    if (strpbrk(buf, "n")) return fail(s, c, NULL, "this floating-point literal is not finite");
+    n->text = arena_printf(s->cx->arena, "%s%s", buf, n->type == SIMT_FLOAT ? "f" : "");
+    return n;
+}
+
+static char *spelling(SCtx *s, CXCursor c) { return fe_str_take(s->cx, clang_getCursorSpelling(c)); }
+
+static int param_index(SCtx *s, CXCursor decl)
+{
+    int np = clang_Cursor_getNumArguments(s->fn);
+    for (int i = 0; i < np; i++)
+        if (clang_equalCursors(clang_Cursor_getArgument(s->fn, (unsigned)i), decl)) return i;
+    return -1;
+}
+
+static SimtNode *find_var(SCtx *s, CXCursor decl)
+{
+    for (int i = s->nvars - 1; i >= 0; i--)
+        if (clang_equalCursors(s->vars[i].c, decl)) return s->vars[i].decl;
+    return NULL;
+}
+
+static SimtNode *expr(SCtx *s, CXCursor c, int flags);
+
+/* The last expression child of c (a cast's operand, a declaration's
+ * initializer), or a null cursor. */
+static CXCursor last_expr_kid(CXCursor c)
+{
+    Kids *ks = fe_kids_of(c);
+    CXCursor r = clang_getNullCursor();
+    for (int i = 0; i < ks->n; i++)
+        if (clang_isExpression(clang_getCursorKind(ks->c[i]))) r = ks->c[i];
+    fe_kids_free(ks);
+    return r;
+}
+
+static bool is_simt_call(SCtx *s, CXCursor c, const char *which)
+{
+    c = fe_strip(c);
+    if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
+    const char *n = spelling(s, c);
+    return which ? !strcmp(n, which) : !strncmp(n, "__tilec_simt_", 13);
+}
+
+/* ---- names and element access ------------------------------------------ */
+
+static SimtNode *name_ref(SCtx *s, CXCursor c, int flags)
+{
+    CXCursor r = clang_getCursorReferenced(c);
+    enum CXCursorKind k = clang_getCursorKind(r);
+    const char *name = spelling(s, c);
+    char msg[320], fix[320];
+    if (k == CXCursor_EnumConstantDecl) {
+        int64_t v;
+        bool u;
+        if (!eval_int(c, &v, &u)) return fail(s, c, NULL, "cannot evaluate this enumerator");
+        return int_node(s, c, v, SIMT_INT);
+    }
+    if (k == CXCursor_ParmDecl) {
+        int i = param_index(s, r);
+        if (i < 0) return fail(s, c, NULL, "a parameter of another function");
+        const Param *p = &s->sf->f.params[i];
+        SimtNode *n = node(s, SX_VAR, c);
+        n->param = i;
+        n->text = p->name;
+        if (p->kind == PARAM_ARRAY) {
+            if (!(flags & ALLOW_ARRAY)) {
+                snprintf(msg, sizeof msg, "array parameter '%s' is used as a value; SIMT code reads and writes its elements", name);
+                snprintf(fix, sizeof fix, p->rank == 1 ? "index it: '%s[i]'" : "index it: 'SIMT_AT(%s, i, ...)' with one index per dimension", name);
+                return fail(s, c, fix, msg);
+            }
+            n->kind = SX_ARRAY;
+            return n;
+        }
+        n->type = simt_type_of_dtype(p->type.dtype);
+        return n;
+    }
+    if (k == CXCursor_VarDecl) {
+        SimtNode *d = find_var(s, r);
+        if (!d) {
+            snprintf(msg, sizeof msg, "global variable '%s' cannot be used in SIMT code", name);
+            return fail(s, c, "pass it as a kernel parameter, or use an enum or #define constant", msg);
+        }
+        SimtNode *n = node(s, SX_VAR, c);
+        n->decl = d;
+        n->text = d->text;
+        n->type = d->type;
+        return n;
+    }
+    snprintf(msg, sizeof msg, "'%s' cannot be used as a value in SIMT code", name);
+    return fail(s, c, NULL, msg);
+}
+
+static SimtNode *subscript(SCtx *s, CXCursor c)
+{
+    Kids *ks = fe_kids_of(c);
+    if (ks->n != 2) {
+        fe_kids_free(ks);
+        return fail(s, c, NULL, "cannot read this subscript");
+    }
+    CXCursor base = fe_strip(ks->c[0]), idx = ks->c[1];
+    fe_kids_free(ks);
+    if (clang_getCursorKind(base) == CXCursor_DeclRefExpr && clang_getCursorKind(clang_getCursorReferenced(base)) == CXCursor_ParmDecl) {
+        int pi = param_index(s, clang_getCursorReferenced(base));
+        const Param *p = pi >= 0 ? &s->sf->f.params[pi] : NULL;
+        if (p && p->kind == PARAM_ARRAY) {
+            SimtNode *n = node(s, SX_ELEM, c);
+            n->param = pi;
+            n->text = p->name;
+            n->type = simt_type_of_dtype(p->type.dtype);
+            int cap = 0;
+            char msg[320], fix[320];
+            if (is_simt_call(s, idx, "__tilec_simt_offset")) { /* SIMT_AT(a, i, ...) */
+                CXCursor call = fe_strip(idx);
+                int na = clang_Cursor_getNumArguments(call);
+                if (na - 1 != p->rank) {
+                    snprintf(msg, sizeof msg, "SIMT_AT of '%s' takes %d ind%s (its rank), not %d", p->name, p->rank,
+                             p->rank == 1 ? "ex" : "ices", na - 1);
+                    return fail(s, call, NULL, msg);
+                }
+                for (int i = 1; i < na; i++) {
+                    SimtNode *x = expr(s, clang_Cursor_getArgument(call, (unsigned)i), 0);
+                    if (!x) return NULL;
+                    push(s, n, x, &cap);
+                }
+                return n;
+            }
+            if (p->rank != 1) {
+                snprintf(msg, sizeof msg, "array parameter '%s' has rank %d; a[i] indexes rank-1 arrays", p->name, p->rank);
+                snprintf(fix, sizeof fix, "write 'SIMT_AT(%s, i, ...)' with %d indices", p->name, p->rank);
+                return fail(s, c, fix, msg);
+            }
+            SimtNode *x = expr(s, idx, 0);
+            if (!x) return NULL;
+            push(s, n, x, &cap);
+            return n;
+        }
+    }
+    if (is_simt_call(s, idx, "__tilec_simt_offset"))
+        return fail(s, c, "index local and shared arrays with a[i][j]", "SIMT_AT takes a TILE_ARRAY parameter");
+    SimtNode *b = expr(s, base, 0);
+    if (!b) return NULL;
+    bool array = (b->kind == SX_VAR && b->decl && b->decl->ndims > 0) || b->kind == SX_INDEX;
+    if (!array) return fail(s, c, NULL, "only arrays can be subscripted");
+    SimtNode *n = node(s, SX_INDEX, c);
+    n->a = b;
+    n->type = b->type;
+    if (!(n->b = expr(s, idx, 0))) return NULL;
+    return n;
+}
+
+/* ---- builtin calls ------------------------------------------------------ */
+
+/* .memory_order and .scope of an atomic's option literal. */
+static bool atomic_options(SCtx *s, SimtNode *n, CXCursor lit)
+{
+    n->order = 1; /* TILE_RELAXED: as tile atomics */
+    n->scope = 2; /* TILE_SCOPE_DEVICE */
+    CXCursor init = clang_getNullCursor();
+    Kids *ks = fe_kids_of(fe_strip(lit));
+    for (int i = 0; i < ks->n; i++)
+        if (clang_getCursorKind(ks->c[i]) == CXCursor_InitListExpr) init = ks->c[i];
+    fe_kids_free(ks);
+    if (clang_Cursor_isNull(init)) return true;
+    Kids *items = fe_kids_of(init);
+    bool ok = true;
+    for (int i = 0; i < items->n && ok; i++) {
+        Kids *d = fe_kids_of(items->c[i]);
+        int64_t v = 0;
+        bool u;
+        if (d->n != 2 || clang_getCursorKind(d->c[0]) != CXCursor_MemberRef) {
+            fail(s, items->c[i], "write '.memory_order = TILE_ACQUIRE' or '.scope = TILE_SCOPE_BLOCK'",
+                 "options of SIMT atomics must be written as designated initializers");
+            ok = false;
+        } else if (!eval_int(d->c[1], &v, &u)) {
+            fail(s, d->c[1], "use an enumerator of tilec.h, e.g. TILE_ACQ_REL", "an atomic's memory order and scope must be constants");
+            ok = false;
+        } else {
+            const char *f = spelling(s, d->c[0]);
+            bool order = !strcmp(f, "memory_order");
+            if ((order && (v < 1 || v > 5)) || (!order && (v < 1 || v > 3))) {
+                fail(s, d->c[1], order ? "use TILE_RELAXED, TILE_ACQUIRE, TILE_RELEASE, TILE_ACQ_REL or TILE_SEQ_CST"
+                                       : "use TILE_SCOPE_BLOCK, TILE_SCOPE_DEVICE or TILE_SCOPE_SYSTEM",
+                     order ? "not a memory order" : "not a thread scope");
+                ok = false;
+            } else if (order) n->order = (int)v;
+            else n->scope = (int)v;
+        }
+        fe_kids_free(d);
+    }
+    fe_kids_free(items);
+    if (!ok) return false;
+    /* C++'s rules: a load does not release, a store does not acquire */
+    if (n->builtin == SB_ATOMIC_LOAD && (n->order == 3 || n->order == 4))
+        return fail(s, lit, "use TILE_ACQUIRE, TILE_SEQ_CST or TILE_RELAXED", "an atomic load cannot have release semantics"), false;
+    if (n->builtin == SB_ATOMIC_STORE && (n->order == 2 || n->order == 4))
+        return fail(s, lit, "use TILE_RELEASE, TILE_SEQ_CST or TILE_RELAXED", "an atomic store cannot have acquire semantics"), false;
+    return true;
+}
+
+static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
+{
+    SimtBuiltin b = simt_builtin_lookup(name);
+    char msg[320];
+    if (b == SB_NONE) {
+        snprintf(msg, sizeof msg, "simt_%s is not supported by this version of tilec yet", name);
+        return fail(s, c, NULL, msg);
+    }
+    SimtNode *n = node(s, SX_BUILTIN, c);
+    n->builtin = b;
+    n->type = ctype(clang_getCursorType(c));
+    int na = clang_Cursor_getNumArguments(c), cap = 0;
+    bool atomic = simt_is_atomic(b);
+    if (atomic) na--; /* the options */
+    for (int i = 0; i < na; i++) {
+        CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+        SimtNode *x = expr(s, a, atomic && i == 0 ? ALLOW_ADDR : b == SB_SHAPE && i == 0 ? ALLOW_ARRAY : 0);
+        if (!x) return NULL;
+        /* a value's type is the operand's, before tilec.h's conversion to double */
+        x->type = x->type ? x->type : ctype(clang_getCursorType(fe_strip(a)));
+        push(s, n, x, &cap);
+    }
+    switch (b) {
+    case SB_THREAD_IDX: case SB_BLOCK_IDX: case SB_BLOCK_DIM: case SB_GRID_DIM: case SB_TID: case SB_GRID_SIZE: {
+        int64_t v;
+        bool u;
+        CXCursor a = clang_Cursor_getArgument(c, 0);
+        if (!eval_int(a, &v, &u))
+            return fail(s, a, "write 0 (x), 1 (y) or 2 (z)", "the axis of a thread position must be a constant");
+        if (v < 0 || v > 2) {
+            snprintf(msg, sizeof msg, "axis %" PRId64 " of simt_%s is out of range", v, name);
+            return fail(s, a, "write 0 (x), 1 (y) or 2 (z)", msg);
+        }
+        n->order = (int)v;
+        break;
+    }
+    case SB_SHAPE: {
+        int64_t v;
+        bool u;
+        CXCursor a = clang_Cursor_getArgument(c, 1);
+        if (n->kids[0]->kind != SX_ARRAY)
+            return fail(s, clang_Cursor_getArgument(c, 0), "pass a TILE_ARRAY parameter", "simt_shape takes an array parameter");
+        int rank = s->sf->f.params[n->kids[0]->param].rank;
+        if (!eval_int(a, &v, &u) || v < 0 || v >= rank) {
+            snprintf(msg, sizeof msg, "the dimension of simt_shape must be a constant from 0 to %d (the array's rank less 1)", rank - 1);
+            return fail(s, a, NULL, msg);
+        }
+        n->order = (int)v;
+        n->type = SIMT_LLONG;
+        break;
+    }
+    case SB_SHFL: case SB_SHFL_UP: case SB_SHFL_DOWN: case SB_SHFL_XOR: case SB_MATCH_ANY:
+        if (!simt_type_suffix(n->kids[1]->type)) {
+            snprintf(msg, sizeof msg, "simt_%s exchanges 32- and 64-bit integers and floats, not '%s'", name,
+                     simt_type_name(n->kids[1]->type));
+            return fail(s, clang_Cursor_getArgument(c, 1), "convert the value to int, unsigned, long long, float or double", msg);
+        }
+        if (b != SB_MATCH_ANY) n->type = n->kids[1]->type;
+        break;
+    case SB_POPC: case SB_CLZ: case SB_FFS: case SB_BREV: {
+        SimtType t = n->kids[0]->type;
+        if (t == SIMT_NONE || simt_type_is_float(t) || t == SIMT_BOOL)
+            return fail(s, clang_Cursor_getArgument(c, 0), NULL, "bit operations take an integer operand");
+        if (b == SB_BREV) n->type = simt_type_is_64(t) ? SIMT_ULLONG : SIMT_UINT;
+        break;
+    }
+    default: break;
+    }
+    if (!atomic) return n;
+    SimtNode *p = n->kids[0];
+    if (p->kind != SX_ADDR) {
+        snprintf(msg, sizeof msg, "the first argument of simt_%s is the address of the element to update", name);
+        return fail(s, clang_Cursor_getArgument(c, 0), "write '&a[i]', '&SIMT_AT(a, i, j)' or '&shared_variable'", msg);
+    }
+    SimtType t = p->a->type;
+    const char *suf = simt_type_suffix(t);
+    bool bitwise = b == SB_ATOMIC_AND || b == SB_ATOMIC_OR || b == SB_ATOMIC_XOR;
+    if (!suf || (bitwise && simt_type_is_float(t))) {
+        snprintf(msg, sizeof msg, "simt_%s needs an element of type %s, not '%s'", name,
+                 bitwise ? "int32, uint32, int64 or uint64" : "int32, uint32, int64, uint64, float32 or float64", simt_type_name(t));
+        return fail(s, clang_Cursor_getArgument(c, 0), NULL, msg);
+    }
+    if (p->a->kind == SX_ELEM && s->sf->f.params[p->a->param].readonly) {
+        snprintf(msg, sizeof msg, "array '%s' is read-only (const elements); atomics write", p->a->text);
+        return fail(s, clang_Cursor_getArgument(c, 0), "drop the const of its TILE_ARRAY element type", msg);
+    }
+    n->type = b == SB_ATOMIC_STORE ? SIMT_VOID : t;
+    return atomic_options(s, n, clang_Cursor_getArgument(c, (unsigned)na)) ? n : NULL;
+}
+
+/* <math.h> functions both CUDA and C have, with the same name and types. */
+static const char *const math_fns[] = {
+    "sqrt", "sqrtf", "cbrt", "cbrtf", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2", "log2f", "sin", "sinf",
+    "cos", "cosf", "tan", "tanf", "tanh", "tanhf", "pow", "powf", "fma", "fmaf", "fabs", "fabsf", "floor", "floorf",
+    "ceil", "ceilf", "fmin", "fminf", "fmax", "fmaxf", "round", "roundf", "trunc", "truncf", "fmod", "fmodf", NULL,
+};
+
+static SimtNode *call(SCtx *s, CXCursor c)
+{
+    const char *name = spelling(s, c);
+    char msg[320], fix[320];
+    if (!strncmp(name, "__tilec_simt_", 13)) {
+        if (!strcmp(name, "__tilec_simt_offset")) return fail(s, c, "write 'SIMT_AT(a, i, ...)' as an expression of its own", "SIMT_AT's offset used alone");
+        return builtin(s, c, name + 13);
+    }
+    if (!strncmp(name, "__tilec_", 8)) {
+        snprintf(msg, sizeof msg, "tile_%s is a tile builtin; SIMT code cannot call it", name + 8);
+        return fail(s, c, "use C and the simt_* builtins in SIMT code, or write a TILE_KERNEL", msg);
+    }
+    SimtNode *n = node(s, SX_CALL, c);
+    n->text = name;
+    n->type = ctype(clang_getCursorType(c));
+    CXCursor callee = clang_getCursorReferenced(c);
+    const SimtFunc *target = NULL;
+    for (int i = 0; i < s->cx->prog->nsimt; i++)
+        if (!strcmp(s->cx->prog->simt[i]->f.name, name) && !s->cx->prog->simt[i]->f.is_kernel) target = s->cx->prog->simt[i];
+    if (!target) {
+        for (int i = 0; math_fns[i]; i++)
+            if (!strcmp(math_fns[i], name)) n->kind = SX_MATH;
+        if (n->kind != SX_MATH) {
+            bool annotated = !clang_Cursor_isNull(callee) && fe_annotation(callee, "tilec.simt_func", NULL, s->cx);
+            snprintf(msg, sizeof msg, annotated ? "SIMT function '%s' is called before its definition, or its definition has errors"
+                                                : "call to '%s', which is not a SIMT function", name);
+            snprintf(fix, sizeof fix, annotated ? "define '%s' above its first call" : "mark the function SIMT_FUNC", name);
+            return fail(s, c, fix, msg);
+        }
+    }
+    int na = clang_Cursor_getNumArguments(c), cap = 0;
+    for (int i = 0; i < na; i++) {
+        bool arr = target && i < target->f.nparams && target->f.params[i].kind == PARAM_ARRAY;
+        SimtNode *x = expr(s, clang_Cursor_getArgument(c, (unsigned)i), arr ? ALLOW_ARRAY : 0);
+        if (!x) return NULL;
+        if (arr && x->kind != SX_ARRAY) {
+            snprintf(msg, sizeof msg, "parameter '%s' of '%s' is an array: pass an array parameter of the caller",
+                     target->f.params[i].name, name);
+            return fail(s, clang_Cursor_getArgument(c, (unsigned)i), NULL, msg);
+        }
+        if (arr) {
+            const Param *mine = &s->sf->f.params[x->param], *theirs = &target->f.params[i];
+            if (mine->rank != theirs->rank || mine->type.dtype != theirs->type.dtype || (mine->readonly && !theirs->readonly)) {
+                snprintf(msg, sizeof msg, "array '%s' does not match parameter '%s' of '%s' (element type, rank or const)",
+                         mine->name, theirs->name, name);
+                return fail(s, clang_Cursor_getArgument(c, (unsigned)i), NULL, msg);
+            }
+        }
+        push(s, n, x, &cap);
+    }
+    return n;
+}
+
+/* ---- expressions -------------------------------------------------------- */
+
+static SimtNode *expr(SCtx *s, CXCursor c, int flags)
+{
+    c = fe_strip(c);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    SimtType t = ctype(clang_getCursorType(c));
+    switch (k) {
+    case CXCursor_IntegerLiteral: case CXCursor_CharacterLiteral: case CXCursor_UnaryExpr: { /* sizeof, _Alignof */
+        int64_t v;
+        bool u;
+        if (!eval_int(c, &v, &u)) return fail(s, c, NULL, "cannot evaluate this constant");
+        return int_node(s, c, v, t);
+    }
+    case CXCursor_FloatingLiteral: return float_node(s, c);
+    case CXCursor_DeclRefExpr: return name_ref(s, c, flags);
+    case CXCursor_ArraySubscriptExpr: return subscript(s, c);
+    case CXCursor_CallExpr: return call(s, c);
+    case CXCursor_UnaryOperator: {
+        enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+        Kids *ks = fe_kids_of(c);
+        CXCursor a = ks->n ? ks->c[0] : clang_getNullCursor();
+        fe_kids_free(ks);
+        if (op == CXUnaryOperator_AddrOf) {
+            if (!(flags & ALLOW_ADDR))
+                return fail(s, c, "pointers exist in SIMT code only as an atomic's operand, e.g. simt_atomic_add(&a[i], v)",
+                            "address-of '&' is not allowed here in SIMT code");
+            SimtNode *x = expr(s, a, 0);
+            if (!x) return NULL;
+            bool shared_scalar = x->kind == SX_VAR && x->decl && x->decl->shared && x->decl->ndims == 0;
+            if (x->kind != SX_ELEM && x->kind != SX_INDEX && !shared_scalar)
+                return fail(s, c, "write '&a[i]', '&SIMT_AT(a, i, j)' or '&shared_variable'",
+                            "an atomic updates an array element or a shared variable");
+            SimtNode *n = node(s, SX_ADDR, c);
+            n->a = x;
+            return n;
+        }
+        if (op == CXUnaryOperator_Deref) return fail(s, c, "index arrays instead", "pointer dereference '*' is not allowed in SIMT code");
+        bool post = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec;
+        if (!post && op != CXUnaryOperator_PreInc && op != CXUnaryOperator_PreDec && op != CXUnaryOperator_Plus &&
+            op != CXUnaryOperator_Minus && op != CXUnaryOperator_Not && op != CXUnaryOperator_LNot)
+            return fail(s, c, NULL, "this operator is not supported in SIMT code");
+        SimtNode *n = node(s, post ? SX_POSTFIX : SX_UNARY, c);
+        n->text = fe_str_take(s->cx, clang_getUnaryOperatorKindSpelling(op));
+        n->type = t;
+        return (n->a = expr(s, a, 0)) ? n : NULL;
+    }
+    case CXCursor_BinaryOperator: case CXCursor_CompoundAssignOperator: {
+        Kids *ks = fe_kids_of(c);
+        if (ks->n != 2) {
+            fe_kids_free(ks);
+            return fail(s, c, NULL, "cannot read this operator");
+        }
+        SimtNode *n = node(s, SX_BINARY, c);
+        n->text = fe_str_take(s->cx, clang_getBinaryOperatorKindSpelling(clang_getCursorBinaryOperatorKind(c)));
+        n->type = t;
+        n->a = expr(s, ks->c[0], 0);
+        n->b = n->a ? expr(s, ks->c[1], 0) : NULL;
+        fe_kids_free(ks);
+        return n->a && n->b ? n : NULL;
+    }
+    case CXCursor_ConditionalOperator: {
+        Kids *ks = fe_kids_of(c);
+        SimtNode *n = node(s, SX_COND, c);
+        n->type = t;
+        bool ok = ks->n == 3 && (n->a = expr(s, ks->c[0], 0)) && (n->b = expr(s, ks->c[1], 0)) && (n->c = expr(s, ks->c[2], 0));
+        fe_kids_free(ks);
+        return ok ? n : NULL;
+    }
+    case CXCursor_CStyleCastExpr: {
+        CXCursor a = last_expr_kid(c);
+        /* tilec.h's (__typeof__(v)) around a builtin whose C declaration
+         * returns double: the builtin has v's type already */
+        if (is_simt_call(s, a, NULL) && strstr(fe_str_take(s->cx, clang_getTypeSpelling(clang_getCursorType(c))), "typeof"))
+            return expr(s, a, flags);
+        if (t == SIMT_NONE) return fail(s, c, NULL, "SIMT code casts only to scalar types (and void)");
+        SimtNode *n = node(s, SX_CAST, c);
+        n->type = t;
+        return (n->a = expr(s, a, 0)) ? n : NULL;
+    }
+    default: {
+        char msg[200];
+        snprintf(msg, sizeof msg, "this expression (%s) is not supported in SIMT code",
+                 fe_str_take(s->cx, clang_getCursorKindSpelling(k)));
+        return fail(s, c, NULL, msg);
+    }
+    }
+}
+
+/* ---- statements --------------------------------------------------------- */
+
+static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap);
+
+static SimtNode *single(SCtx *s, CXCursor c)
+{
+    SimtNode *b = node(s, SS_BLOCK, c);
+    int cap = 0;
+    if (!stmt_into(s, c, b, &cap)) return NULL;
+    return b->nkids == 1 ? b->kids[0] : b;
+}
+
+static SimtNode *init_list(SCtx *s, CXCursor c, SimtType elem)
+{
+    if (clang_getCursorKind(c) != CXCursor_InitListExpr) {
+        SimtNode *x = expr(s, c, 0);
+        if (!x) return NULL;
+        SimtNode *n = node(s, SX_CAST, c); /* C++ rejects narrowing in braces; C converts */
+        n->type = elem;
+        n->a = x;
+        return n;
+    }
+    SimtNode *n = node(s, SX_LIST, c);
+    int cap = 0;
+    Kids *ks = fe_kids_of(c);
+    bool ok = true;
+    for (int i = 0; i < ks->n && ok; i++) {
+        SimtNode *x = init_list(s, fe_strip(ks->c[i]), elem);
+        if (!x) ok = false;
+        else push(s, n, x, &cap);
+    }
+    fe_kids_free(ks);
+    return ok ? n : NULL;
+}
+
+static SimtNode *var_decl(SCtx *s, CXCursor c)
+{
+    SimtNode *d = node(s, SS_DECL, c);
+    const char *name = spelling(s, c);
+    d->text = name;
+    d->loc = fe_loc_of(s->cx, c);
+    char msg[320];
+    d->shared = fe_annotation(c, "tilec.shared", NULL, s->cx);
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(c);
+    CXType t = clang_getCursorType(c);
+    while (t.kind == CXType_ConstantArray && d->ndims < 8) {
+        d->dims[d->ndims++] = clang_getArraySize(t);
+        t = clang_getArrayElementType(t);
+    }
+    if (t.kind == CXType_IncompleteArray && d->ndims == 0) {
+        d->dynamic = true;
+        d->ndims = 1;
+        t = clang_getArrayElementType(t);
+    }
+    d->type = ctype(t);
+    d->is_const = clang_isConstQualifiedType(t);
+    if (d->type == SIMT_NONE || d->type == SIMT_VOID) {
+        snprintf(msg, sizeof msg, "variable '%s' has type '%s'; SIMT code has scalars of C's arithmetic types and arrays of them",
+                 name, fe_str_take(s->cx, clang_getTypeSpelling(clang_getCursorType(c))));
+        return fail(s, c, NULL, msg);
+    }
+    if (d->dynamic != (sc == CX_SC_Extern) || (d->dynamic && !d->shared)) {
+        return fail(s, c, "declare the launch's dynamic shared memory as 'SIMT_SHARED extern T name[];'",
+                    "only SIMT_SHARED arrays of unknown size may be extern");
+    }
+    if (sc == CX_SC_Static && !d->shared)
+        return fail(s, c, "declare it SIMT_SHARED to share it across the block, or drop 'static'",
+                    "static local variables are not allowed in SIMT code");
+    if (d->shared && !s->sf->f.is_kernel)
+        return fail(s, c, "declare it in the kernel", "shared variables belong to SIMT kernels, not SIMT functions");
+    CXCursor init = clang_Cursor_getVarDeclInitializer(c);
+    if (!clang_Cursor_isNull(init)) {
+        if (d->shared) return fail(s, c, "assign it in the body (after a barrier before it is read)", "shared variables cannot be initialized");
+        if (d->ndims) d->a = init_list(s, fe_strip(init), d->type);
+        else d->a = expr(s, init, 0);
+        if (!d->a) return NULL;
+    }
+    if (d->shared) {
+        SimtFunc *f = s->sf;
+        SimtNode **ns = arena_alloc(s->cx->arena, sizeof *ns * (size_t)(f->nshared + 1));
+        if (f->nshared) memcpy(ns, f->shared, sizeof *ns * (size_t)f->nshared);
+        d->id = f->nshared;
+        ns[f->nshared++] = d;
+        f->shared = ns;
+        f->uses_dyn |= d->dynamic;
+    }
+    if (s->nvars == s->capvars) {
+        s->capvars = s->capvars ? 2 * s->capvars : 32;
+        Var *nv = arena_alloc(s->cx->arena, sizeof *nv * (size_t)s->capvars);
+        if (s->nvars) memcpy(nv, s->vars, sizeof *nv * (size_t)s->nvars);
+        s->vars = nv;
+    }
+    s->vars[s->nvars++] = (Var){c, d};
+    return d;
+}
+
+static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    SimtNode *n = NULL;
+    Kids *ks = fe_kids_of(c);
+    bool ok = true;
+    switch (k) {
+    case CXCursor_CompoundStmt: {
+        n = node(s, SS_BLOCK, c);
+        int ncap = 0, mark = s->nvars;
+        for (int i = 0; i < ks->n; i++)
+            if (!stmt_into(s, ks->c[i], n, &ncap)) ok = false;
+        s->nvars = mark; /* the block's names go out of scope */
+        break;
+    }
+    case CXCursor_DeclStmt:
+        for (int i = 0; i < ks->n; i++) {
+            if (clang_getCursorKind(ks->c[i]) != CXCursor_VarDecl) {
+                fail(s, ks->c[i], NULL, "only variables may be declared in SIMT code");
+                ok = false;
+                continue;
+            }
+            SimtNode *d = var_decl(s, ks->c[i]);
+            if (!d) ok = false;
+            else push(s, block, d, cap);
+        }
+        fe_kids_free(ks);
+        return ok;
+    case CXCursor_IfStmt:
+        n = node(s, SS_IF, c);
+        ok = ks->n >= 2 && (n->a = expr(s, ks->c[0], 0)) && (n->b = single(s, ks->c[1])) && (ks->n < 3 || (n->c = single(s, ks->c[2])));
+        break;
+    case CXCursor_WhileStmt:
+        n = node(s, SS_WHILE, c);
+        ok = ks->n == 2 && (n->a = expr(s, ks->c[0], 0)) && (n->b = single(s, ks->c[1]));
+        break;
+    case CXCursor_DoStmt:
+        n = node(s, SS_DO, c);
+        ok = ks->n == 2 && (n->b = single(s, ks->c[0])) && (n->a = expr(s, ks->c[1], 0));
+        break;
+    case CXCursor_ForStmt: {
+        unsigned semi[2], rparen;
+        n = node(s, SS_FOR, c);
+        if (!fe_for_header(s->cx, c, semi, &rparen)) {
+            fail(s, c, NULL, "cannot understand this for statement (is its header made by a macro?)");
+            ok = false;
+            break;
+        }
+        int mark = s->nvars;
+        for (int i = 0; i < ks->n && ok; i++) {
+            CXCursor x = ks->c[i];
+            unsigned off = fe_start_offset(x);
+            if (off < semi[0]) {
+                SimtNode *b = node(s, SS_BLOCK, x);
+                int bc = 0;
+                ok = stmt_into(s, x, b, &bc);
+                if (ok && b->nkids != 1) ok = !!fail(s, x, "declare the other variables before the loop", "declare one variable in a for header");
+                if (ok) n->a = b->kids[0];
+            } else if (off < semi[1]) ok = (n->b = expr(s, x, 0)) != NULL;
+            else if (off < rparen) ok = (n->c = expr(s, x, 0)) != NULL;
+            else ok = (n->d = single(s, x)) != NULL;
+        }
+        s->nvars = mark;
+        break;
+    }
+    case CXCursor_ReturnStmt:
+        n = node(s, SS_RETURN, c);
+        if (ks->n) ok = (n->a = expr(s, ks->c[0], 0)) != NULL;
+        break;
+    case CXCursor_BreakStmt: n = node(s, SS_BREAK, c); break;
+    case CXCursor_ContinueStmt: n = node(s, SS_CONTINUE, c); break;
+    case CXCursor_NullStmt: n = node(s, SS_EMPTY, c); break;
+    default:
+        if (clang_isExpression(k)) {
+            n = node(s, SS_EXPR, c);
+            ok = (n->a = expr(s, c, 0)) != NULL;
+        } else {
+            fail(s, c, NULL, k == CXCursor_SwitchStmt ? "switch statements are not supported in SIMT code yet; use if/else"
+                                                      : "this statement is not supported in SIMT code");
+            ok = false;
+        }
+        break;
+    }
+    fe_kids_free(ks);
+    if (ok && n) push(s, block, n, cap);
+    return ok;
+}
+
+/* ---- definitions -------------------------------------------------------- */
+
+bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
+{
+    SimtFunc *sf = arena_alloc(cx->arena, sizeof *sf);
+    Func *f = &sf->f;
+    f->name = fe_str_take(cx, clang_getCursorSpelling(c));
+    f->loc = fe_loc_of(cx, c);
+    f->is_kernel = kernel;
+    SCtx s = {.cx = cx, .sf = sf, .fn = c, .ok = true};
+    char msg[320];
+    sf->ret = ctype(clang_getResultType(clang_getCursorType(c)));
+    if (kernel && sf->ret != SIMT_VOID)
+        fail(&s, c, "SIMT kernels write results to their arrays; declare it 'void'", "SIMT kernel must return void");
+    else if (sf->ret == SIMT_NONE)
+        fail(&s, c, NULL, "a SIMT function returns void or a scalar of C's arithmetic types");
+    if (clang_Cursor_isVariadic(c)) fail(&s, c, NULL, "SIMT functions cannot be variadic");
+    int np = clang_Cursor_getNumArguments(c);
+    f->params = arena_alloc(cx->arena, sizeof(Param) * (size_t)(np + 1));
+    for (int i = 0; i < np; i++) {
+        Param *p = &f->params[f->nparams++];
+        CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+        if (!fe_lower_param(cx, a, p)) s.ok = false;
+        else if (p->kind == PARAM_CONST) {
+            fail(&s, a, "pass it as a plain scalar parameter", "TILE_CONST parameters are not supported in SIMT code yet");
+        } else if (simt_type_of_dtype(p->type.dtype) == SIMT_NONE) {
+            snprintf(msg, sizeof msg, "parameter '%s' has element type %s; SIMT code has bool, integers, float32 and float64 yet",
+                     p->name, dtype_name(p->type.dtype));
+            fail(&s, a, NULL, msg);
+        }
+    }
+    CXString raw = clang_Cursor_getRawCommentText(c);
+    f->doc = fe_clean_comment(cx, clang_getCString(raw));
+    clang_disposeString(raw);
+    Kids *ks = fe_kids_of(c);
+    if (s.ok)
+        for (int i = 0; i < ks->n; i++)
+            if (clang_getCursorKind(ks->c[i]) == CXCursor_CompoundStmt) {
+                SimtNode *b = node(&s, SS_BLOCK, ks->c[i]);
+                int cap = 0;
+                if (stmt_into(&s, ks->c[i], b, &cap)) sf->body = b->kids[0];
+            }
+    fe_kids_free(ks);
+    if (!s.ok) return false;
+    Program *p = cx->prog;
+    for (int i = 0; i < p->nsimt; i++)
+        if (!strcmp(p->simt[i]->f.name, f->name)) return true; /* a header's definition seen twice */
+    SimtFunc **nf = arena_alloc(cx->arena, sizeof *nf * (size_t)(p->nsimt + 1));
+    if (p->nsimt) memcpy(nf, p->simt, sizeof *nf * (size_t)p->nsimt);
+    nf[p->nsimt++] = sf;
+    p->simt = nf;
+    return true;
+}

@@ -1,0 +1,111 @@
+/* simt.h: SIMT kernels and functions (SIMT_KERNEL, SIMT_FUNC): the tree
+ * frontend/simt.c lowers their C bodies into and codegen/simt.c prints for
+ * each target.  SIMT code is C with C's types and arithmetic, so the tree
+ * keeps C's operators and the scalar C type of every expression (clang's,
+ * which already checked it), and needs no sema of its own: tile sema never
+ * sees SIMT functions (they live in Program.simt, not Program.funcs). */
+#ifndef TILEC_SIMT_H_
+#define TILEC_SIMT_H_
+#include "frontend/ast.h"
+
+/* The scalar C types of SIMT code; SIMT_NONE for anything else (arrays,
+ * structs, pointers). */
+typedef enum SimtType {
+    SIMT_NONE = 0, SIMT_VOID, SIMT_BOOL, SIMT_SCHAR, SIMT_UCHAR, SIMT_SHORT, SIMT_USHORT, SIMT_INT, SIMT_UINT,
+    SIMT_LONG, SIMT_ULONG, SIMT_LLONG, SIMT_ULLONG, SIMT_FLOAT, SIMT_DOUBLE,
+} SimtType;
+
+/* The builtins, simt_NAME in tilec.h (calls of __tilec_simt_NAME). */
+#define SIMT_BUILTINS(X)                                                                           \
+    X(THREAD_IDX, "thread_idx") X(BLOCK_IDX, "block_idx") X(BLOCK_DIM, "block_dim")                \
+    X(GRID_DIM, "grid_dim") X(TID, "tid") X(GRID_SIZE, "grid_size") X(LANE_ID, "lane_id")          \
+    X(SYNCTHREADS, "syncthreads") X(SYNCTHREADS_COUNT, "syncthreads_count")                        \
+    X(SYNCTHREADS_AND, "syncthreads_and") X(SYNCTHREADS_OR, "syncthreads_or")                      \
+    X(SYNCWARP, "syncwarp") X(ACTIVEMASK, "activemask") X(LANEMASK_LT, "lanemask_lt")              \
+    X(BALLOT, "ballot_sync") X(ALL, "all_sync") X(ANY, "any_sync") X(SHFL, "shfl_sync")            \
+    X(SHFL_UP, "shfl_up_sync") X(SHFL_DOWN, "shfl_down_sync") X(SHFL_XOR, "shfl_xor_sync")         \
+    X(MATCH_ANY, "match_any_sync") X(FENCE, "threadfence") X(FENCE_BLOCK, "threadfence_block")    \
+    X(FENCE_SYSTEM, "threadfence_system") X(ATOMIC_LOAD, "atomic_load")                            \
+    X(ATOMIC_STORE, "atomic_store") X(ATOMIC_EXCH, "atomic_exch") X(ATOMIC_CAS, "atomic_cas")      \
+    X(ATOMIC_ADD, "atomic_add") X(ATOMIC_SUB, "atomic_sub") X(ATOMIC_AND, "atomic_and")            \
+    X(ATOMIC_OR, "atomic_or") X(ATOMIC_XOR, "atomic_xor") X(ATOMIC_MAX, "atomic_max")              \
+    X(ATOMIC_MIN, "atomic_min") X(POPC, "popc") X(CLZ, "clz") X(FFS, "ffs") X(BREV, "brev")     \
+    X(SHAPE, "shape")
+typedef enum SimtBuiltin {
+    SB_NONE = 0,
+#define SIMT_B_(id, name) SB_##id,
+    SIMT_BUILTINS(SIMT_B_)
+#undef SIMT_B_
+    SB_COUNT
+} SimtBuiltin;
+/* "thread_idx" ...: the name after simt_. */
+const char *simt_builtin_name(SimtBuiltin b);
+/* The builtin simt_NAME for "NAME", or SB_NONE. */
+SimtBuiltin simt_builtin_lookup(const char *name);
+/* An atomic builtin: its pointer is the first argument. */
+static inline bool simt_is_atomic(SimtBuiltin b) { return b >= SB_ATOMIC_LOAD && b <= SB_ATOMIC_MIN; }
+
+typedef enum SimtKind {
+    /* expressions */
+    SX_INT,     /* text: the value with its C suffix */
+    SX_FLOAT,   /* text: the value, round-trip exact, with f for float */
+    SX_VAR,     /* a local or shared variable (decl), or a scalar parameter (param >= 0) */
+    SX_ARRAY,   /* a TILE_ARRAY parameter passed to a SIMT_FUNC (param) */
+    SX_UNARY,   /* text a: prefix - + ! ~ ++ -- */
+    SX_POSTFIX, /* a text: ++ -- */
+    SX_BINARY,  /* a text b: arithmetic, comparison, logic, comma and every assignment */
+    SX_COND,    /* a ? b : c */
+    SX_CAST,    /* (type) a */
+    SX_INDEX,   /* a[b]: a local or shared array (a is SX_VAR or SX_INDEX) */
+    SX_ELEM,    /* an element of TILE_ARRAY parameter param at kids (one index per dimension) */
+    SX_ADDR,    /* &a: only an atomic's first argument */
+    SX_BUILTIN, /* builtin(kids); order and scope for atomics */
+    SX_CALL,    /* a SIMT_FUNC (text) called with kids */
+    SX_MATH,    /* a <math.h> function (text) called with kids */
+    SX_LIST,    /* {kids}: an array's initializer */
+    /* statements */
+    SS_DECL, SS_EXPR, SS_IF, SS_FOR, SS_WHILE, SS_DO, SS_RETURN, SS_BLOCK, SS_BREAK, SS_CONTINUE, SS_EMPTY,
+} SimtKind;
+
+typedef struct SimtNode SimtNode;
+struct SimtNode {
+    SimtKind kind;
+    SrcLoc loc;
+    const char *text;  /* literal, operator, function or variable name */
+    SimtType type;     /* an expression's C type; a declaration's element type */
+    SimtNode *a, *b, *c, *d; /* operands; if: cond then else; for: init cond step body;
+                                while/do: cond body; decl: initializer */
+    SimtNode **kids;   /* arguments, indices, block items, list items */
+    int nkids;
+    SimtBuiltin builtin;
+    int order, scope;  /* atomics: TILE_RELAXED..., TILE_SCOPE_... (tilec.h);
+                          order is the axis of positions, the dimension of simt_shape */
+    int param;         /* SX_VAR of a parameter, SX_ARRAY, SX_ELEM: its index; -1 otherwise */
+    SimtNode *decl;    /* SX_VAR of a local: its SS_DECL */
+    /* SS_DECL */
+    bool is_const, shared, dynamic; /* dynamic: `SIMT_SHARED extern T name[];` */
+    int ndims;
+    int64_t dims[8];
+    int id;            /* shared variables: their index in the function's list */
+};
+
+typedef struct SimtFunc {
+    Func f;            /* name, location, parameters (PARAM_ARRAY, PARAM_SCALAR), doc; is_kernel */
+    SimtType ret;
+    SimtNode *body;
+    SimtNode **shared; /* every SIMT_SHARED declaration, in order (ids) */
+    int nshared;
+    bool uses_dyn;
+} SimtFunc;
+
+/* "int", "unsigned long long" ...: the spelling of a SIMT type. */
+const char *simt_type_name(SimtType t);
+/* The dtype's C type (SIMT_NONE for narrow floats, which SIMT code does not
+ * have yet). */
+SimtType simt_type_of_dtype(Dtype d);
+/* i32, u32, i64, u64, f32, f64: the host helpers' suffix of a type, or
+ * NULL (bool, narrow integers). */
+const char *simt_type_suffix(SimtType t);
+bool simt_type_is_float(SimtType t);
+bool simt_type_is_64(SimtType t);
+#endif

@@ -1,0 +1,138 @@
+/* main.c: checks simt.tile.c on either target (-DEXAMPLE_CUDA on the GPU)
+ * against exact references: the shared-memory histogram (integers), the
+ * block scan (int64 sums) with a ragged last block, the transpose of a
+ * ragged matrix through a strided view (bit-exact), and warp votes, block
+ * counts and bit operations (exact), with a launch refused for its block. */
+#include "../../../examples/common/example.h"
+#include "simt.h"
+
+static void test_histogram(void)
+{
+    const int64_t n = 10007, nb = 64;
+    int32_t *v = malloc(4 * n);
+    uint32_t *h = malloc(4 * nb), *zero = calloc(nb, 4);
+    double *got = malloc(8 * nb), *want = calloc(nb, 8);
+    for (int64_t i = 0; i < n; i++) {
+        v[i] = (int32_t)ex_uniform(-1000, 1000);
+        int b = ((v[i] % 64) + 64) % 64;
+        want[b] += 1;
+    }
+    int32_t *dv = ex_alloc(4 * n);
+    uint32_t *dh = ex_alloc(4 * nb);
+    ex_upload(dv, v, 4 * n), ex_upload(dh, zero, 4 * nb);
+    tilec_array V = tilec_array_1d(dv, TILEC_INT32, n), H = tilec_array_1d(dh, TILEC_UINT32, nb);
+    /* fewer blocks than the data needs: the grid-stride loop covers the rest */
+    ex_status("histogram launch", histogram(NULL, (tilec_grid){7, 1, 1}, (tilec_grid){96, 1, 1}, 0, &V, &H));
+    ex_download(h, dh, 4 * nb);
+    for (int64_t i = 0; i < nb; i++) got[i] = h[i];
+    ex_check("shared-memory histogram", got, want, nb, 0, 0);
+    free(v), free(h), free(zero), free(got), free(want);
+    ex_free(dv), ex_free(dh);
+}
+
+static void test_scan(void)
+{
+    const int64_t n = 1000, bs = 160; /* five warps; the last block is ragged */
+    const int64_t nblk = (n + bs - 1) / bs;
+    int32_t *x = malloc(4 * n);
+    int64_t *y = malloc(8 * n), *tot = malloc(8 * nblk);
+    double *got = malloc(8 * n), *want = malloc(8 * n), *gt = malloc(8 * nblk), *wt = malloc(8 * nblk);
+    for (int64_t i = 0; i < n; i++) x[i] = (int32_t)ex_uniform(-1e6, 1e6);
+    for (int64_t b = 0; b < nblk; b++) {
+        int64_t s = 0;
+        for (int64_t i = b * bs; i < (b + 1) * bs && i < n; i++) want[i] = (double)(s += x[i]);
+        wt[b] = (double)s;
+    }
+    int32_t *dx = ex_alloc(4 * n);
+    int64_t *dy = ex_alloc(8 * n), *dt = ex_alloc(8 * nblk);
+    ex_upload(dx, x, 4 * n);
+    tilec_array X = tilec_array_1d(dx, TILEC_INT32, n), Y = tilec_array_1d(dy, TILEC_INT64, n),
+                T = tilec_array_1d(dt, TILEC_INT64, nblk);
+    ex_status("block_scan launch", block_scan(NULL, (tilec_grid){(uint32_t)nblk, 1, 1}, (tilec_grid){(uint32_t)bs, 1, 1}, 0, &X, &Y, &T));
+    ex_download(y, dy, 8 * n), ex_download(tot, dt, 8 * nblk);
+    for (int64_t i = 0; i < n; i++) got[i] = (double)y[i];
+    for (int64_t b = 0; b < nblk; b++) gt[b] = (double)tot[b];
+    ex_check("block scan by warp shuffles", got, want, n, 0, 0);
+    ex_check("block totals", gt, wt, nblk, 0, 0);
+    free(x), free(y), free(tot), free(got), free(want), free(gt), free(wt);
+    ex_free(dx), ex_free(dy), ex_free(dt);
+}
+
+static void test_transpose(void)
+{
+    /* in: every other column of a rows x (2 cols) buffer, a strided view */
+    const int64_t rows = 77, cols = 45;
+    float *buf = malloc(4 * rows * 2 * cols), *out = malloc(4 * cols * rows);
+    double *got = malloc(8 * cols * rows), *want = malloc(8 * cols * rows);
+    for (int64_t i = 0; i < rows * 2 * cols; i++) buf[i] = (float)ex_uniform(-10, 10);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) want[c * rows + r] = buf[r * 2 * cols + 2 * c];
+    float *db = ex_alloc(4 * rows * 2 * cols), *dout = ex_alloc(4 * cols * rows);
+    ex_upload(db, buf, 4 * rows * 2 * cols);
+    tilec_array In = tilec_array_2d(db, TILEC_FLOAT32, rows, cols), Out = tilec_array_2d(dout, TILEC_FLOAT32, cols, rows);
+    In.strides[0] = 2 * cols, In.strides[1] = 2;
+    tilec_grid g = {(uint32_t)((cols + 31) / 32), (uint32_t)((rows + 31) / 32), 1};
+    ex_status("transpose launch", transpose(NULL, g, (tilec_grid){32, 8, 1}, 0, &In, &Out));
+    ex_download(out, dout, 4 * cols * rows);
+    for (int64_t i = 0; i < cols * rows; i++) got[i] = out[i];
+    ex_check("transpose through a shared tile", got, want, cols * rows, 0, 0);
+    /* a block over CUDA's limits is refused before anything runs */
+    ex_expect("block of 2048 threads refused",
+              transpose(NULL, g, (tilec_grid){64, 32, 1}, 0, &In, &Out) == TILEC_ERR_GRID);
+    free(buf), free(out), free(got), free(want);
+    ex_free(db), ex_free(dout);
+}
+
+static uint32_t brev32(uint32_t x)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < 32; i++, x >>= 1) r = (r << 1) | (x & 1u);
+    return r;
+}
+
+static void test_votes(void)
+{
+    const int64_t n = 300, bs = 128, nblk = (n + bs - 1) / bs; /* the last warps are partly past n */
+    int32_t *x = malloc(4 * n);
+    uint32_t *o = malloc(4 * n * 7);
+    double *got = malloc(8 * n * 7), *want = malloc(8 * n * 7);
+    for (int64_t i = 0; i < n; i++) x[i] = ex_uniform(0, 1) < 0.3 ? -(int32_t)ex_uniform(0, 1000) : (int32_t)ex_uniform(0, 1e9);
+    x[5] = 0, x[6] = 1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t w0 = i / 32 * 32, b0 = i / bs * bs;
+        uint32_t ballot = 0;
+        int all = 1, any = 0, blk = 0;
+        for (int l = 0; l < 32; l++) {
+            int v = w0 + l < n ? x[w0 + l] : 0;
+            if (v > 0) ballot |= 1u << l;
+            all &= v > 0, any |= v > 0;
+        }
+        for (int64_t j = b0; j < b0 + bs; j++) blk += j < n && x[j] > 0;
+        int lane = (int)(i % 32), v = x[i];
+        uint32_t u = (uint32_t)v;
+        int clz = u ? __builtin_clz(u) : 32, ffs = u ? __builtin_ctz(u) + 1 : 0;
+        int64_t partner = w0 + (lane ^ 1);
+        double *w = &want[i * 7];
+        w[0] = ballot, w[1] = all * 2 + any, w[2] = blk, w[3] = __builtin_popcount(ballot & ((1u << lane) - 1u));
+        w[4] = brev32(u), w[5] = (uint32_t)(clz * 100 + ffs), w[6] = (uint32_t)(partner < n ? x[partner] : 0);
+    }
+    int32_t *dx = ex_alloc(4 * n);
+    uint32_t *dout = ex_alloc(4 * n * 7);
+    ex_upload(dx, x, 4 * n);
+    tilec_array X = tilec_array_1d(dx, TILEC_INT32, n), O = tilec_array_2d(dout, TILEC_UINT32, n, 7);
+    ex_status("votes launch", votes(NULL, (tilec_grid){(uint32_t)nblk, 1, 1}, (tilec_grid){(uint32_t)bs, 1, 1}, 0, &X, &O));
+    ex_download(o, dout, 4 * n * 7);
+    for (int64_t i = 0; i < n * 7; i++) got[i] = o[i];
+    ex_check("warp votes, block count, bit operations, shfl_xor", got, want, n * 7, 0, 0);
+    free(x), free(o), free(got), free(want);
+    ex_free(dx), ex_free(dout);
+}
+
+int main(void)
+{
+    test_histogram();
+    test_scan();
+    test_transpose();
+    test_votes();
+    return ex_finish("simt");
+}
