@@ -483,7 +483,19 @@ void simt_emit_cuda(FILE *o, const CodegenOptions *co, const Program *p)
         fputs(")\n{\n", o);
         body(&e, sf);
         fputs("}\n\n", o);
+        if (!f->is_kernel && sf->interop) { /* SIMT_INTEROP: the same function for CUDA C++ callers */
+            fprintf(o, "extern \"C\" __device__ %s %s(", simt_type_name(sf->ret), f->name);
+            params(o, f, true);
+            if (!f->nparams) fputs("void", o);
+            fprintf(o, ")\n{\n    %stilec_sf_%s(", sf->ret == SIMT_VOID ? "" : "return ", f->name);
+            for (int j = 0; j < f->nparams; j++) fprintf(o, "%sp_%s", j ? ", " : "", f->params[j].name);
+            fputs(");\n}\n\n", o);
+        }
         if (!f->is_kernel) continue;
+        /* the __global__ for cudaLaunchKernel from CUDA C++ (docs/runtime.md) */
+        fputs("extern \"C\" const void *tilec_kernel_", o);
+        emit_launcher_name(o, co, f);
+        fprintf(o, "(void)\n{\n    return (const void *)tilec_sk_%s;\n}\n\n", f->name);
         fputs("extern \"C\" ", o);
         launch_prototype(o, co, f);
         fputs("\n{\n", o);
@@ -564,6 +576,9 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         if (!f->nparams) fputc('0', o);
         fprintf(o, "};\n    return tilec_simt_run(grid, block, dyn_smem, %s, tilec_sk_%s, &args_);\n}\n\n",
                 sh ? arena_printf(p->arena, "sizeof(struct tilec_sk_%s_shared_)", f->name) : "0", f->name);
+        fputs("const void *tilec_kernel_", o); /* no __global__ to launch on the host */
+        emit_launcher_name(o, co, f);
+        fputs("(void)\n{\n    return NULL;\n}\n\n", o);
     }
 }
 
@@ -598,6 +613,30 @@ void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
         fputs(" * Returns TILEC_OK, or the reason the launch was refused or failed\n"
               " * (tilec_status_string(); tilec_last_error() has the detail). */\n", o);
         launch_prototype(o, co, f);
-        fputs(";\n\n", o);
+        fputs(";\n", o);
+        fputs("/* The kernel itself, for cudaLaunchKernel(tilec_kernel_...(), grid, block, args, dyn_smem,\n"
+              " * stream) from CUDA C++: args[i] points to parameter i, a tilec_array (by value) for\n"
+              " * an array, the scalar otherwise, in the order above; no checks are made.  NULL on\n"
+              " * the host target. */\n", o);
+        fputs("const void *tilec_kernel_", o);
+        emit_launcher_name(o, co, f);
+        fputs("(void);\n\n", o);
     }
+    int ninterop = 0;
+    for (int i = 0; i < p->nsimt; i++) {
+        const SimtFunc *sf = p->simt[i];
+        const Func *f = &sf->f;
+        if (!sf->interop) continue;
+        if (!ninterop++)
+            fputs("#ifdef __CUDACC__\n/* SIMT_INTEROP functions, callable from CUDA C++ device code (CUDA target; link\n"
+                  " * the .cu with -rdc=true): arrays as tilec_array by value, scalars by value. */\n", o);
+        fprintf(o, "__device__ %s %s(", simt_type_name(sf->ret), f->name);
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *pa = &f->params[j];
+            if (pa->kind == PARAM_ARRAY) fprintf(o, "%stilec_array %s", j ? ", " : "", pa->name);
+            else fprintf(o, "%s%s %s", j ? ", " : "", dtype_host_type(pa->type.dtype), pa->name);
+        }
+        fputs(f->nparams ? ");\n" : "void);\n", o);
+    }
+    if (ninterop) fputs("#endif\n\n", o);
 }

@@ -823,6 +823,10 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
     f->loc = fe_loc_of(cx, c);
     f->is_kernel = kernel;
     SCtx s = {.cx = cx, .sf = sf, .fn = c, .ok = true};
+    sf->interop = fe_annotation(c, "tilec.interop", NULL, cx);
+    if (sf->interop && kernel)
+        fail(&s, c, "SIMT kernels are reached from CUDA C++ through tilec_kernel_NAME() and cudaLaunchKernel",
+             "SIMT_INTEROP marks a SIMT_FUNC, not a kernel");
     char msg[320];
     sf->ret = ctype(clang_getResultType(clang_getCursorType(c)));
     if (kernel && sf->ret != SIMT_VOID)

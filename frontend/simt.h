@@ -96,6 +96,7 @@ typedef struct SimtFunc {
     SimtNode **shared; /* every SIMT_SHARED declaration, in order (ids) */
     int nshared;
     bool uses_dyn;
+    bool interop;      /* SIMT_INTEROP: also an extern "C" __device__ function for CUDA C++ callers */
 } SimtFunc;
 
 /* "int", "unsigned long long" ...: the spelling of a SIMT type. */

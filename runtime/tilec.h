@@ -261,6 +261,11 @@ void __tilec_assert(int tilec_unused_, ...);
  * in tile code. */
 #define SIMT_KERNEL __attribute__((annotate("tilec.simt_kernel")))
 #define SIMT_FUNC __attribute__((annotate("tilec.simt_func"))) static inline
+/* Before SIMT_FUNC: the function is also emitted as `extern "C" __device__`
+ * under its own name, and declared in the generated header, for CUDA C++
+ * callers (arrays as tilec_array by value, scalars by value; link with
+ * -rdc=true).  CUDA target only. */
+#define SIMT_INTEROP __attribute__((annotate("tilec.interop")))
 /* Shared by the block: `SIMT_SHARED float buf[256];`, `SIMT_SHARED int n;`;
  * `SIMT_SHARED extern float dyn[];` is the launch's dynamic shared memory. */
 #define SIMT_SHARED __attribute__((annotate("tilec.shared")))

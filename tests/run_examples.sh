@@ -57,7 +57,7 @@ for dir in examples/*/ tests/kernels/*/; do
         [ -f "$dir/extern.cu" ] && rdc=-rdc=true ext="$b/extern.o"
         # shellcheck disable=SC2086 # $rdc and $ext are words or none
         if ! { $NVCC -std=c++17 -O3 -arch="$ARCH" $rdc -I"$b" -Iruntime -c -o "$b/kernels.o" "$b/$name.cu" &&
-               { [ -z "$rdc" ] || $NVCC -std=c++17 -O3 -arch="$ARCH" $rdc -c -o "$b/extern.o" "$dir/extern.cu"; } &&
+               { [ -z "$rdc" ] || $NVCC -std=c++17 -O3 -arch="$ARCH" $rdc -I"$b" -Iruntime -c -o "$b/extern.o" "$dir/extern.cu"; } &&
                $CC -std=c17 -O2 -DEXAMPLE_CUDA -I"$cudainc" -I"$b" -Iruntime -c -o "$b/main.o" "$dir/main.c" &&
                $CC -std=c17 -O2 -Iruntime -c -o "$b/rt.o" runtime/tilec_rt.c &&
                $NVCC -arch="$ARCH" $rdc -o "$b/app" "$b/kernels.o" $ext "$b/main.o" "$b/rt.o" -lm; } 2> "$b/nvcc.err"; then

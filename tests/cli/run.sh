@@ -200,6 +200,12 @@ has "called per element" "$OUT/interop.cu" "softplus("
 expect_rc "TILE_EXTERN on the host" 0 "$TILEC" --target=host -o "$OUT/interop.c" tests/kernels/interop/interop.tile.c
 has "C prototype" "$OUT/interop.c" "extern int32_t collatz_steps(int64_t n);"
 lacks "no extern declarations elsewhere" "$OUT/tg.c" "TILE_EXTERN"
+# SIMT_INTEROP and tilec_kernel_NAME: exported for CUDA C++, declared in the header.
+has "interop definition" "$OUT/interop.cu" 'extern "C" __device__ float table_at(const tilec_array p_table, int64_t p_i)'
+has "kernel pointer" "$OUT/interop.cu" 'extern "C" const void *tilec_kernel_shifted(void)'
+has "header: interop declaration" "$OUT/interop.h" "__device__ float table_at(tilec_array table, int64_t i);"
+has "header: kernel pointer" "$OUT/interop.h" "const void *tilec_kernel_shifted(void);"
+has "host: no kernel to launch" "$OUT/interop.c" "const void *tilec_kernel_shifted(void)"
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
 has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 # --min-blocks=N: the ring leaves shared memory for N blocks (4 of them on

@@ -80,7 +80,7 @@ device)
         [ -f "$dir/extern.cu" ] && rdc=-rdc=true ext="$b/e.o"
         # shellcheck disable=SC2086 # NVARCH, rdc and ext are words or none
         { nvcc -std=c++17 -O3 $NVARCH $rdc -lineinfo -I"$b" -Iruntime -c -o "$b/k.o" "$b/$name.cu" &&
-          { [ -z "$rdc" ] || nvcc -std=c++17 -O3 $NVARCH $rdc -c -o "$b/e.o" "$dir/extern.cu"; } &&
+          { [ -z "$rdc" ] || nvcc -std=c++17 -O3 $NVARCH $rdc -I"$b" -Iruntime -c -o "$b/e.o" "$dir/extern.cu"; } &&
           cc -std=c17 -O2 -DEXAMPLE_CUDA -I"$cudainc" -I"$b" -Iruntime -c -o "$b/main.o" "$dir/main.c" &&
           cc -std=c17 -O2 -Iruntime -c -o "$b/rt.o" runtime/tilec_rt.c &&
           nvcc $NVARCH $rdc -o "$b/app" "$b/k.o" $ext "$b/main.o" "$b/rt.o" -lm; } > "$b/build.log" 2>&1 &

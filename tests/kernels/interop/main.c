@@ -1,11 +1,52 @@
 /* main.c: checks interop.tile.c: softplus (1e-6 relative plus 1e-6 against
  * the float64 formula), the affine map (exact in float64 but for the last
- * bit: 1e-15), the Collatz steps (exact), on a ragged row count. */
+ * bit: 1e-15), the Collatz steps (exact), on a ragged row count; the SIMT
+ * kernel `shifted` by its launcher and (GPU) by cudaLaunchKernel from
+ * CUDA C++, and (GPU) CUDA C++'s kernel calling table_at (exact). */
 #include "../../../examples/common/example.h"
 #include "interop.h"
 
+#ifdef EXAMPLE_CUDA
+int cxx_gather_launch(const tilec_array *table, float *out, int64_t n);
+int cxx_launch_shifted(const tilec_array *table, const tilec_array *out, int64_t n);
+#endif
+
+/* shifted (launcher, and cudaLaunchKernel on the GPU) and cxx_gather. */
+static void test_simt_interop(void)
+{
+    int64_t n = 1000, tn = 300;
+    float *table = malloc(4 * tn), *out = malloc(4 * n);
+    for (int64_t i = 0; i < tn; i++) table[i] = (float)ex_uniform(-5, 5);
+    float *dt = ex_alloc(4 * tn), *dout = ex_alloc(4 * n);
+    ex_upload(dt, table, 4 * tn);
+    tilec_array T = tilec_array_1d(dt, TILEC_FLOAT32, tn), O = tilec_array_1d(dout, TILEC_FLOAT32, n);
+    double *g = malloc(8 * n), *w = malloc(8 * n);
+#define CLAMPED(i) table[(i) < 0 ? 0 : (i) >= tn ? tn - 1 : (i)]
+    for (int64_t i = 0; i < n; i++) w[i] = 3.0f * CLAMPED(i - 2); /* float arithmetic, as the kernel's */
+    ex_status("shifted launch", shifted(NULL, tilec_grid_1d(n, 128), (tilec_grid){128, 1, 1}, 0, &T, &O));
+    ex_download(out, dout, 4 * n);
+    for (int64_t i = 0; i < n; i++) g[i] = out[i];
+    ex_check("SIMT kernel through its launcher", g, w, n, 0, 0);
+#ifdef EXAMPLE_CUDA
+    ex_upload(dout, table, 4 * tn); /* not the answer */
+    ex_expect("cudaLaunchKernel(tilec_kernel_shifted()) from CUDA C++", cxx_launch_shifted(&T, &O, n) == 0 && ex_sync() == 0);
+    ex_download(out, dout, 4 * n);
+    for (int64_t i = 0; i < n; i++) g[i] = out[i];
+    ex_check("SIMT kernel through cudaLaunchKernel", g, w, n, 0, 0);
+    ex_expect("CUDA C++ kernel calling table_at", cxx_gather_launch(&T, dout, n) == 0 && ex_sync() == 0);
+    ex_download(out, dout, 4 * n);
+    for (int64_t i = 0; i < n; i++) g[i] = out[i], w[i] = CLAMPED(i + 5);
+    ex_check("table_at from CUDA C++", g, w, n, 0, 0);
+#else
+    ex_expect("tilec_kernel_shifted() is NULL on the host", tilec_kernel_shifted() == NULL);
+#endif
+#undef CLAMPED
+    free(table), free(out), free(g), free(w), ex_free(dt), ex_free(dout);
+}
+
 int main(void)
 {
+    test_simt_interop();
     int64_t M = 37, N = 32;
     float *x = malloc(4 * M * N), *y = malloc(4 * M * N);
     double *z = malloc(8 * M * N), b = 0.25;
