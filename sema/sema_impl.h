@@ -66,4 +66,12 @@ bool sem_type_builtin(Sema *s, Expr *e);
 bool sem_builtin_debug(Sema *s, Expr *e);
 /* tile_where(c, a, b), also the desugared form of `c ? a : b` on tiles. */
 bool sem_builtin_where(Sema *s, Expr *e, Expr *c, Expr *a, Expr *b);
+/* A declaration or an assignment statement, typed (sema.c). */
+bool sem_check_decl(Sema *s, Stmt *st);
+bool sem_check_assign(Sema *s, Stmt *st);
+/* Struct variables (tuples.c): `T var = v;` (declare) or `var = v;` becomes
+ * the block of per-field declarations or assignments that does it, in st;
+ * fields, when not NULL, receives the fields' symbols. */
+bool sem_struct_bind(Sema *s, Stmt *st, const StructType *T, const char *var, SrcLoc var_loc, Expr *v, bool declare,
+                     Symbol **fields);
 #endif
