@@ -74,7 +74,7 @@ static void builtin_cuda(E *e, const SimtNode *n)
 {
     FILE *o = e->o;
     static const char axes[] = "xyz";
-    char ax = axes[n->order];
+    char ax = n->order >= 0 && n->order < 3 ? axes[n->order] : 'x'; /* order is the axis of positions only */
     bool w64 = n->nkids && simt_type_is_64(n->kids[0]->type);
     switch (n->builtin) {
     case SB_SHAPE: fprintf(o, "((long long)p_%s.shape[%d])", n->kids[0]->text, n->order); return;
@@ -117,7 +117,7 @@ static void builtin_host(E *e, const SimtNode *n)
 {
     FILE *o = e->o;
     static const char axes[] = "xyz";
-    char ax = axes[n->order];
+    char ax = n->order >= 0 && n->order < 3 ? axes[n->order] : 'x'; /* order is the axis of positions only */
     bool w64 = n->nkids && simt_type_is_64(n->kids[0]->type);
     const char *pred = NULL;
     int mode = -1;

@@ -842,7 +842,9 @@ bool fe_lower_param(Ctx *cx, CXCursor c, Param *p)
                 snprintf(fix, sizeof fix, "declare it as an array parameter of element type and rank, e.g. 'TILE_ARRAY(%s, 1) %s'",
                          fe_str_take(cx, clang_getTypeSpelling(pt)), p->name);
         }
-        diag_error_fix(p->loc, fix, "pointer parameter '%s' is not allowed in tile code", p->name);
+        CXCursor fn = clang_getCursorSemanticParent(c);
+        bool simt = fe_annotation(fn, "tilec.simt_kernel", NULL, cx) || fe_annotation(fn, "tilec.simt_func", NULL, cx);
+        diag_error_fix(p->loc, fix, "pointer parameter '%s' is not allowed in %s code", p->name, simt ? "SIMT" : "tile");
         return false;
     }
     p->type = fe_type_ref(cx, t);

@@ -20,6 +20,8 @@ typedef struct Ctx {
     int nmacros;
     struct StructType **structs; /* the struct types seen, by name (fe_type_ref) */
     int nstructs;
+    const char **simt_bad;   /* SIMT functions whose definitions had errors: */
+    int nsimt_bad;           /* their calls are not errors of their own */
 } Ctx;
 
 /* A macro invocation in the user's text, from libclang's preprocessing

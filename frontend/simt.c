@@ -269,6 +269,10 @@ static SimtNode *name_ref(SCtx *s, CXCursor c, int flags)
     }
     if (k == CXCursor_VarDecl) {
         SimtNode *d = find_var(s, r);
+        if (!d && clang_getCursorKind(clang_getCursorSemanticParent(r)) != CXCursor_TranslationUnit) {
+            s->ok = false; /* a local whose declaration was an error: reported there */
+            return NULL;
+        }
         if (!d) {
             snprintf(msg, sizeof msg, "global variable '%s' cannot be used in SIMT code", name);
             return fail(s, c, "pass it as a kernel parameter, or use an enum or #define constant", msg);
@@ -511,6 +515,15 @@ static SimtNode *call(SCtx *s, CXCursor c)
             if (!strcmp(math_fns[i], name)) n->kind = SX_MATH;
         if (n->kind != SX_MATH) {
             bool annotated = !clang_Cursor_isNull(callee) && fe_annotation(callee, "tilec.simt_func", NULL, s->cx);
+            if (!strcmp(name, s->sf->f.name)) {
+                snprintf(msg, sizeof msg, "recursive call of SIMT function '%s': recursion is not supported in SIMT code", name);
+                return fail(s, c, "write it as a loop", msg);
+            }
+            for (int i = 0; i < s->cx->nsimt_bad; i++)
+                if (!strcmp(s->cx->simt_bad[i], name)) { /* reported at its definition */
+                    s->ok = false;
+                    return NULL;
+                }
             snprintf(msg, sizeof msg, annotated ? "SIMT function '%s' is called before its definition, or its definition has errors"
                                                 : "call to '%s', which is not a SIMT function", name);
             snprintf(fix, sizeof fix, annotated ? "define '%s' above its first call" : "mark the function SIMT_FUNC", name);
@@ -801,9 +814,15 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
         if (clang_isExpression(k)) {
             n = node(s, SS_EXPR, c);
             ok = (n->a = expr(s, c, 0)) != NULL;
+        } else if (k == CXCursor_LabelStmt && s->cx->goto_reported) {
+            ok = false; /* the label of a goto already reported */
         } else {
-            fail(s, c, NULL, k == CXCursor_SwitchStmt ? "switch statements are not supported in SIMT code yet; use if/else"
-                                                      : "this statement is not supported in SIMT code");
+            fail(s, c, k == CXCursor_GotoStmt ? "use a loop with break or continue, or an if" : NULL,
+                 k == CXCursor_SwitchStmt ? "switch statements are not supported in SIMT code yet; use if/else"
+                 : k == CXCursor_GotoStmt  ? "goto is not allowed in SIMT code"
+                 : k == CXCursor_LabelStmt ? "labels are not allowed in SIMT code"
+                                           : "this statement is not supported in SIMT code");
+            if (k == CXCursor_GotoStmt) s->cx->goto_reported = true;
             ok = false;
         }
         break;
@@ -860,7 +879,13 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
                 if (stmt_into(&s, ks->c[i], b, &cap)) sf->body = b->kids[0];
             }
     fe_kids_free(ks);
-    if (!s.ok) return false;
+    if (!s.ok) {
+        const char **nb = arena_alloc(cx->arena, sizeof *nb * (size_t)(cx->nsimt_bad + 1));
+        if (cx->nsimt_bad) memcpy(nb, cx->simt_bad, sizeof *nb * (size_t)cx->nsimt_bad);
+        nb[cx->nsimt_bad++] = f->name;
+        cx->simt_bad = nb;
+        return false;
+    }
     Program *p = cx->prog;
     for (int i = 0; i < p->nsimt; i++)
         if (!strcmp(p->simt[i]->f.name, f->name)) return true; /* a header's definition seen twice */

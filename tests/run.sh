@@ -4,7 +4,8 @@
 # compiler under test is the ASan/UBSan build (bin/tilec-san); generated host
 # code and the example applications are built with the sanitizers too.
 # Set TILEC_TEST_FILTER=section to run one section (unit, golden, diag, cli,
-# docs, layout, fuzz, host, dlpack, python, valgrind, install, project, pypkg, nvcc).
+# docs, layout, fuzz, host, dlpack, python, valgrind, install, project, pypkg, nvcc,
+# conformance).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$(pwd)
@@ -69,6 +70,13 @@ if want golden; then
         done
     done
     section golden $p $f
+fi
+
+# --- seed 001 conformance ----------------------------------------------------
+# tests/conformance/NN_*.txt: each entity of seed 001 accepted (compiled for
+# both targets) or rejected with its exact errors, section by section.
+if want conformance; then
+    script_section conformance TILEC="$TILEC" OUT="$OUT/conformance" sh tests/conformance/run.sh
 fi
 
 # --- diagnostics -----------------------------------------------------------
