@@ -29,11 +29,11 @@ static void test_simt_interop(void)
     ex_check("SIMT kernel through its launcher", g, w, n, 0, 0);
 #ifdef EXAMPLE_CUDA
     ex_upload(dout, table, 4 * tn); /* not the answer */
-    ex_expect("cudaLaunchKernel(tilec_kernel_shifted()) from CUDA C++", cxx_launch_shifted(&T, &O, n) == 0 && ex_sync() == 0);
+    ex_expect("cudaLaunchKernel(tilec_kernel_shifted()) from CUDA C++", cxx_launch_shifted(&T, &O, n) == 0 && ex_sync());
     ex_download(out, dout, 4 * n);
     for (int64_t i = 0; i < n; i++) g[i] = out[i];
     ex_check("SIMT kernel through cudaLaunchKernel", g, w, n, 0, 0);
-    ex_expect("CUDA C++ kernel calling table_at", cxx_gather_launch(&T, dout, n) == 0 && ex_sync() == 0);
+    ex_expect("CUDA C++ kernel calling table_at", cxx_gather_launch(&T, dout, n) == 0 && ex_sync());
     ex_download(out, dout, 4 * n);
     for (int64_t i = 0; i < n; i++) g[i] = out[i], w[i] = CLAMPED(i + 5);
     ex_check("table_at from CUDA C++", g, w, n, 0, 0);
