@@ -84,6 +84,7 @@ const char *emit_base_name(const char *path);
 /* The comment that heads every generated file. */
 void emit_banner(FILE *o, const CodegenOptions *co, const char *what);
 void emit_extern_decls(FILE *o, const Program *p, bool cuda);
+void emit_doc_lines(FILE *o, const char *doc);
 /* The grid kernel f (typed) implies, from its tile_store/tile_load .index
  * entries that are block coordinates (grid.c): written as a Python tuple
  * over descriptors d_NAME ("None" when unknown) or a C initializer of three

@@ -46,19 +46,7 @@ bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
         if (!f->is_kernel) continue;
         fputs("/*\n", o);
         if (f->doc) {
-            /* The kernel's own comment, line by line, with any comment
-             * terminator in it defused. */
-            const char *c = f->doc;
-            while (*c) {
-                fputs(" *", o);
-                if (*c != '\n') fputc(' ', o);
-                for (; *c && *c != '\n'; c++) {
-                    fputc(*c, o);
-                    if (*c == '*' && c[1] == '/') fputc(' ', o);
-                }
-                fputc('\n', o);
-                if (*c) c++;
-            }
+            emit_doc_lines(o, f->doc);
             fputs(" *\n", o);
         }
         if (emit_has_tunable(f))

@@ -588,17 +588,10 @@ void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
         const Func *f = &p->simt[i]->f;
         if (!f->is_kernel) continue;
         fputs("/*\n", o);
-        for (const char *c = f->doc; c && *c;) {
-            fputs(" *", o);
-            if (*c != '\n') fputc(' ', o);
-            for (; *c && *c != '\n'; c++) {
-                fputc(*c, o);
-                if (*c == '*' && c[1] == '/') fputc(' ', o);
-            }
-            fputc('\n', o);
-            if (*c) c++;
+        if (f->doc) {
+            emit_doc_lines(o, f->doc);
+            fputs(" *\n", o);
         }
-        if (f->doc) fputs(" *\n", o);
         fprintf(o, " * Launches SIMT kernel '%s' (%s:%d): `grid` blocks of `block` threads, each\n"
                    " * block with `dyn_smem` bytes of dynamic shared memory, on `stream` (a\n"
                    " * cudaStream_t; ignored by the host target).\n",

@@ -535,16 +535,10 @@ static bool lower_assign(Ctx *cx, CXCursor c, StmtList *out, enum CXBinaryOperat
     CXCursor lhs = fe_strip(ks->c[0]);
     CXCursor rhs = ks->c[1];
     fe_kids_free(ks);
-    if (clang_getCursorKind(lhs) == CXCursor_MemberRefExpr) { /* r.x = v: a field of a struct variable */
-        Stmt *s = new_stmt(cx, ST_ASSIGN, loc);
-        s->target = fe_lower_expr(cx, lhs);
-        s->op = bk == CXBinaryOperator_Assign ? -1 : fe_map_binop(bk);
-        s->value = fe_lower_expr(cx, rhs);
-        if (!s->target || !s->value) return false;
-        list_push(cx, out, s);
-        return true;
-    }
-    if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr) {
+    /* r.x = v assigns a field of a struct variable (a tuple); otherwise the
+     * target is a variable */
+    bool member = clang_getCursorKind(lhs) == CXCursor_MemberRefExpr;
+    if (!member && clang_getCursorKind(lhs) != CXCursor_DeclRefExpr) {
         if (clang_getCursorKind(lhs) == CXCursor_ArraySubscriptExpr ||
             clang_getCursorKind(lhs) == CXCursor_UnaryOperator)
             diag_error_fix(fe_loc_of(cx, lhs), "write arrays with tile_store(array, tile, .index = {...})",
@@ -555,7 +549,7 @@ static bool lower_assign(Ctx *cx, CXCursor c, StmtList *out, enum CXBinaryOperat
     }
     CXCursor ref = clang_getCursorReferenced(lhs);
     char *name = fe_str_take(cx, clang_getCursorSpelling(lhs));
-    if (clang_getCursorKind(ref) == CXCursor_ParmDecl) {
+    if (!member && clang_getCursorKind(ref) == CXCursor_ParmDecl) {
         diag_error_fix(fe_loc_of(cx, lhs), "copy it into a local variable first",
                        "parameter '%s' cannot be assigned in tile code", name);
         return false;

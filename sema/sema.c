@@ -366,6 +366,20 @@ static bool has_nested_return(const Stmt *s, bool top)
     return false;
 }
 
+/* Argument i of a call of f, typed, and converting implicitly to the
+ * parameter's dtype. */
+static bool type_argument(Sema *s, const Func *f, int i, Expr *a)
+{
+    const Param *p = &f->params[i];
+    if (!sem_type_expr(s, a)) return false;
+    if (dtype_implicitly_converts(a->dtype, a->is_const ? &a->cval : NULL, p->type.dtype)) return true;
+    char fix[128];
+    snprintf(fix, sizeof fix, "convert explicitly: tile_cast(arg, %s)", p->type.spelling);
+    diag_error_fix(a->loc, fix, "argument %d of '%s' is %s; parameter '%s' is %s", i + 1, f->name, dtype_name(a->dtype),
+                   p->name, dtype_name(p->type.dtype));
+    return false;
+}
+
 /* A TILE_EXTERN function applies to each element: its arguments convert
  * implicitly to the parameters' dtypes and broadcast together, as the
  * operands of an element-wise builtin do; the result has the return dtype
@@ -380,15 +394,7 @@ static bool type_extern_call(Sema *s, Expr *e, Func *f)
     Shape shape = sem_scalar_shape;
     for (int i = 0; i < e->nargs; i++) {
         Expr *a = e->args[i];
-        Param *p = &f->params[i];
-        if (!sem_type_expr(s, a)) return false;
-        if (!dtype_implicitly_converts(a->dtype, a->is_const ? &a->cval : NULL, p->type.dtype)) {
-            char fix[128];
-            snprintf(fix, sizeof fix, "convert explicitly: tile_cast(arg, %s)", p->type.spelling);
-            diag_error_fix(a->loc, fix, "argument %d of '%s' is %s; parameter '%s' is %s", i + 1, f->name,
-                           dtype_name(a->dtype), p->name, dtype_name(p->type.dtype));
-            return false;
-        }
+        if (!type_argument(s, f, i, a)) return false;
         if (!sem_broadcast2(a->loc, &shape, &a->shape, &shape)) return false;
     }
     e->callee = f;
@@ -440,14 +446,7 @@ static bool type_call(Sema *s, Expr *e)
             diag_error(p->loc, "tile functions take tiles and scalars, not arrays");
             return false;
         }
-        if (!sem_type_expr(s, a)) return false;
-        if (!dtype_implicitly_converts(a->dtype, a->is_const ? &a->cval : NULL, p->type.dtype)) {
-            char fix[128];
-            snprintf(fix, sizeof fix, "convert explicitly: tile_cast(arg, %s)", p->type.spelling);
-            diag_error_fix(a->loc, fix, "argument %d of '%s' is %s; parameter '%s' is %s", i + 1, f->name,
-                           dtype_name(a->dtype), p->name, dtype_name(p->type.dtype));
-            return false;
-        }
+        if (!type_argument(s, f, i, a)) return false;
     }
     Inline *in = arena_alloc(s->prog->arena, sizeof *in);
     in->body = copy_stmt(s->prog->arena, f->body);
