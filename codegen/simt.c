@@ -100,6 +100,8 @@ static void builtin_cuda(E *e, const SimtNode *n)
     case SB_SHFL_DOWN: fputs("__shfl_down_sync(", o); break;
     case SB_SHFL_XOR: fputs("__shfl_xor_sync(", o); break;
     case SB_MATCH_ANY: fputs("__match_any_sync(", o); break;
+    case SB_MATCH_ALL: fputs("tilec_simt_match_all(", o); break;
+    case SB_EQ: fputs("__uni_sync(", o); break;
     case SB_FENCE: fputs("__threadfence()", o); return;
     case SB_FENCE_BLOCK: fputs("__threadfence_block()", o); return;
     case SB_FENCE_SYSTEM: fputs("__threadfence_system()", o); return;
@@ -144,9 +146,10 @@ static void builtin_host(E *e, const SimtNode *n)
     case SB_SHFL_UP: mode = 1; break;
     case SB_SHFL_DOWN: mode = 2; break;
     case SB_SHFL_XOR: mode = 3; break;
-    case SB_MATCH_ANY: {
+    case SB_EQ: pred = "tilec_simt_eq_sync(ctx_, "; break;
+    case SB_MATCH_ANY: case SB_MATCH_ALL: {
         const char *suf = simt_type_suffix(n->kids[1]->type);
-        fprintf(o, "tilec_simt_match_any_%s(ctx_, ", suf);
+        fprintf(o, "tilec_simt_match_%s_%s(ctx_, ", n->builtin == SB_MATCH_ANY ? "any" : "all", suf);
         ex(e, n->kids[0]);
         fprintf(o, ", (%s)", suffix_type(suf));
         ex(e, n->kids[1]);

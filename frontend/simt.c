@@ -445,13 +445,13 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
         n->type = SIMT_LLONG;
         break;
     }
-    case SB_SHFL: case SB_SHFL_UP: case SB_SHFL_DOWN: case SB_SHFL_XOR: case SB_MATCH_ANY:
+    case SB_SHFL: case SB_SHFL_UP: case SB_SHFL_DOWN: case SB_SHFL_XOR: case SB_MATCH_ANY: case SB_MATCH_ALL:
         if (!simt_type_suffix(n->kids[1]->type)) {
             snprintf(msg, sizeof msg, "simt_%s exchanges 32- and 64-bit integers and floats, not '%s'", name,
                      simt_type_name(n->kids[1]->type));
             return fail(s, clang_Cursor_getArgument(c, 1), "convert the value to int, unsigned, long long, float or double", msg);
         }
-        if (b != SB_MATCH_ANY) n->type = n->kids[1]->type;
+        if (b != SB_MATCH_ANY && b != SB_MATCH_ALL) n->type = n->kids[1]->type;
         break;
     case SB_POPC: case SB_CLZ: case SB_FFS: case SB_BREV: {
         SimtType t = n->kids[0]->type;

@@ -24,7 +24,7 @@ typedef enum SimtType {
     X(SYNCWARP, "syncwarp") X(ACTIVEMASK, "activemask") X(LANEMASK_LT, "lanemask_lt")              \
     X(BALLOT, "ballot_sync") X(ALL, "all_sync") X(ANY, "any_sync") X(SHFL, "shfl_sync")            \
     X(SHFL_UP, "shfl_up_sync") X(SHFL_DOWN, "shfl_down_sync") X(SHFL_XOR, "shfl_xor_sync")         \
-    X(MATCH_ANY, "match_any_sync") X(FENCE, "threadfence") X(FENCE_BLOCK, "threadfence_block")    \
+    X(MATCH_ANY, "match_any_sync") X(MATCH_ALL, "match_all_sync") X(EQ, "eq_sync") X(FENCE, "threadfence") X(FENCE_BLOCK, "threadfence_block")    \
     X(FENCE_SYSTEM, "threadfence_system") X(ATOMIC_LOAD, "atomic_load")                            \
     X(ATOMIC_STORE, "atomic_store") X(ATOMIC_EXCH, "atomic_exch") X(ATOMIC_CAS, "atomic_cas")      \
     X(ATOMIC_ADD, "atomic_add") X(ATOMIC_SUB, "atomic_sub") X(ATOMIC_AND, "atomic_and")            \

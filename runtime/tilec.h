@@ -308,6 +308,8 @@ double __tilec_simt_shfl_up_sync(unsigned mask, double v, unsigned delta);
 double __tilec_simt_shfl_down_sync(unsigned mask, double v, unsigned delta);
 double __tilec_simt_shfl_xor_sync(unsigned mask, double v, int lane_mask);
 unsigned __tilec_simt_match_any_sync(unsigned mask, double v);
+unsigned __tilec_simt_match_all_sync(unsigned mask, double v);
+int __tilec_simt_eq_sync(unsigned mask, int pred);
 void __tilec_simt_threadfence(void);
 void __tilec_simt_threadfence_block(void);
 void __tilec_simt_threadfence_system(void);
@@ -326,6 +328,11 @@ void __tilec_simt_threadfence_system(void);
 #define simt_shfl_down_sync(mask, v, delta) ((__typeof__(v))__tilec_simt_shfl_down_sync(mask, v, delta))
 #define simt_shfl_xor_sync(mask, v, lane_mask) ((__typeof__(v))__tilec_simt_shfl_xor_sync(mask, v, lane_mask))
 #define simt_match_any_sync(mask, v) __tilec_simt_match_any_sync(mask, v)
+/* mask when v is the same in every lane of mask, 0 otherwise (seed 001's
+ * (mask, pred) pair: pred is the result's being non-zero) */
+#define simt_match_all_sync(mask, v) __tilec_simt_match_all_sync(mask, v)
+/* whether pred is the same (all true or all false) in every lane of mask */
+#define simt_eq_sync(mask, pred) __tilec_simt_eq_sync(mask, pred)
 #define simt_threadfence() __tilec_simt_threadfence()
 #define simt_threadfence_block() __tilec_simt_threadfence_block()
 #define simt_threadfence_system() __tilec_simt_threadfence_system()

@@ -78,6 +78,13 @@ TILEC_SIMT_RMW_(min, fetch_min)
 #undef TILEC_SIMT_RMW_
 
 /* %lanemask_lt: the lanes below this one. */
+/* __match_all_sync's mask, or 0 when the lanes' values differ (its pred) */
+template <class T>
+static __device__ __forceinline__ unsigned tilec_simt_match_all(unsigned mask, T v)
+{
+    int pred;
+    return __match_all_sync(mask, v, &pred);
+}
 static __device__ __forceinline__ unsigned tilec_simt_lanemask_lt(void)
 {
     unsigned r;
@@ -328,6 +335,22 @@ static inline uint64_t tilec_simt_shfl_(tilec_simt_ctx *c, uint64_t v, int s, in
     int src = mode == 0 ? (s & 31) : mode == 1 ? c->lane - s : mode == 2 ? c->lane + s : c->lane ^ (s & 31);
     return src < 0 || src > 31 ? v : out[src];
 }
+static inline int tilec_simt_eq_sync(tilec_simt_ctx *c, uint32_t mask, int pred)
+{
+    uint64_t out[32];
+    uint32_t m = tilec_simt_xchg_(c, pred != 0, out) & mask;
+    for (int i = 0; i < 32; i++)
+        if ((m >> i & 1u) && out[i] != (uint64_t)(pred != 0)) return 0;
+    return 1;
+}
+static inline uint32_t tilec_simt_match_all_(tilec_simt_ctx *c, uint32_t mask, uint64_t v)
+{
+    uint64_t out[32];
+    uint32_t m = tilec_simt_xchg_(c, v, out) & mask;
+    for (int i = 0; i < 32; i++)
+        if ((m >> i & 1u) && out[i] != v) return 0;
+    return mask;
+}
 static inline uint32_t tilec_simt_match_any_(tilec_simt_ctx *c, uint32_t mask, uint64_t v)
 {
     uint64_t out[32];
@@ -352,6 +375,12 @@ static inline uint32_t tilec_simt_match_any_(tilec_simt_ctx *c, uint32_t mask, u
         uint64_t b_ = 0;                                                                           \
         memcpy(&b_, &v, sizeof v);                                                                 \
         return tilec_simt_match_any_(c, mask, b_);                                                 \
+    }                                                                                              \
+    static inline uint32_t tilec_simt_match_all_##S(tilec_simt_ctx *c, uint32_t mask, T v)        \
+    {                                                                                              \
+        uint64_t b_ = 0;                                                                           \
+        memcpy(&b_, &v, sizeof v);                                                                 \
+        return tilec_simt_match_all_(c, mask, b_);                                                 \
     }
 TILEC_SIMT_SHFL_(int32_t, i32)
 TILEC_SIMT_SHFL_(uint32_t, u32)

@@ -94,8 +94,8 @@ static void test_votes(void)
 {
     const int64_t n = 300, bs = 128, nblk = (n + bs - 1) / bs; /* the last warps are partly past n */
     int32_t *x = malloc(4 * n);
-    uint32_t *o = malloc(4 * n * 7);
-    double *got = malloc(8 * n * 7), *want = malloc(8 * n * 7);
+    uint32_t *o = malloc(4 * n * 8);
+    double *got = malloc(8 * n * 8), *want = malloc(8 * n * 8);
     for (int64_t i = 0; i < n; i++) x[i] = ex_uniform(0, 1) < 0.3 ? -(int32_t)ex_uniform(0, 1000) : (int32_t)ex_uniform(0, 1e9);
     x[5] = 0, x[6] = 1;
     for (int64_t i = 0; i < n; i++) {
@@ -112,18 +112,19 @@ static void test_votes(void)
         uint32_t u = (uint32_t)v;
         int clz = u ? __builtin_clz(u) : 32, ffs = u ? __builtin_ctz(u) + 1 : 0;
         int64_t partner = w0 + (lane ^ 1);
-        double *w = &want[i * 7];
+        double *w = &want[i * 8];
         w[0] = ballot, w[1] = all * 2 + any, w[2] = blk, w[3] = __builtin_popcount(ballot & ((1u << lane) - 1u));
         w[4] = brev32(u), w[5] = (uint32_t)(clz * 100 + ffs), w[6] = (uint32_t)(partner < n ? x[partner] : 0);
+        w[7] = (i / 32) % 3 == 0 ? 3 : 0; /* match_all: the mask (2), eq_sync of w == 1: uniform (1) */
     }
     int32_t *dx = ex_alloc(4 * n);
-    uint32_t *dout = ex_alloc(4 * n * 7);
+    uint32_t *dout = ex_alloc(4 * n * 8);
     ex_upload(dx, x, 4 * n);
-    tilec_array X = tilec_array_1d(dx, TILEC_INT32, n), O = tilec_array_2d(dout, TILEC_UINT32, n, 7);
+    tilec_array X = tilec_array_1d(dx, TILEC_INT32, n), O = tilec_array_2d(dout, TILEC_UINT32, n, 8);
     ex_status("votes launch", votes(NULL, (tilec_grid){(uint32_t)nblk, 1, 1}, (tilec_grid){(uint32_t)bs, 1, 1}, 0, &X, &O));
-    ex_download(o, dout, 4 * n * 7);
-    for (int64_t i = 0; i < n * 7; i++) got[i] = o[i];
-    ex_check("warp votes, block count, bit operations, shfl_xor", got, want, n * 7, 0, 0);
+    ex_download(o, dout, 4 * n * 8);
+    for (int64_t i = 0; i < n * 8; i++) got[i] = o[i];
+    ex_check("warp votes, block count, bit operations, shfl_xor, match_all, eq_sync", got, want, n * 8, 0, 0);
     free(x), free(o), free(got), free(want);
     ex_free(dx), ex_free(dout);
 }

@@ -94,6 +94,11 @@ SIMT_KERNEL void votes(TILE_ARRAY(const int32_t, 1) x, TILE_ARRAY(uint32_t, 2) o
     int block_pos = simt_syncthreads_count(v > 0);
     int lt = simt_popc(ballot & simt_lanemask_lt());
     int xl = simt_shfl_xor_sync(0xffffffffu, v, 1);
+    /* every third warp holds one value (match_all gives the mask, and the
+     * predicate w == 1 is uniformly false); the others alternate 0 and 1 */
+    int w = (i / 32) % 3 == 0 ? 7 : simt_lane_id() % 2;
+    unsigned ma = simt_match_all_sync(0xffffffffu, w);
+    int eq = simt_eq_sync(0xffffffffu, w == 1);
     if (i >= n) return;
     SIMT_AT(out, i, 0) = ballot;
     SIMT_AT(out, i, 1) = (unsigned)(all * 2 + any);
@@ -102,4 +107,5 @@ SIMT_KERNEL void votes(TILE_ARRAY(const int32_t, 1) x, TILE_ARRAY(uint32_t, 2) o
     SIMT_AT(out, i, 4) = simt_brev((unsigned)v);
     SIMT_AT(out, i, 5) = (unsigned)(simt_clz(v) * 100 + simt_ffs(v));
     SIMT_AT(out, i, 6) = (unsigned)xl;
+    SIMT_AT(out, i, 7) = (ma == 0xffffffffu ? 2u : ma == 0 ? 0u : 100u) + (unsigned)eq;
 }
