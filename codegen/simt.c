@@ -12,6 +12,7 @@
 
 #include "codegen/emit.h"
 #include "frontend/simt.h"
+#include "sema/targetset.h"
 
 typedef struct E {
     FILE *o;
@@ -353,6 +354,31 @@ static void stmt(E *e, const SimtNode *n, int d)
         fputs(";\n", o);
         return;
     case SS_IF:
+        if (n->target) { /* tile_target: #if on the GPU, the host's branch on the host */
+            char cond[1024], desc[256];
+            targetset_describe(n->targets, desc, sizeof desc);
+            if (!e->cuda) {
+                bool host = n->targets & TARGETSET_HOST;
+                fprintf(o, "/* tile_target(%s): %s on the host */ ", desc, host ? "true" : "false");
+                if (host || n->c) braced(e, host ? n->b : n->c, d);
+                else fputs("{}", o);
+                fputc('\n', o);
+                return;
+            }
+            targetset_cuda_condition(n->targets, cond, sizeof cond);
+            fprintf(o, "{\n#if %s /* tile_target(%s) */\n", cond, desc);
+            indent(e, d + 1);
+            braced(e, n->b, d + 1);
+            if (n->c) {
+                fputs("\n#else\n", o);
+                indent(e, d + 1);
+                braced(e, n->c, d + 1);
+            }
+            fputs("\n#endif\n", o);
+            indent(e, d);
+            fputs("}\n", o);
+            return;
+        }
         fputs("if (", o);
         ex_top(e, n->a);
         fputs(") ", o);

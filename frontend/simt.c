@@ -13,6 +13,7 @@
 #include "frontend/diag.h"
 #include "frontend/frontend_ctx.h"
 #include "frontend/simt.h"
+#include "sema/targetset.h"
 
 static const char *const builtin_names[SB_COUNT] = {
 #define SIMT_B_(id, name) [SB_##id] = name,
@@ -738,6 +739,35 @@ static SimtNode *var_decl(SCtx *s, CXCursor c)
     return d;
 }
 
+/* Whether cond is `tile_target(desc)`: then n becomes a target if (its
+ * set in n->targets, or s->ok false after an error), as in tile code. */
+static bool target_cond(SCtx *s, CXCursor cond, SimtNode *n)
+{
+    CXCursor c = fe_strip(cond);
+    if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
+    char *name = fe_str_take(s->cx, clang_getCursorSpelling(c));
+    if (strcmp(name, "__tilec_target") != 0) return false;
+    Expr *e = fe_lower_expr(s->cx, c); /* the description as tile code's frontend sees it */
+    if (!e) {
+        s->ok = false;
+        return true;
+    }
+    const Expr *bad;
+    bool unknown;
+    if (!targetset_eval(e->args[0], &n->targets, &bad, &unknown)) {
+        diag_error_fix(bad->loc,
+                       unknown ? "write TILE_SM_90 (or 90) for sm_90"
+                               : "build it from tile_provides(TILE_SM_XX), tile_is_exactly(TILE_SM_XX), tile_is_host, "
+                                 "tile_is_device, tile_any_target and tile_no_target with |, & and ~",
+                       unknown ? "%lld is not a CUDA architecture tilec knows" : "this is not a target description",
+                       (long long)bad->ival);
+        s->ok = false;
+        return true;
+    }
+    n->target = true;
+    return true;
+}
+
 static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
@@ -768,6 +798,11 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
         return ok;
     case CXCursor_IfStmt:
         n = node(s, SS_IF, c);
+        if (ks->n >= 2 && target_cond(s, ks->c[0], n)) {
+            if (!s->ok) { ok = false; break; }
+            ok = (n->b = single(s, ks->c[1])) && (ks->n < 3 || (n->c = single(s, ks->c[2])));
+            break;
+        }
         ok = ks->n >= 2 && (n->a = expr(s, ks->c[0], 0)) && (n->b = single(s, ks->c[1])) && (ks->n < 3 || (n->c = single(s, ks->c[2])));
         break;
     case CXCursor_WhileStmt:

@@ -87,6 +87,8 @@ struct SimtNode {
     int ndims;
     int64_t dims[8];
     int id;            /* shared variables: their index in the function's list */
+    bool target;       /* SS_IF: `if (tile_target(desc))`, compiled to #if (sema/targetset.h) */
+    uint64_t targets;  /* ...and desc as a set of targets */
 };
 
 typedef struct SimtFunc {

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "frontend/ast.h"
+
 /* Every architecture __CUDA_ARCH__ can be today, in order.  A new one is a
  * new entry here (its bucket then splits off the later-bucket). */
 const int targetset_archs[] = {50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121};
@@ -115,4 +117,46 @@ void targetset_describe(TargetSet s, char *buf, size_t len)
         return;
     }
     for_runs(s, describe_run, buf, len, &n);
+}
+
+bool targetset_eval(const Expr *e, TargetSet *out, const Expr **bad, bool *unknown_arch)
+{
+    TargetSet a, b;
+    *bad = e;
+    *unknown_arch = false;
+    switch (e->kind) {
+    case EX_UNARY:
+        if (e->op != UOP_BITNOT && e->op != UOP_NOT) return false;
+        if (!targetset_eval(e->a, &a, bad, unknown_arch)) return false;
+        *out = targetset_all() & ~a;
+        return true;
+    case EX_BINARY:
+        if (e->op != BOP_OR && e->op != BOP_AND && e->op != BOP_XOR) return false;
+        if (!targetset_eval(e->a, &a, bad, unknown_arch) || !targetset_eval(e->b, &b, bad, unknown_arch)) return false;
+        *out = e->op == BOP_OR ? a | b : e->op == BOP_AND ? a & b : a ^ b;
+        return true;
+    case EX_BUILTIN:
+        switch (e->bi) {
+        case BI_IS_HOST: *out = TARGETSET_HOST; return true;
+        case BI_IS_DEVICE: *out = targetset_devices(); return true;
+        case BI_ANY_TARGET: *out = targetset_all(); return true;
+        case BI_NO_TARGET: *out = 0; return true;
+        case BI_PROVIDES: case BI_IS_EXACTLY: {
+            const Expr *x = e->nargs == 1 ? e->args[0] : NULL;
+            if (!x || x->kind != EX_INT) {
+                *bad = x ? x : e;
+                return false;
+            }
+            if (!targetset_known_arch((int)x->ival) || x->ival != (int)x->ival) {
+                *bad = x;
+                *unknown_arch = true;
+                return false;
+            }
+            *out = e->bi == BI_PROVIDES ? targetset_provides((int)x->ival) : targetset_exactly((int)x->ival);
+            return true;
+        }
+        default: return false;
+        }
+    default: return false;
+    }
 }

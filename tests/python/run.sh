@@ -41,7 +41,10 @@ build() { # src name dir
             -o "$3/lib$2.so" >> "$3/build.log" 2>&1
     echo $? > "$3/build.rc"
 }
-srcs=$(ls examples/*/*.tile.c tests/python/kernels/*.tile.c)
+# Sources with tile kernels: --python binds those only (SIMT kernels have no
+# Python module yet, docs/language.md section 18), so SIMT-only examples have
+# no test here.
+srcs=$(grep -l 'TILE_KERNEL' examples/*/*.tile.c tests/python/kernels/*.tile.c)
 n=0
 for src in $srcs; do
     name=$(basename "$src" .tile.c)

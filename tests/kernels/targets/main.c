@@ -37,6 +37,24 @@ static void test_which(void)
     free(h), ex_free(d);
 }
 
+/* The SIMT kernel's target ifs. */
+static void test_which_simt(void)
+{
+    int64_t n = 100;
+    int32_t *d = ex_alloc(4 * (size_t)n), *h = malloc(4 * (size_t)n);
+    tilec_array O = tilec_array_1d(d, TILEC_INT32, n);
+    ex_status("which_target_simt launch",
+              which_target_simt(NULL, (tilec_grid){2, 1, 1}, (tilec_grid){64, 1, 1}, 0, &O));
+    ex_download(h, d, 4 * (size_t)n);
+    int32_t want = expected_code() - 10000;
+    want = want == 1 ? 1 : want == 90 ? 90 : 80;
+    bool ok = true;
+    for (int64_t i = 0; i < n; i++) ok &= h[i] == want;
+    if (!ok) printf("which_target_simt: got %d, want %d\n", h[0], want);
+    ex_expect("the branch of this target in SIMT code", ok);
+    free(h), ex_free(d);
+}
+
 static void test_product(void)
 {
     int64_t M = 40, K = 16, N = 50;
@@ -64,6 +82,7 @@ static void test_product(void)
 int main(void)
 {
     test_which();
+    test_which_simt();
     test_product();
     return ex_finish("targets");
 }

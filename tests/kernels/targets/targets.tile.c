@@ -49,3 +49,21 @@ TILE_KERNEL void product(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _Floa
     }
     tile_store(c, acc, .index = {i, j});
 }
+
+/* The same in SIMT code: 1 on the host, 90 from sm_90 on, 80 before. */
+SIMT_KERNEL void which_target_simt(TILE_ARRAY(int32_t, 1) out)
+{
+    int64_t i = simt_tid(0);
+    int32_t code = 0;
+    if (tile_target(tile_is_host)) {
+        code = 1;
+    } else if (tile_target(tile_provides(TILE_SM_90))) {
+        code = 90;
+    } else {
+        code = 80;
+    }
+    if (tile_target(tile_no_target))
+        code = -1;
+    if (i < simt_shape(out, 0))
+        out[i] = code;
+}
