@@ -40,7 +40,8 @@ static const char *suffix_type(const char *suf)
 static const char *const host_orders[] = {"", "__ATOMIC_RELAXED", "__ATOMIC_ACQUIRE", "__ATOMIC_RELEASE", "__ATOMIC_ACQ_REL", "__ATOMIC_SEQ_CST"};
 static const char *const cuda_orders[] = {"", "cuda::memory_order_relaxed", "cuda::memory_order_acquire", "cuda::memory_order_release",
                                           "cuda::memory_order_acq_rel", "cuda::memory_order_seq_cst"};
-static const char *const cuda_scopes[] = {"", "cuda::thread_scope_block", "cuda::thread_scope_device", "cuda::thread_scope_system"};
+static const char *const cuda_scopes[] = {"", "cuda::thread_scope_block", "cuda::thread_scope_device", "cuda::thread_scope_system",
+                                          "cuda::thread_scope_thread"};
 
 static void atomic(E *e, const SimtNode *n)
 {

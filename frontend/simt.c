@@ -375,12 +375,12 @@ static bool atomic_options(SCtx *s, SimtNode *n, CXCursor lit)
         } else {
             const char *f = spelling(s, d->c[0]);
             bool order = !strcmp(f, "memory_order");
-            if ((order && (v < 1 || v > 5)) || (!order && (v < 1 || v > 3))) {
-                fail(s, d->c[1], order ? "use TILE_RELAXED, TILE_ACQUIRE, TILE_RELEASE, TILE_ACQ_REL or TILE_SEQ_CST"
-                                       : "use TILE_SCOPE_BLOCK, TILE_SCOPE_DEVICE or TILE_SCOPE_SYSTEM",
+            if ((order && (v < 1 || v > 6)) || (!order && (v < 1 || v > 4))) {
+                fail(s, d->c[1], order ? "use TILE_RELAXED, TILE_CONSUME, TILE_ACQUIRE, TILE_RELEASE, TILE_ACQ_REL or TILE_SEQ_CST"
+                                       : "use TILE_SCOPE_THREAD, TILE_SCOPE_BLOCK, TILE_SCOPE_DEVICE or TILE_SCOPE_SYSTEM",
                      order ? "not a memory order" : "not a thread scope");
                 ok = false;
-            } else if (order) n->order = (int)v;
+            } else if (order) n->order = v == 6 ? 2 : (int)v; /* consume: acquire, as C++ compilers do */
             else n->scope = (int)v;
         }
         fe_kids_free(d);

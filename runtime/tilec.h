@@ -58,8 +58,10 @@ enum tilec_rounding {
 };
 /* Memory order and scope of atomics (seed 001's atomics): relaxed and
  * device scope unless given. */
-enum tilec_memory_order { TILE_RELAXED = 1, TILE_ACQUIRE, TILE_RELEASE, TILE_ACQ_REL, TILE_SEQ_CST };
-enum tilec_scope { TILE_SCOPE_BLOCK = 1, TILE_SCOPE_DEVICE, TILE_SCOPE_SYSTEM };
+enum tilec_memory_order { TILE_RELAXED = 1, TILE_ACQUIRE, TILE_RELEASE, TILE_ACQ_REL, TILE_SEQ_CST, TILE_CONSUME };
+enum tilec_scope { TILE_SCOPE_BLOCK = 1, TILE_SCOPE_DEVICE, TILE_SCOPE_SYSTEM, TILE_SCOPE_THREAD };
+/* (TILE_CONSUME and TILE_SCOPE_THREAD: SIMT atomics only; consume is
+ * compiled as acquire, as C++ compilers do) */
 /* order: a permutation of the dimensions, fastest-varying last ('C' order is
  * the identity); TILE_ORDER_F spells Fortran order for any rank. */
 #define TILE_ORDER_C {-2}

@@ -13,6 +13,9 @@
 
 #include "frontend/diag.h"
 
+/* tilec.h's TILE_CONSUME and TILE_SCOPE_THREAD, which only SIMT atomics take. */
+enum { TILE_CONSUME_ = 6, TILE_SCOPE_THREAD_ = 4 };
+
 static bool check_opts(Expr *e)
 {
     const char *const *allowed = builtin_info(e->bi)->opts;
@@ -711,7 +714,11 @@ static bool builtin_gather_scatter(Sema *s, Expr *e)
         Option *op = ast_option(e, *q);
         if (op && (!sem_type_expr(s, op->value) || !sem_expect_const_int(s, op->value, *q, &iv))) return false;
         if (op && (iv < 1 || iv > (**q == 'm' ? 5 : 3))) {
-            diag_error(op->loc, "invalid .%s (use the TILE_%s constants)", *q, **q == 'm' ? "RELAXED ... TILE_SEQ_CST" : "SCOPE_*");
+            if (iv == (**q == 'm' ? TILE_CONSUME_ : TILE_SCOPE_THREAD_)) /* SIMT atomics' */
+                diag_error(op->loc, "tile atomics take %s", **q == 'm' ? "TILE_RELAXED ... TILE_SEQ_CST (TILE_CONSUME is for SIMT atomics)"
+                                                                       : "TILE_SCOPE_BLOCK, _DEVICE or _SYSTEM (a tile's elements are spread over the block's threads)");
+            else
+                diag_error(op->loc, "invalid .%s (use the TILE_%s constants)", *q, **q == 'm' ? "RELAXED ... TILE_SEQ_CST" : "SCOPE_*");
             return false;
         }
     }
