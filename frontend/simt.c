@@ -562,7 +562,8 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
     enum CXCursorKind k = clang_getCursorKind(c);
     SimtType t = ctype(clang_getCursorType(c));
     switch (k) {
-    case CXCursor_IntegerLiteral: case CXCursor_CharacterLiteral: case CXCursor_UnaryExpr: { /* sizeof, _Alignof */
+    case CXCursor_IntegerLiteral: case CXCursor_CharacterLiteral: case CXCursor_CXXBoolLiteralExpr: /* C23 true, false */
+    case CXCursor_UnaryExpr: { /* sizeof, _Alignof */
         int64_t v;
         bool u;
         if (!eval_int(c, &v, &u)) return fail(s, c, NULL, "cannot evaluate this constant");

@@ -29,7 +29,7 @@ typedef enum SimtType {
     X(ATOMIC_STORE, "atomic_store") X(ATOMIC_EXCH, "atomic_exch") X(ATOMIC_CAS, "atomic_cas")      \
     X(ATOMIC_ADD, "atomic_add") X(ATOMIC_SUB, "atomic_sub") X(ATOMIC_AND, "atomic_and")            \
     X(ATOMIC_OR, "atomic_or") X(ATOMIC_XOR, "atomic_xor") X(ATOMIC_MAX, "atomic_max")              \
-    X(ATOMIC_MIN, "atomic_min") X(POPC, "popc") X(CLZ, "clz") X(FFS, "ffs") X(BREV, "brev")     \
+    X(ATOMIC_MIN, "atomic_min") X(ATOMIC_NANMAX, "atomic_nanmax") X(ATOMIC_NANMIN, "atomic_nanmin") X(POPC, "popc") X(CLZ, "clz") X(FFS, "ffs") X(BREV, "brev")     \
     X(SHAPE, "shape")
 typedef enum SimtBuiltin {
     SB_NONE = 0,
@@ -43,7 +43,7 @@ const char *simt_builtin_name(SimtBuiltin b);
 /* The builtin simt_NAME for "NAME", or SB_NONE. */
 SimtBuiltin simt_builtin_lookup(const char *name);
 /* An atomic builtin: its pointer is the first argument. */
-static inline bool simt_is_atomic(SimtBuiltin b) { return b >= SB_ATOMIC_LOAD && b <= SB_ATOMIC_MIN; }
+static inline bool simt_is_atomic(SimtBuiltin b) { return b >= SB_ATOMIC_LOAD && b <= SB_ATOMIC_NANMIN; }
 
 typedef enum SimtKind {
     /* expressions */

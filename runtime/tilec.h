@@ -357,6 +357,8 @@ double __tilec_simt_atomic_or(void *p, double v, struct tilec_simt_atomic_opts o
 double __tilec_simt_atomic_xor(void *p, double v, struct tilec_simt_atomic_opts o);
 double __tilec_simt_atomic_max(void *p, double v, struct tilec_simt_atomic_opts o);
 double __tilec_simt_atomic_min(void *p, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_nanmax(void *p, double v, struct tilec_simt_atomic_opts o);
+double __tilec_simt_atomic_nanmin(void *p, double v, struct tilec_simt_atomic_opts o);
 #define SIMT_ATOMIC_(op, p, ...) \
     ((__typeof__(*(p)))__tilec_simt_atomic_##op(p, __VA_ARGS__))
 #define SIMT_OPTS_(...) (struct tilec_simt_atomic_opts){__VA_ARGS__}
@@ -371,6 +373,9 @@ double __tilec_simt_atomic_min(void *p, double v, struct tilec_simt_atomic_opts 
 #define simt_atomic_xor(p, v, ...) SIMT_ATOMIC_(xor, p, v, SIMT_OPTS_(__VA_ARGS__))
 #define simt_atomic_max(p, v, ...) SIMT_ATOMIC_(max, p, v, SIMT_OPTS_(__VA_ARGS__))
 #define simt_atomic_min(p, v, ...) SIMT_ATOMIC_(min, p, v, SIMT_OPTS_(__VA_ARGS__))
+/* max and min with NaN as a missing value: nanmax(a, NaN) = a, nanmax(NaN, b) = b */
+#define simt_atomic_nanmax(p, v, ...) SIMT_ATOMIC_(nanmax, p, v, SIMT_OPTS_(__VA_ARGS__))
+#define simt_atomic_nanmin(p, v, ...) SIMT_ATOMIC_(nanmin, p, v, SIMT_OPTS_(__VA_ARGS__))
 /* Bit operations (CUDA's __popc, __clz, __ffs, __brev; 64-bit operands use
  * the 64-bit forms).  brev's result has its operand's type. */
 int __tilec_simt_popc(unsigned long long x);

@@ -76,6 +76,23 @@ TILEC_SIMT_RMW_(xor, fetch_xor)
 TILEC_SIMT_RMW_(max, fetch_max)
 TILEC_SIMT_RMW_(min, fetch_min)
 #undef TILEC_SIMT_RMW_
+/* nanmax/nanmin (seed 001): NaN is a missing value, so max(a, NaN) = a and
+ * max(NaN, b) = b; a compare-and-swap loop (x != x is false for integers,
+ * where they are max and min). */
+#define TILEC_SIMT_NAN_(op, better)                                                                \
+    template <cuda::thread_scope S, class T>                                                       \
+    static __device__ __forceinline__ T tilec_simt_atomic_##op(T *p, T v, cuda::memory_order o)    \
+    {                                                                                              \
+        cuda::atomic_ref<T, S> r_(*p);                                                             \
+        T old_ = r_.load(cuda::memory_order_relaxed);                                              \
+        for (;;) {                                                                                 \
+            T want_ = old_ != old_ ? v : v != v ? old_ : (v better old_ ? v : old_);               \
+            if (r_.compare_exchange_weak(old_, want_, o, cuda::memory_order_relaxed)) return old_; \
+        }                                                                                          \
+    }
+TILEC_SIMT_NAN_(nanmax, >)
+TILEC_SIMT_NAN_(nanmin, <)
+#undef TILEC_SIMT_NAN_
 
 /* %lanemask_lt: the lanes below this one. */
 /* __match_all_sync's mask, or 0 when the lanes' values differ (its pred) */
@@ -129,7 +146,9 @@ static __device__ __forceinline__ unsigned tilec_simt_lanemask_lt(void)
         return expected;                                                                           \
     }                                                                                              \
     TILEC_SIMT_CASLOOP_(T, S, max, v > old_ ? v : old_)                                            \
-    TILEC_SIMT_CASLOOP_(T, S, min, v < old_ ? v : old_)
+    TILEC_SIMT_CASLOOP_(T, S, min, v < old_ ? v : old_)                                            \
+    TILEC_SIMT_CASLOOP_(T, S, nanmax, old_ != old_ ? v : v != v ? old_ : (v > old_ ? v : old_))   \
+    TILEC_SIMT_CASLOOP_(T, S, nanmin, old_ != old_ ? v : v != v ? old_ : (v < old_ ? v : old_))
 #define TILEC_SIMT_INT_ATOMICS_(T, S)                                                              \
     TILEC_SIMT_ATOMICS_(T, S)                                                                      \
     static inline T tilec_simt_atomic_add_##S(T *p, T v, int mo) { return __atomic_fetch_add(p, v, mo); } \

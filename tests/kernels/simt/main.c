@@ -129,11 +129,38 @@ static void test_votes(void)
     ex_free(dx), ex_free(dout);
 }
 
+static void test_nan_extrema(void)
+{
+    const int64_t n = 1000, nk = 333;
+    float *x = malloc(4 * n), out[2] = {NAN, NAN};
+    int32_t *k = malloc(4 * nk), m = INT32_MIN;
+    double mx = -INFINITY, mn = INFINITY;
+    int32_t km = INT32_MIN;
+    for (int64_t i = 0; i < n; i++) {
+        x[i] = ex_uniform(0, 1) < 0.1 ? NAN : (float)ex_uniform(-1e3, 1e3);
+        if (x[i] == x[i]) mx = fmax(mx, x[i]), mn = fmin(mn, x[i]);
+    }
+    x[0] = NAN; /* a NaN first, wherever the threads land */
+    for (int64_t i = 0; i < nk; i++) k[i] = (int32_t)ex_uniform(-1e6, 1e6), km = k[i] > km ? k[i] : km;
+    float *dx = ex_alloc(4 * n), *dout = ex_alloc(8);
+    int32_t *dk = ex_alloc(4 * nk), *dm = ex_alloc(4);
+    ex_upload(dx, x, 4 * n), ex_upload(dout, out, 8), ex_upload(dk, k, 4 * nk), ex_upload(dm, &m, 4);
+    tilec_array X = tilec_array_1d(dx, TILEC_FLOAT32, n), O = tilec_array_1d(dout, TILEC_FLOAT32, 2),
+                K = tilec_array_1d(dk, TILEC_INT32, nk), M = tilec_array_1d(dm, TILEC_INT32, 1);
+    ex_status("nan_extrema launch", nan_extrema(NULL, (tilec_grid){8, 1, 1}, (tilec_grid){128, 1, 1}, 0, &X, &O, &K, &M));
+    ex_download(out, dout, 8), ex_download(&m, dm, 4);
+    ex_expect("atomic nanmax skips NaNs", out[0] == (float)mx);
+    ex_expect("atomic nanmin skips NaNs", out[1] == (float)mn);
+    ex_expect("atomic nanmax of int32 is max", m == km);
+    free(x), free(k), ex_free(dx), ex_free(dout), ex_free(dk), ex_free(dm);
+}
+
 int main(void)
 {
     test_histogram();
     test_scan();
     test_transpose();
     test_votes();
+    test_nan_extrema();
     return ex_finish("simt");
 }

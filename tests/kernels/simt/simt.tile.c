@@ -109,3 +109,18 @@ SIMT_KERNEL void votes(TILE_ARRAY(const int32_t, 1) x, TILE_ARRAY(uint32_t, 2) o
     SIMT_AT(out, i, 6) = (unsigned)xl;
     SIMT_AT(out, i, 7) = (ma == 0xffffffffu ? 2u : ma == 0 ? 0u : 100u) + (unsigned)eq;
 }
+
+/* NaN as a missing value: out[0] and out[1] (NaN at first) become the
+ * largest and smallest numbers of x, whatever the NaNs among them; m[0]
+ * the largest of k (nanmax of integers is max). */
+SIMT_KERNEL void nan_extrema(TILE_ARRAY(const float, 1) x, TILE_ARRAY(float, 1) out, TILE_ARRAY(const int32_t, 1) k,
+                             TILE_ARRAY(int32_t, 1) m)
+{
+    int64_t i = simt_tid(0);
+    if (i < simt_shape(x, 0)) {
+        simt_atomic_nanmax(&out[0], x[i]);
+        simt_atomic_nanmin(&out[1], x[i], .memory_order = TILE_SEQ_CST);
+    }
+    if (i < simt_shape(k, 0))
+        simt_atomic_nanmax(&m[0], k[i]);
+}
