@@ -753,15 +753,7 @@ static bool target_cond(SCtx *s, CXCursor cond, SimtNode *n)
         s->ok = false;
         return true;
     }
-    const Expr *bad;
-    bool unknown;
-    if (!targetset_eval(e->args[0], &n->targets, &bad, &unknown)) {
-        diag_error_fix(bad->loc,
-                       unknown ? "write TILE_SM_90 (or 90) for sm_90"
-                               : "build it from tile_provides(TILE_SM_XX), tile_is_exactly(TILE_SM_XX), tile_is_host, "
-                                 "tile_is_device, tile_any_target and tile_no_target with |, & and ~",
-                       unknown ? "%lld is not a CUDA architecture tilec knows" : "this is not a target description",
-                       (long long)bad->ival);
+    if (!targetset_eval(e->args[0], &n->targets)) {
         s->ok = false;
         return true;
     }

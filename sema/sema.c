@@ -877,62 +877,29 @@ bool sem_check_assign(Sema *s, Stmt *st)
  * targets, and code generation compiles the if to #if on __CUDA_ARCH__ (the
  * host target takes the branch for the host).  Both branches are checked. */
 
-static bool target_set(Sema *s, Expr *e, TargetSet *out)
+/* Types the architectures inside a description (they may be any integer
+ * constant expressions); targetset_eval reads the rest. */
+static bool type_archs(Sema *s, Expr *e)
 {
-    static const char fix[] = "build it from tile_provides(TILE_SM_XX), tile_is_exactly(TILE_SM_XX), tile_is_host, "
-                              "tile_is_device, tile_any_target and tile_no_target with |, & and ~";
-    TargetSet a, b;
+    int64_t sm;
     e->dtype = DT_INT64;
     e->shape = sem_scalar_shape;
     switch (e->kind) {
-    case EX_UNARY:
-        if (e->op != UOP_BITNOT && e->op != UOP_NOT) break;
-        if (!target_set(s, e->a, &a)) return false;
-        *out = targetset_all() & ~a;
-        return true;
-    case EX_BINARY:
-        if (e->op != BOP_OR && e->op != BOP_AND && e->op != BOP_XOR) break;
-        if (!target_set(s, e->a, &a) || !target_set(s, e->b, &b)) return false;
-        *out = e->op == BOP_OR ? a | b : e->op == BOP_AND ? a & b : a ^ b;
-        return true;
+    case EX_UNARY: return type_archs(s, e->a);
+    case EX_BINARY: return type_archs(s, e->a) && type_archs(s, e->b);
     case EX_BUILTIN:
-        switch (e->bi) {
-        case BI_IS_HOST: *out = TARGETSET_HOST; return true;
-        case BI_IS_DEVICE: *out = targetset_devices(); return true;
-        case BI_ANY_TARGET: *out = targetset_all(); return true;
-        case BI_NO_TARGET: *out = 0; return true;
-        case BI_PROVIDES: case BI_IS_EXACTLY: {
-            int64_t sm;
-            if (!sem_type_expr(s, e->args[0]) || !sem_expect_const_int(s, e->args[0], "the architecture", &sm))
-                return false;
-            if (!targetset_known_arch((int)sm) || sm != (int)sm) {
-                char known[256] = "";
-                for (int i = 0; i < targetset_narchs; i++)
-                    snprintf(known + strlen(known), sizeof known - strlen(known), "%s%d", i ? ", " : "",
-                             targetset_archs[i]);
-                diag_error_fix(e->args[0]->loc, "write TILE_SM_90 (or 90) for sm_90",
-                               "%" PRId64 " is not a CUDA architecture tilec knows (%s)", sm, known);
-                return false;
-            }
-            *out = e->bi == BI_PROVIDES ? targetset_provides((int)sm) : targetset_exactly((int)sm);
-            return true;
-        }
-        default:
-            break;
-        }
-        break;
-    default:
-        break;
+        if ((e->bi == BI_PROVIDES || e->bi == BI_IS_EXACTLY) && e->nargs == 1)
+            return sem_type_expr(s, e->args[0]) && sem_expect_const_int(s, e->args[0], "the architecture", &sm);
+        return true;
+    default: return true;
     }
-    diag_error_fix(e->loc, fix, "this is not a target description");
-    return false;
 }
 
 static bool check_target_cond(Sema *s, Stmt *st)
 {
     Expr *c = st->cond;
     TargetSet set;
-    if (!target_set(s, c->args[0], &set)) return false;
+    if (!type_archs(s, c->args[0]) || !targetset_eval(c->args[0], &set)) return false;
     c->dtype = DT_BOOL;
     c->shape = sem_scalar_shape;
     st->is_target = true;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "frontend/ast.h"
+#include "frontend/diag.h"
 
 /* Every architecture __CUDA_ARCH__ can be today, in order.  A new one is a
  * new entry here (its bucket then splits off the later-bucket). */
@@ -119,20 +120,28 @@ void targetset_describe(TargetSet s, char *buf, size_t len)
     for_runs(s, describe_run, buf, len, &n);
 }
 
-bool targetset_eval(const Expr *e, TargetSet *out, const Expr **bad, bool *unknown_arch)
+/* An architecture argument's value: a literal, or a constant sema folded. */
+static bool arch_value(const Expr *x, int64_t *v)
+{
+    if (x->kind == EX_INT) *v = x->ival;
+    else if (x->is_const && !x->cval.is_float) *v = x->cval.i;
+    else return false;
+    return true;
+}
+
+static bool eval(const Expr *e, TargetSet *out, const Expr **bad, bool *unknown_arch)
 {
     TargetSet a, b;
     *bad = e;
-    *unknown_arch = false;
     switch (e->kind) {
     case EX_UNARY:
         if (e->op != UOP_BITNOT && e->op != UOP_NOT) return false;
-        if (!targetset_eval(e->a, &a, bad, unknown_arch)) return false;
+        if (!eval(e->a, &a, bad, unknown_arch)) return false;
         *out = targetset_all() & ~a;
         return true;
     case EX_BINARY:
         if (e->op != BOP_OR && e->op != BOP_AND && e->op != BOP_XOR) return false;
-        if (!targetset_eval(e->a, &a, bad, unknown_arch) || !targetset_eval(e->b, &b, bad, unknown_arch)) return false;
+        if (!eval(e->a, &a, bad, unknown_arch) || !eval(e->b, &b, bad, unknown_arch)) return false;
         *out = e->op == BOP_OR ? a | b : e->op == BOP_AND ? a & b : a ^ b;
         return true;
     case EX_BUILTIN:
@@ -143,20 +152,43 @@ bool targetset_eval(const Expr *e, TargetSet *out, const Expr **bad, bool *unkno
         case BI_NO_TARGET: *out = 0; return true;
         case BI_PROVIDES: case BI_IS_EXACTLY: {
             const Expr *x = e->nargs == 1 ? e->args[0] : NULL;
-            if (!x || x->kind != EX_INT) {
+            int64_t v;
+            if (!x || !arch_value(x, &v)) {
                 *bad = x ? x : e;
                 return false;
             }
-            if (!targetset_known_arch((int)x->ival) || x->ival != (int)x->ival) {
+            if (!targetset_known_arch((int)v) || v != (int)v) {
                 *bad = x;
                 *unknown_arch = true;
                 return false;
             }
-            *out = e->bi == BI_PROVIDES ? targetset_provides((int)x->ival) : targetset_exactly((int)x->ival);
+            *out = e->bi == BI_PROVIDES ? targetset_provides((int)v) : targetset_exactly((int)v);
             return true;
         }
         default: return false;
         }
     default: return false;
     }
+}
+
+bool targetset_eval(const Expr *desc, TargetSet *out)
+{
+    const Expr *bad;
+    bool unknown = false;
+    if (eval(desc, out, &bad, &unknown)) return true;
+    if (unknown) {
+        char known[256] = "";
+        for (int i = 0; i < targetset_narchs; i++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%d", i ? ", " : "", targetset_archs[i]);
+        int64_t v = 0;
+        arch_value(bad, &v);
+        diag_error_fix(bad->loc, "write TILE_SM_90 (or 90) for sm_90", "%lld is not a CUDA architecture tilec knows (%s)",
+                       (long long)v, known);
+    } else {
+        diag_error_fix(bad->loc,
+                       "build it from tile_provides(TILE_SM_XX), tile_is_exactly(TILE_SM_XX), tile_is_host, "
+                       "tile_is_device, tile_any_target and tile_no_target with |, & and ~",
+                       "this is not a target description");
+    }
+    return false;
 }

@@ -42,12 +42,11 @@ bool targetset_has_arch(TargetSet s, int sm);
  * the empty set and "1" for all. */
 void targetset_cuda_condition(TargetSet s, char *buf, size_t len);
 struct Expr;
-/* The set an untyped description denotes (the argument of tile_target as
- * the frontend lowered it: tile_provides(N) ... with | & ^ ~ !, N an integer
- * literal or enum constant); SIMT code's target ifs, which sema does not
- * type.  False with *bad the offending node (and *unknown_arch set when it
- * is an architecture tilec does not know). */
-bool targetset_eval(const struct Expr *e, TargetSet *out, const struct Expr **bad, bool *unknown_arch);
+/* The set a description denotes (the argument of tile_target: tile_provides(N)
+ * ... with | & ^ ~ !), for tile code (sema, which has typed each N) and for
+ * SIMT code (N an integer literal or enum constant); errors at the first
+ * part that is not a description, or an architecture tilec does not know. */
+bool targetset_eval(const struct Expr *desc, TargetSet *out);
 /* A readable form for dumps and diagnostics: "host | sm_80..sm_89 |
  * sm_90+", "no target", "any target". */
 void targetset_describe(TargetSet s, char *buf, size_t len);
