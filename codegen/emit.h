@@ -104,4 +104,7 @@ bool grid_c_initializer(const Func *f, char **out);
 void simt_emit_cuda(FILE *o, const CodegenOptions *co, const Program *p);
 void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p);
 void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p);
+/* The header's SIMT types, before its declarations: tilec_vec.h and the
+ * user structs of SIMT code (each under its own guard). */
+void simt_emit_header_types(FILE *o, const Program *p);
 #endif

@@ -40,7 +40,9 @@ bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
     guard_name(o, co->header_name);
     fputs("\n#define ", o);
     guard_name(o, co->header_name);
-    fputs("\n#include \"tilec_rt.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n", o);
+    fputs("\n#include \"tilec_rt.h\"\n\n", o);
+    simt_emit_header_types(o, p);
+    fputs("#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n", o);
     for (int i = 0; i < p->nfuncs; i++) {
         const Func *f = p->funcs[i];
         if (!f->is_kernel) continue;

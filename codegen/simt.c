@@ -198,6 +198,71 @@ static void var_name(E *e, const SimtNode *n)
     else fprintf(e->o, "v_%s", n->text);
 }
 
+/* A zero of a field's type as a C initializer (a struct's first field
+ * wants a value when no other field is given). */
+static void c_zero(FILE *o, SimtType t, const SimtAgg *a, int ndims)
+{
+    if (ndims) fputs("{0}", o);
+    else if (t == SIMT_VEC) {
+        fprintf(o, "((%s){{0", a->cname);
+        for (int i = 1; i < a->lanes; i++) fputs(", 0", o);
+        fputs("}})", o);
+    } else if (t == SIMT_STRUCT) {
+        fprintf(o, "((%s){.%s = ", a->cname, a->fields[0].name);
+        c_zero(o, a->fields[0].type, a->fields[0].agg, a->fields[0].ndims);
+        fputs("})", o);
+    } else fputc('0', o);
+}
+
+/* A vector or struct built from n's kids (lanes or fields; missing ones
+ * are zero): T{...} with every lane or field in CUDA C++; in C a compound
+ * literal, a struct's by designators of the fields given (so that C's
+ * warnings about missing initializers stay quiet). */
+static void make(E *e, const SimtNode *n)
+{
+    FILE *o = e->o;
+    const SimtAgg *a = n->agg;
+    if (!e->cuda && a->vector) {
+        fprintf(o, "((%s){{", a->cname);
+        for (int i = 0; i < n->nkids; i++) {
+            if (i) fputs(", ", o);
+            if (n->kids[i]) ex(e, n->kids[i]);
+            else fputc('0', o);
+        }
+        fputs("}})", o);
+        return;
+    }
+    if (!e->cuda) {
+        fprintf(o, "((%s){", a->cname);
+        int given = 0;
+        for (int i = 0; i < n->nkids; i++) {
+            if (!n->kids[i] && (a->fields[i].type == SIMT_VEC || a->fields[i].type == SIMT_STRUCT || a->fields[i].ndims)) continue;
+            fprintf(o, "%s.%s = ", given++ ? ", " : "", a->fields[i].name);
+            if (n->kids[i]) ex(e, n->kids[i]);
+            else fputc('0', o);
+        }
+        if (!given) {
+            fprintf(o, ".%s = ", a->fields[0].name);
+            c_zero(o, a->fields[0].type, a->fields[0].agg, a->fields[0].ndims);
+        }
+        fputs("})", o);
+        return;
+    }
+    fprintf(o, "%s{", a->cname);
+    for (int i = 0; i < n->nkids; i++) {
+        if (i) fputs(", ", o);
+        if (n->kids[i]) {
+            ex(e, n->kids[i]);
+            continue;
+        }
+        const SimtField *f = a->vector ? NULL : &a->fields[i];
+        if (f && f->ndims) fputs("{}", o);
+        else if (f && f->agg) fprintf(o, "%s{}", f->agg->cname);
+        else fputc('0', o);
+    }
+    fputc('}', o);
+}
+
 static void ex(E *e, const SimtNode *n)
 {
     FILE *o = e->o;
@@ -277,6 +342,19 @@ static void ex(E *e, const SimtNode *n)
         args(e, n, 0);
         fputc('}', o);
         return;
+    case SX_MEMBER:
+        fputc('(', o);
+        ex(e, n->a);
+        fprintf(o, ").%s", n->text);
+        return;
+    case SX_LANE: /* CUDA's vectors are structs of lanes in order; the host's unions have a_ */
+        fputs(e->cuda ? "(&(" : "(", o);
+        ex(e, n->a);
+        fputs(e->cuda ? ").x)[" : ").a_[", o);
+        ex(e, n->b);
+        fputc(']', o);
+        return;
+    case SX_MAKE: make(e, n); return;
     default: fputs("/* ? */", o); return;
     }
 }
@@ -303,7 +381,7 @@ static void indent(E *e, int d)
 static void decl(E *e, const SimtNode *d)
 {
     FILE *o = e->o;
-    const char *t = simt_type_name(d->type);
+    const char *t = simt_type_text(d->type, d->agg);
     if (d->dynamic) { /* CUDA's extern __shared__ array is declared just before (stmt) */
         fprintf(o, "%s *const v_%s = (%s *)%s", t, d->text, t, e->cuda ? "tilec_dyn_" : "ctx_->dyn");
         return;
@@ -441,6 +519,14 @@ static void body(E *e, const SimtFunc *sf)
     for (int i = 0; sf->body && i < sf->body->nkids; i++) stmt(e, sf->body->kids[i], 1);
 }
 
+/* The C type of scalar (or vector, or struct) parameter i of SIMT function f. */
+static const char *param_type(const Func *f, int i)
+{
+    const SimtFunc *sf = (const SimtFunc *)f; /* f is the first member */
+    if (sf->param_aggs && sf->param_aggs[i]) return sf->param_aggs[i]->cname;
+    return dtype_host_type(f->params[i].type.dtype);
+}
+
 /* `const tilec_array p_a, int32_t p_n`: a kernel's or SIMT function's parameters. */
 static void params(FILE *o, const Func *f, bool first)
 {
@@ -448,7 +534,7 @@ static void params(FILE *o, const Func *f, bool first)
         const Param *p = &f->params[i];
         fputs(first && i == 0 ? "" : ", ", o);
         if (p->kind == PARAM_ARRAY) fprintf(o, "const tilec_array p_%s", p->name);
-        else fprintf(o, "%s p_%s", dtype_host_type(p->type.dtype), p->name);
+        else fprintf(o, "%s p_%s", param_type(f, i), p->name);
     }
 }
 
@@ -467,6 +553,7 @@ static void launch_prototype(FILE *o, const CodegenOptions *co, const Func *f)
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
         if (p->kind == PARAM_ARRAY) fprintf(o, ", const tilec_array *%s", p->name);
+        else if (p->type.dtype == DT_INVALID) fprintf(o, ", %s %s", param_type(f, i), p->name);
         else fprintf(o, ", %s %s", emit_scalar_api_type(p->type.dtype), p->name);
     }
     fputc(')', o);
@@ -507,14 +594,14 @@ void simt_emit_cuda(FILE *o, const CodegenOptions *co, const Program *p)
         const Func *f = &sf->f;
         E e = {o, true, sf};
         if (f->is_kernel) fprintf(o, "static __global__ void tilec_sk_%s(", f->name);
-        else fprintf(o, "static __device__ __forceinline__ %s tilec_sf_%s(", simt_type_name(sf->ret), f->name);
+        else fprintf(o, "static __device__ __forceinline__ %s tilec_sf_%s(", simt_type_text(sf->ret, sf->ret_agg), f->name);
         params(o, f, true);
         if (!f->nparams) fputs("void", o);
         fputs(")\n{\n", o);
         body(&e, sf);
         fputs("}\n\n", o);
         if (!f->is_kernel && sf->interop) { /* SIMT_INTEROP: the same function for CUDA C++ callers */
-            fprintf(o, "extern \"C\" __device__ %s %s(", simt_type_name(sf->ret), f->name);
+            fprintf(o, "extern \"C\" __device__ %s %s(", simt_type_text(sf->ret, sf->ret_agg), f->name);
             params(o, f, true);
             if (!f->nparams) fputs("void", o);
             fprintf(o, ")\n{\n    %stilec_sf_%s(", sf->ret == SIMT_VOID ? "" : "return ", f->name);
@@ -560,7 +647,7 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         const Func *f = &sf->f;
         E e = {o, false, sf};
         if (!f->is_kernel) {
-            fprintf(o, "static inline %s tilec_sf_%s(tilec_simt_ctx *ctx_", simt_type_name(sf->ret), f->name);
+            fprintf(o, "static inline %s tilec_sf_%s(tilec_simt_ctx *ctx_", simt_type_text(sf->ret, sf->ret_agg), f->name);
             params(o, f, false);
             fputs(")\n{\n", o);
             body(&e, sf);
@@ -571,7 +658,7 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         for (int j = 0; j < f->nparams; j++) {
             const Param *q = &f->params[j];
             if (q->kind == PARAM_ARRAY) fprintf(o, "    tilec_array %s;\n", q->name);
-            else fprintf(o, "    %s %s;\n", dtype_host_type(q->type.dtype), q->name);
+            else fprintf(o, "    %s %s;\n", param_type(f, j), q->name);
         }
         if (!f->nparams) fputs("    int none_;\n", o);
         fputs("};\n\n", o);
@@ -581,7 +668,7 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
             for (int j = 0; j < sf->nshared; j++) {
                 const SimtNode *d = sf->shared[j];
                 if (d->dynamic) continue;
-                fprintf(o, "    %s s%d_%s", simt_type_name(d->type), d->id, d->text);
+                fprintf(o, "    %s s%d_%s", simt_type_text(d->type, d->agg), d->id, d->text);
                 for (int k = 0; k < d->ndims; k++) fprintf(o, "[%" PRId64 "]", d->dims[k]);
                 fputs(";\n", o);
             }
@@ -593,7 +680,7 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         for (int j = 0; j < f->nparams; j++) {
             const Param *q = &f->params[j];
             if (q->kind == PARAM_ARRAY) fprintf(o, "    const tilec_array p_%s = a_->%s;\n", q->name, q->name);
-            else fprintf(o, "    %s p_%s = a_->%s;\n", dtype_host_type(q->type.dtype), q->name, q->name);
+            else fprintf(o, "    %s p_%s = a_->%s;\n", param_type(f, j), q->name, q->name);
         }
         if (!f->nparams) fputs("    (void)a_;\n", o);
         body(&e, sf);
@@ -631,7 +718,10 @@ void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
             if (pa->kind == PARAM_ARRAY)
                 fprintf(o, " *   %s: %s%s array of rank %d%s\n", pa->name, pa->readonly ? "read-only " : "", dtype_name(pa->type.dtype),
                         pa->rank, pa->readonly ? "" : " (written)");
-            else fprintf(o, " *   %s: %s scalar\n", pa->name, dtype_name(pa->type.dtype));
+            else if (pa->type.dtype == DT_INVALID) {
+                const SimtAgg *ag = p->simt[i]->param_aggs[j];
+                fprintf(o, " *   %s: %s %s, by value\n", pa->name, ag->vector ? "vector" : "struct", ag->cname);
+            } else fprintf(o, " *   %s: %s scalar\n", pa->name, dtype_name(pa->type.dtype));
         }
         fputs(" * Returns TILEC_OK, or the reason the launch was refused or failed\n"
               " * (tilec_status_string(); tilec_last_error() has the detail). */\n", o);
@@ -653,13 +743,49 @@ void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
         if (!ninterop++)
             fputs("#ifdef __CUDACC__\n/* SIMT_INTEROP functions, callable from CUDA C++ device code (CUDA target; link\n"
                   " * the .cu with -rdc=true): arrays as tilec_array by value, scalars by value. */\n", o);
-        fprintf(o, "__device__ %s %s(", simt_type_name(sf->ret), f->name);
+        fprintf(o, "__device__ %s %s(", simt_type_text(sf->ret, sf->ret_agg), f->name);
         for (int j = 0; j < f->nparams; j++) {
             const Param *pa = &f->params[j];
             if (pa->kind == PARAM_ARRAY) fprintf(o, "%stilec_array %s", j ? ", " : "", pa->name);
-            else fprintf(o, "%s%s %s", j ? ", " : "", dtype_host_type(pa->type.dtype), pa->name);
+            else fprintf(o, "%s%s %s", j ? ", " : "", param_type(f, j), pa->name);
         }
         fputs(f->nparams ? ");\n" : "void);\n", o);
     }
     if (ninterop) fputs("#endif\n\n", o);
+}
+
+/* Whether the header needs tilec_vec.h: SIMT structs, or vectors passed to
+ * or returned from SIMT functions. */
+static bool header_needs_vec(const Program *p)
+{
+    if (p->nsimt_structs) return true;
+    for (int i = 0; i < p->nsimt; i++) {
+        const SimtFunc *sf = p->simt[i];
+        if (sf->ret_agg) return true;
+        for (int j = 0; sf->param_aggs && j < sf->f.nparams; j++)
+            if (sf->param_aggs[j]) return true;
+    }
+    return false;
+}
+
+void simt_emit_header_types(FILE *o, const Program *p)
+{
+    if (!header_needs_vec(p)) return;
+    fputs("#include \"tilec_vec.h\"\n\n", o);
+    for (int i = 0; i < p->nsimt_structs; i++) {
+        const SimtAgg *a = p->simt_structs[i];
+        fprintf(o, "/* SIMT struct '%s' (%s:%d)%s */\n", a->name, emit_base_name(a->loc.file ? a->loc.file : "(stdin)"), a->loc.line,
+                a->align ? ", aligned to at least SIMT_STRUCT_ALIGN's bytes" : "");
+        fprintf(o, "#ifndef TILEC_STRUCT_%s_\n#define TILEC_STRUCT_%s_\ntypedef struct %s %s;\nstruct %s {\n", a->name, a->name, a->name,
+                a->name, a->name);
+        for (int j = 0; j < a->nfields; j++) {
+            const SimtField *f = &a->fields[j];
+            fputs("    ", o);
+            if (j == 0 && a->align) fprintf(o, "TILEC_ALIGNAS(%d) ", a->align);
+            fprintf(o, "%s %s", simt_type_text(f->type, f->agg), f->name);
+            for (int k = 0; k < f->ndims; k++) fprintf(o, "[%" PRId64 "]", f->dims[k]);
+            fputs(";\n", o);
+        }
+        fputs("};\n#endif\n\n", o);
+    }
 }

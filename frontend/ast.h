@@ -232,6 +232,8 @@ typedef struct Program {
     int ndeps;
     struct SimtFunc **simt;  /* SIMT_KERNEL and SIMT_FUNC definitions (frontend/simt.h), in order */
     int nsimt;
+    struct SimtAgg **simt_structs; /* the user structs SIMT code uses (frontend/simt.h), each after its fields' */
+    int nsimt_structs;
     Arena *arena;
 } Program;
 

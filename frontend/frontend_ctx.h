@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "frontend/ast.h"
+#include "frontend/simt.h"
 
 typedef struct Ctx {
     Arena *arena;
@@ -69,6 +70,12 @@ char *fe_clean_comment(Ctx *cx, const char *raw);
 /* simt.c: a SIMT_KERNEL or SIMT_FUNC definition into Program.simt; false
  * after an error. */
 bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel);
+/* simt.c: the scalar SIMT type of a C type (SIMT_NONE for others). */
+SimtType simt_scalar_ctype(CXType t);
+/* simt_types.c: the SIMT type of a C type, scalar, vector or struct (*agg
+ * describes the last two); SIMT_NONE for others, and after an error about
+ * the type (reported at `at`; *ok becomes false). */
+SimtType fe_simt_type(Ctx *cx, CXType t, CXCursor at, const SimtAgg **agg, bool *ok);
 
 /* lower_expr.c */
 Expr *fe_new_expr(Ctx *cx, ExprKind k, SrcLoc loc);

@@ -76,7 +76,7 @@ const char *simt_type_suffix(SimtType t)
 bool simt_type_is_float(SimtType t) { return t == SIMT_FLOAT || t == SIMT_DOUBLE; }
 bool simt_type_is_64(SimtType t) { return t == SIMT_LONG || t == SIMT_ULONG || t == SIMT_LLONG || t == SIMT_ULLONG || t == SIMT_DOUBLE; }
 
-static SimtType ctype(CXType t)
+SimtType simt_scalar_ctype(CXType t)
 {
     switch (clang_getCanonicalType(t).kind) {
     case CXType_Void: return SIMT_VOID;
@@ -96,6 +96,8 @@ static SimtType ctype(CXType t)
     default: return SIMT_NONE;
     }
 }
+
+static SimtType ctype(CXType t) { return simt_scalar_ctype(t); }
 
 /* ---- the lowering's state ----------------------------------------------- */
 
@@ -198,6 +200,41 @@ static SimtNode *float_node(SCtx *s, CXCursor c)
 
 static char *spelling(SCtx *s, CXCursor c) { return fe_str_take(s->cx, clang_getCursorSpelling(c)); }
 
+static bool is_vector(CXType t) { return clang_getCanonicalType(t).kind == CXType_ExtVector; }
+
+/* Whether c (an unexposed expression with one operand) is not an implicit
+ * conversion but a vector's lane access (clang's ExtVectorElementExpr,
+ * `v.x`, which libclang does not expose), or a conversion to or from a
+ * vector (a splat): both end where their operand does not, or change
+ * vector-ness. */
+static bool vector_boundary(CXCursor c, CXCursor kid)
+{
+    bool vk = is_vector(clang_getCursorType(kid)), vc = is_vector(clang_getCursorType(c));
+    if (vk != vc) return true;
+    if (!vk) return false;
+    unsigned ce, ke;
+    clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)), NULL, NULL, NULL, &ce);
+    clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(kid)), NULL, NULL, NULL, &ke);
+    return ce != ke;
+}
+
+/* fe_strip, stopping at a vector's lane access and at splats. */
+static CXCursor sstrip(CXCursor c)
+{
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr) return c;
+        Kids *ks = fe_kids_of(c);
+        if (ks->n != 1 || !clang_isExpression(clang_getCursorKind(ks->c[0])) ||
+            (k == CXCursor_UnexposedExpr && vector_boundary(c, ks->c[0]))) {
+            fe_kids_free(ks);
+            return c;
+        }
+        c = ks->c[0];
+        fe_kids_free(ks);
+    }
+}
+
 static int param_index(SCtx *s, CXCursor decl)
 {
     int np = clang_Cursor_getNumArguments(s->fn);
@@ -265,7 +302,10 @@ static SimtNode *name_ref(SCtx *s, CXCursor c, int flags)
             n->kind = SX_ARRAY;
             return n;
         }
-        n->type = simt_type_of_dtype(p->type.dtype);
+        if (s->sf->param_aggs && s->sf->param_aggs[i]) {
+            n->agg = s->sf->param_aggs[i];
+            n->type = n->agg->vector ? SIMT_VEC : SIMT_STRUCT;
+        } else n->type = simt_type_of_dtype(p->type.dtype);
         return n;
     }
     if (k == CXCursor_VarDecl) {
@@ -282,10 +322,126 @@ static SimtNode *name_ref(SCtx *s, CXCursor c, int flags)
         n->decl = d;
         n->text = d->text;
         n->type = d->type;
+        n->agg = d->agg;
+        n->ndims = d->ndims;
         return n;
     }
     snprintf(msg, sizeof msg, "'%s' cannot be used as a value in SIMT code", name);
     return fail(s, c, NULL, msg);
+}
+
+/* ---- vectors and structs ------------------------------------------------ */
+
+static bool lvalue(const SimtNode *n)
+{
+    return n->kind == SX_VAR || n->kind == SX_INDEX || n->kind == SX_ELEM || (n->kind == SX_MEMBER && lvalue(n->a));
+}
+
+/* v[i]: a lane of vector b; a constant index becomes .x .y .z .w. */
+static SimtNode *lane_at(SCtx *s, CXCursor c, SimtNode *b, CXCursor idx)
+{
+    char msg[320];
+    int64_t v;
+    bool u;
+    if (eval_int(idx, &v, &u)) {
+        if (v < 0 || v >= b->agg->lanes) {
+            snprintf(msg, sizeof msg, "lane %lld of a %s, which has %d lane%s", (long long)v, b->agg->name, b->agg->lanes,
+                     b->agg->lanes == 1 ? "" : "s");
+            return fail(s, idx, NULL, msg);
+        }
+        SimtNode *n = node(s, SX_MEMBER, c);
+        n->a = b;
+        n->text = simt_lane_name((int)v);
+        n->type = b->agg->elem;
+        return n;
+    }
+    if (!lvalue(b)) return fail(s, c, "store the vector in a variable first", "a vector's lane at a run-time index needs a vector variable");
+    SimtNode *n = node(s, SX_LANE, c);
+    n->a = b;
+    n->type = b->agg->elem;
+    return (n->b = expr(s, idx, 0)) ? n : NULL;
+}
+
+/* The last token of c's extent: the accessor of `v.x`. */
+static const char *last_token(SCtx *s, CXCursor c)
+{
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(s->cx->tu, clang_getCursorExtent(c), &toks, &n);
+    const char *r = n ? fe_str_take(s->cx, clang_getTokenSpelling(s->cx->tu, toks[n - 1])) : "";
+    if (toks) clang_disposeTokens(s->cx->tu, toks, n);
+    return r;
+}
+
+/* An unexposed expression sstrip stopped at: `v.x`, or a swizzle or splat
+ * (errors). */
+static SimtNode *vector_access(SCtx *s, CXCursor c)
+{
+    Kids *ks = fe_kids_of(c);
+    CXCursor kid = ks->c[0];
+    fe_kids_free(ks);
+    bool vk = is_vector(clang_getCursorType(kid)), vc = is_vector(clang_getCursorType(c));
+    if (!vk) return fail(s, c, "build the vector from its lanes, e.g. (float32x4){v, v, v, v}", "a scalar does not convert to a vector in SIMT code");
+    const char *acc = last_token(s, c);
+    if (vc || strlen(acc) != 1 || !strchr("xyzw", acc[0]))
+        return fail(s, c, "read the lanes one at a time: .x .y .z .w or v[i]", "vector swizzles are not supported in SIMT code");
+    SimtNode *b = expr(s, kid, 0);
+    if (!b) return NULL;
+    int i = (int)(strchr("xyzw", acc[0]) - "xyzw");
+    if (i >= b->agg->lanes) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "a %s has no lane .%s", b->agg->name, acc);
+        return fail(s, c, NULL, msg);
+    }
+    SimtNode *n = node(s, SX_MEMBER, c);
+    n->a = b;
+    n->text = simt_lane_name(i);
+    n->type = b->agg->elem;
+    return n;
+}
+
+/* s.f: a field of a struct. */
+static SimtNode *member(SCtx *s, CXCursor c)
+{
+    Kids *ks = fe_kids_of(c);
+    CXCursor base = ks->n ? ks->c[0] : clang_getNullCursor();
+    fe_kids_free(ks);
+    if (clang_Cursor_isNull(base)) return fail(s, c, NULL, "cannot read this member access");
+    if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
+        return fail(s, c, NULL, "'->' is not allowed in SIMT code (there are no pointers)");
+    SimtNode *b = expr(s, base, 0);
+    if (!b) return NULL;
+    if (b->type != SIMT_STRUCT) return fail(s, c, NULL, "only structs have fields in SIMT code");
+    const char *name = spelling(s, c);
+    const SimtField *f = simt_field(b->agg, name);
+    if (!f) return fail(s, c, NULL, "no such field");
+    SimtNode *n = node(s, SX_MEMBER, c);
+    n->a = b;
+    n->text = f->name;
+    n->type = f->type;
+    n->agg = f->agg;
+    n->ndims = f->ndims;
+    return n;
+}
+
+static SimtNode *init_list(SCtx *s, CXCursor c, SimtType elem, const SimtAgg *agg, int ndims);
+
+/* (T){...}: a vector or struct built from its lanes or fields. */
+static SimtNode *compound_literal(SCtx *s, CXCursor c)
+{
+    const SimtAgg *agg = NULL;
+    SimtType t = fe_simt_type(s->cx, clang_getCursorType(c), c, &agg, &s->ok);
+    if (t != SIMT_VEC && t != SIMT_STRUCT) {
+        if (s->ok) fail(s, c, NULL, "compound literals build vectors and structs in SIMT code");
+        return NULL;
+    }
+    CXCursor init = clang_getNullCursor();
+    Kids *ks = fe_kids_of(c);
+    for (int i = 0; i < ks->n; i++)
+        if (clang_getCursorKind(ks->c[i]) == CXCursor_InitListExpr) init = ks->c[i];
+    fe_kids_free(ks);
+    if (clang_Cursor_isNull(init)) return fail(s, c, NULL, "cannot read this compound literal");
+    return init_list(s, init, t, agg, 0);
 }
 
 static SimtNode *subscript(SCtx *s, CXCursor c)
@@ -295,7 +451,7 @@ static SimtNode *subscript(SCtx *s, CXCursor c)
         fe_kids_free(ks);
         return fail(s, c, NULL, "cannot read this subscript");
     }
-    CXCursor base = fe_strip(ks->c[0]), idx = ks->c[1];
+    CXCursor base = sstrip(ks->c[0]), idx = ks->c[1];
     fe_kids_free(ks);
     if (clang_getCursorKind(base) == CXCursor_DeclRefExpr && clang_getCursorKind(clang_getCursorReferenced(base)) == CXCursor_ParmDecl) {
         int pi = param_index(s, clang_getCursorReferenced(base));
@@ -337,11 +493,14 @@ static SimtNode *subscript(SCtx *s, CXCursor c)
         return fail(s, c, "index local and shared arrays with a[i][j]", "SIMT_AT takes a TILE_ARRAY parameter");
     SimtNode *b = expr(s, base, 0);
     if (!b) return NULL;
-    bool array = (b->kind == SX_VAR && b->decl && b->decl->ndims > 0) || b->kind == SX_INDEX;
-    if (!array) return fail(s, c, NULL, "only arrays can be subscripted");
+    if (is_vector(clang_getCursorType(base))) return lane_at(s, c, b, idx);
+    if (b->ndims < 1 || (b->kind != SX_VAR && b->kind != SX_INDEX && b->kind != SX_MEMBER))
+        return fail(s, c, NULL, "only arrays and vectors can be subscripted");
     SimtNode *n = node(s, SX_INDEX, c);
     n->a = b;
     n->type = b->type;
+    n->agg = b->agg;
+    n->ndims = b->ndims - 1;
     if (!(n->b = expr(s, idx, 0))) return NULL;
     return n;
 }
@@ -506,7 +665,8 @@ static SimtNode *call(SCtx *s, CXCursor c)
     }
     SimtNode *n = node(s, SX_CALL, c);
     n->text = name;
-    n->type = ctype(clang_getCursorType(c));
+    n->type = fe_simt_type(s->cx, clang_getCursorType(c), c, &n->agg, &s->ok);
+    if (!s->ok) return NULL;
     CXCursor callee = clang_getCursorReferenced(c);
     const SimtFunc *target = NULL;
     for (int i = 0; i < s->cx->prog->nsimt; i++)
@@ -558,7 +718,7 @@ static SimtNode *call(SCtx *s, CXCursor c)
 
 static SimtNode *expr(SCtx *s, CXCursor c, int flags)
 {
-    c = fe_strip(c);
+    c = sstrip(c);
     enum CXCursorKind k = clang_getCursorKind(c);
     SimtType t = ctype(clang_getCursorType(c));
     switch (k) {
@@ -573,6 +733,11 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
     case CXCursor_DeclRefExpr: return name_ref(s, c, flags);
     case CXCursor_ArraySubscriptExpr: return subscript(s, c);
     case CXCursor_CallExpr: return call(s, c);
+    case CXCursor_MemberRefExpr: return member(s, c);
+    case CXCursor_CompoundLiteralExpr: return compound_literal(s, c);
+    case CXCursor_UnexposedExpr: return vector_access(s, c);
+    case CXCursor_InitListExpr:
+        return fail(s, c, "write a compound literal, e.g. (float32x4){a, b, c, d}", "a brace list here is not an initializer");
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
         Kids *ks = fe_kids_of(c);
@@ -593,6 +758,8 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
             return n;
         }
         if (op == CXUnaryOperator_Deref) return fail(s, c, "index arrays instead", "pointer dereference '*' is not allowed in SIMT code");
+        if (t == SIMT_NONE && !clang_Cursor_isNull(a) && clang_getCanonicalType(clang_getCursorType(a)).kind != CXType_Pointer)
+            return fail(s, c, "apply it to the lanes or fields one at a time", "operators apply to scalars in SIMT code, not to vectors or structs");
         bool post = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec;
         if (!post && op != CXUnaryOperator_PreInc && op != CXUnaryOperator_PreDec && op != CXUnaryOperator_Plus &&
             op != CXUnaryOperator_Minus && op != CXUnaryOperator_Not && op != CXUnaryOperator_LNot)
@@ -614,7 +781,17 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
         n->a = expr(s, ks->c[0], 0);
         n->b = n->a ? expr(s, ks->c[1], 0) : NULL;
         fe_kids_free(ks);
-        return n->a && n->b ? n : NULL;
+        if (!n->a || !n->b) return NULL;
+        bool whole = n->a->type == SIMT_VEC || n->a->type == SIMT_STRUCT || n->b->type == SIMT_VEC || n->b->type == SIMT_STRUCT;
+        if (whole && strcmp(n->text, "=") != 0 && strcmp(n->text, ",") != 0)
+            return fail(s, c, "apply it to the lanes or fields one at a time",
+                        "operators apply to scalars in SIMT code, not to vectors or structs (which are assigned whole)");
+        if (whole) {
+            const SimtNode *r = !strcmp(n->text, ",") ? n->b : n->a;
+            n->type = r->type;
+            n->agg = r->agg;
+        }
+        return n;
     }
     case CXCursor_ConditionalOperator: {
         Kids *ks = fe_kids_of(c);
@@ -622,6 +799,10 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
         n->type = t;
         bool ok = ks->n == 3 && (n->a = expr(s, ks->c[0], 0)) && (n->b = expr(s, ks->c[1], 0)) && (n->c = expr(s, ks->c[2], 0));
         fe_kids_free(ks);
+        if (ok && (n->b->type == SIMT_VEC || n->b->type == SIMT_STRUCT)) {
+            n->type = n->b->type;
+            n->agg = n->b->agg;
+        }
         return ok ? n : NULL;
     }
     case CXCursor_CStyleCastExpr: {
@@ -656,24 +837,80 @@ static SimtNode *single(SCtx *s, CXCursor c)
     return b->nkids == 1 ? b->kids[0] : b;
 }
 
-static SimtNode *init_list(SCtx *s, CXCursor c, SimtType elem)
+/* An initializer of an object of type elem (agg) with ndims array
+ * dimensions: an expression, or a brace list of the rows, lanes or fields
+ * (positional or `.field = `), each braced in turn (no brace elision, so
+ * that the list reads as the object's shape). */
+static SimtNode *init_list(SCtx *s, CXCursor c, SimtType elem, const SimtAgg *agg, int ndims)
 {
+    char msg[320];
     if (clang_getCursorKind(c) != CXCursor_InitListExpr) {
         SimtNode *x = expr(s, c, 0);
         if (!x) return NULL;
+        if (ndims) return fail(s, c, "brace each row of the array's initializer", "an array's rows are initialized by brace lists");
+        if (elem == SIMT_VEC || elem == SIMT_STRUCT) {
+            if (x->agg != agg && !(agg->vector && x->agg && x->agg->vector && !strcmp(x->agg->name, agg->name))) {
+                snprintf(msg, sizeof msg, "a %s is initialized by a brace list of its %s", agg->name, agg->vector ? "lanes" : "fields");
+                return fail(s, c, NULL, msg);
+            }
+            return x;
+        }
         SimtNode *n = node(s, SX_CAST, c); /* C++ rejects narrowing in braces; C converts */
         n->type = elem;
         n->a = x;
         return n;
     }
-    SimtNode *n = node(s, SX_LIST, c);
-    int cap = 0;
     Kids *ks = fe_kids_of(c);
     bool ok = true;
+    SimtNode *n;
+    if (ndims || (elem != SIMT_VEC && elem != SIMT_STRUCT)) { /* an array's rows; a braced scalar */
+        n = node(s, SX_LIST, c);
+        int cap = 0;
+        for (int i = 0; i < ks->n && ok; i++) {
+            SimtNode *x = init_list(s, sstrip(ks->c[i]), elem, agg, ndims ? ndims - 1 : 0);
+            if (!x) ok = false;
+            else push(s, n, x, &cap);
+        }
+        if (!ndims && ok && n->nkids == 1) n = n->kids[0];
+        fe_kids_free(ks);
+        return ok ? n : NULL;
+    }
+    n = node(s, SX_MAKE, c);
+    n->type = elem;
+    n->agg = agg;
+    n->nkids = agg->vector ? agg->lanes : agg->nfields;
+    n->kids = arena_alloc(s->cx->arena, sizeof *n->kids * (size_t)n->nkids);
+    int at = 0;
     for (int i = 0; i < ks->n && ok; i++) {
-        SimtNode *x = init_list(s, fe_strip(ks->c[i]), elem);
+        CXCursor item = ks->c[i], value = item;
+        Kids *d = NULL;
+        if (clang_getCursorKind(item) == CXCursor_UnexposedExpr && clang_getCursorType(item).kind == CXType_Void) {
+            d = fe_kids_of(item); /* a designated initializer: .field = value */
+            if (agg->vector || d->n != 2 || clang_getCursorKind(d->c[0]) != CXCursor_MemberRef) {
+                fe_kids_free(d);
+                ok = !!fail(s, item, "initialize the fields in order, or each by `.field = value`",
+                            agg->vector ? "a vector's lanes are initialized in order" : "only `.field = value` designators are supported in SIMT code");
+                break;
+            }
+            const char *fname = spelling(s, d->c[0]);
+            value = d->c[1];
+            at = -1;
+            for (int f = 0; f < agg->nfields; f++)
+                if (!strcmp(agg->fields[f].name, fname)) at = f;
+            fe_kids_free(d);
+            if (at < 0) {
+                ok = !!fail(s, item, NULL, "no such field");
+                break;
+            }
+        }
+        if (at >= n->nkids) {
+            ok = !!fail(s, item, NULL, "too many initializers");
+            break;
+        }
+        SimtNode *x = agg->vector ? init_list(s, sstrip(value), agg->elem, NULL, 0)
+                                  : init_list(s, sstrip(value), agg->fields[at].type, agg->fields[at].agg, agg->fields[at].ndims);
         if (!x) ok = false;
-        else push(s, n, x, &cap);
+        else n->kids[at++] = x;
     }
     fe_kids_free(ks);
     return ok ? n : NULL;
@@ -698,10 +935,11 @@ static SimtNode *var_decl(SCtx *s, CXCursor c)
         d->ndims = 1;
         t = clang_getArrayElementType(t);
     }
-    d->type = ctype(t);
+    d->type = fe_simt_type(s->cx, t, c, &d->agg, &s->ok);
+    if (!s->ok) return NULL;
     d->is_const = clang_isConstQualifiedType(t);
     if (d->type == SIMT_NONE || d->type == SIMT_VOID) {
-        snprintf(msg, sizeof msg, "variable '%s' has type '%s'; SIMT code has scalars of C's arithmetic types and arrays of them",
+        snprintf(msg, sizeof msg, "variable '%s' has type '%s'; SIMT code has scalars of C's arithmetic types, vectors, structs and arrays of them",
                  name, fe_str_take(s->cx, clang_getTypeSpelling(clang_getCursorType(c))));
         return fail(s, c, NULL, msg);
     }
@@ -717,7 +955,7 @@ static SimtNode *var_decl(SCtx *s, CXCursor c)
     CXCursor init = clang_Cursor_getVarDeclInitializer(c);
     if (!clang_Cursor_isNull(init)) {
         if (d->shared) return fail(s, c, "assign it in the body (after a barrier before it is read)", "shared variables cannot be initialized");
-        if (d->ndims) d->a = init_list(s, fe_strip(init), d->type);
+        if (d->ndims || d->type == SIMT_VEC || d->type == SIMT_STRUCT) d->a = init_list(s, sstrip(init), d->type, d->agg, d->ndims);
         else d->a = expr(s, init, 0);
         if (!d->a) return NULL;
     }
@@ -875,17 +1113,31 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
         fail(&s, c, "SIMT kernels are reached from CUDA C++ through tilec_kernel_NAME() and cudaLaunchKernel",
              "SIMT_INTEROP marks a SIMT_FUNC, not a kernel");
     char msg[320];
-    sf->ret = ctype(clang_getResultType(clang_getCursorType(c)));
-    if (kernel && sf->ret != SIMT_VOID)
+    sf->ret = fe_simt_type(cx, clang_getResultType(clang_getCursorType(c)), c, &sf->ret_agg, &s.ok);
+    if (!s.ok) {
+    } else if (kernel && sf->ret != SIMT_VOID)
         fail(&s, c, "SIMT kernels write results to their arrays; declare it 'void'", "SIMT kernel must return void");
     else if (sf->ret == SIMT_NONE)
-        fail(&s, c, NULL, "a SIMT function returns void or a scalar of C's arithmetic types");
+        fail(&s, c, NULL, "a SIMT function returns void, a scalar of C's arithmetic types, a vector or a struct");
     if (clang_Cursor_isVariadic(c)) fail(&s, c, NULL, "SIMT functions cannot be variadic");
     int np = clang_Cursor_getNumArguments(c);
     f->params = arena_alloc(cx->arena, sizeof(Param) * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {
         Param *p = &f->params[f->nparams++];
         CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
+        const SimtAgg *agg = NULL;
+        CXType at = clang_getCursorType(a);
+        if (clang_getCanonicalType(at).kind == CXType_ExtVector || clang_getCanonicalType(at).kind == CXType_Record) {
+            /* a vector or struct by value */
+            if (fe_simt_type(cx, at, a, &agg, &s.ok) == SIMT_NONE) continue;
+            if (!sf->param_aggs) sf->param_aggs = arena_alloc(cx->arena, sizeof *sf->param_aggs * (size_t)(np + 1));
+            sf->param_aggs[i] = agg;
+            p->name = fe_str_take(cx, clang_getCursorSpelling(a));
+            p->loc = fe_loc_of(cx, a);
+            p->kind = PARAM_SCALAR;
+            p->type.dtype = DT_INVALID;
+            continue;
+        }
         if (!fe_lower_param(cx, a, p)) s.ok = false;
         else if (p->kind == PARAM_CONST) {
             fail(&s, a, "pass it as a plain scalar parameter", "TILE_CONST parameters are not supported in SIMT code yet");

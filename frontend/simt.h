@@ -8,12 +8,40 @@
 #define TILEC_SIMT_H_
 #include "frontend/ast.h"
 
-/* The scalar C types of SIMT code; SIMT_NONE for anything else (arrays,
- * structs, pointers). */
+/* The C types of SIMT code: scalars, and vectors and user structs (SIMT_VEC,
+ * SIMT_STRUCT, described by a SimtAgg); SIMT_NONE for anything else
+ * (arrays, unions, pointers). */
 typedef enum SimtType {
     SIMT_NONE = 0, SIMT_VOID, SIMT_BOOL, SIMT_SCHAR, SIMT_UCHAR, SIMT_SHORT, SIMT_USHORT, SIMT_INT, SIMT_UINT,
     SIMT_LONG, SIMT_ULONG, SIMT_LLONG, SIMT_ULLONG, SIMT_FLOAT, SIMT_DOUBLE,
+    SIMT_VEC, SIMT_STRUCT,
 } SimtType;
+
+typedef struct SimtAgg SimtAgg;
+
+/* A field of a user struct: a scalar, vector or struct, or an array of them. */
+typedef struct SimtField {
+    const char *name;
+    SimtType type;
+    const SimtAgg *agg;  /* SIMT_VEC, SIMT_STRUCT */
+    int ndims;
+    int64_t dims[8];
+} SimtField;
+
+/* A vector type (seed 001's float32x4 ...: lanes of one scalar type, CUDA's
+ * float4 in memory) or a user struct (C's struct, fields in order, aligned
+ * to at least `align` bytes when SIMT_STRUCT_ALIGN asks). */
+struct SimtAgg {
+    const char *name;    /* "float32x4"; a struct's tag, or its typedef name */
+    const char *cname;   /* in generated code: tilec_float32x4; a struct's name */
+    SrcLoc loc;          /* structs: the definition */
+    bool vector;
+    SimtType elem;       /* vectors: the lanes' type */
+    int lanes;           /* vectors: 1 to 4 */
+    SimtField *fields;   /* structs */
+    int nfields;
+    int align;           /* structs: SIMT_STRUCT_ALIGN's n, or 0 */
+};
 
 /* The builtins, simt_NAME in tilec.h (calls of __tilec_simt_NAME). */
 #define SIMT_BUILTINS(X)                                                                           \
@@ -63,6 +91,9 @@ typedef enum SimtKind {
     SX_CALL,    /* a SIMT_FUNC (text) called with kids */
     SX_MATH,    /* a <math.h> function (text) called with kids */
     SX_LIST,    /* {kids}: an array's initializer */
+    SX_MAKE,    /* a vector or struct (agg) built from kids, one per lane or field (missing ones are 0) */
+    SX_MEMBER,  /* a.text: a struct's field, or a vector's lane (.x .y .z .w) */
+    SX_LANE,    /* a[b]: a vector's lane at an index computed at run time */
     /* statements */
     SS_DECL, SS_EXPR, SS_IF, SS_FOR, SS_WHILE, SS_DO, SS_RETURN, SS_BLOCK, SS_BREAK, SS_CONTINUE, SS_EMPTY,
 } SimtKind;
@@ -73,6 +104,7 @@ struct SimtNode {
     SrcLoc loc;
     const char *text;  /* literal, operator, function or variable name */
     SimtType type;     /* an expression's C type; a declaration's element type */
+    const SimtAgg *agg; /* ...when it is SIMT_VEC or SIMT_STRUCT */
     SimtNode *a, *b, *c, *d; /* operands; if: cond then else; for: init cond step body;
                                 while/do: cond body; decl: initializer */
     SimtNode **kids;   /* arguments, indices, block items, list items */
@@ -94,6 +126,8 @@ struct SimtNode {
 typedef struct SimtFunc {
     Func f;            /* name, location, parameters (PARAM_ARRAY, PARAM_SCALAR), doc; is_kernel */
     SimtType ret;
+    const SimtAgg *ret_agg;
+    const SimtAgg **param_aggs; /* per parameter: the vector or struct type of a by-value parameter, else NULL */
     SimtNode *body;
     SimtNode **shared; /* every SIMT_SHARED declaration, in order (ids) */
     int nshared;
@@ -101,8 +135,15 @@ typedef struct SimtFunc {
     bool interop;      /* SIMT_INTEROP: also an extern "C" __device__ function for CUDA C++ callers */
 } SimtFunc;
 
-/* "int", "unsigned long long" ...: the spelling of a SIMT type. */
+/* "int", "unsigned long long" ...: the spelling of a scalar SIMT type. */
 const char *simt_type_name(SimtType t);
+/* The spelling of any SIMT type in generated code and headers: a scalar's
+ * C name, tilec_float32x4 for a vector, a struct's name. */
+const char *simt_type_text(SimtType t, const SimtAgg *agg);
+/* "x", "y", "z", "w": the name of lane i of a vector. */
+const char *simt_lane_name(int i);
+/* The field of struct a called name, or NULL. */
+const SimtField *simt_field(const SimtAgg *a, const char *name);
 /* The dtype's C type (SIMT_NONE for narrow floats, which SIMT code does not
  * have yet). */
 SimtType simt_type_of_dtype(Dtype d);

@@ -294,6 +294,43 @@ int __tilec_simt_lane_id(void);
 #define simt_grid_size(axis) __tilec_simt_grid_size(axis)
 #define simt_lane_id() __tilec_simt_lane_id()
 #define simt_warp_size 32
+/* Vectors of SIMT code (seed 001's int8xN ... float64xN, N = 1 to 4): built
+ * as `(float32x4){a, b, c, d}` or `float32x4 v = {a, b, c, d};` (missing
+ * lanes are 0), read and written through .x .y .z .w or v[i]; passed to and
+ * returned from SIMT functions, and kernels' parameters by value.  Their
+ * machine representation is CUDA's (float4, int2, longlong4_16a ...), which
+ * the generated code uses.  No arithmetic on whole vectors (operate on the
+ * lanes) and no swizzles (.xy). */
+typedef signed char int8x1 __attribute__((ext_vector_type(1))); typedef signed char int8x2 __attribute__((ext_vector_type(2)));
+typedef signed char int8x3 __attribute__((ext_vector_type(3))); typedef signed char int8x4 __attribute__((ext_vector_type(4)));
+typedef short int16x1 __attribute__((ext_vector_type(1))); typedef short int16x2 __attribute__((ext_vector_type(2)));
+typedef short int16x3 __attribute__((ext_vector_type(3))); typedef short int16x4 __attribute__((ext_vector_type(4)));
+typedef int int32x1 __attribute__((ext_vector_type(1))); typedef int int32x2 __attribute__((ext_vector_type(2)));
+typedef int int32x3 __attribute__((ext_vector_type(3))); typedef int int32x4 __attribute__((ext_vector_type(4)));
+typedef long long int64x1 __attribute__((ext_vector_type(1))); typedef long long int64x2 __attribute__((ext_vector_type(2)));
+typedef long long int64x3 __attribute__((ext_vector_type(3))); typedef long long int64x4 __attribute__((ext_vector_type(4)));
+typedef unsigned char uint8x1 __attribute__((ext_vector_type(1))); typedef unsigned char uint8x2 __attribute__((ext_vector_type(2)));
+typedef unsigned char uint8x3 __attribute__((ext_vector_type(3))); typedef unsigned char uint8x4 __attribute__((ext_vector_type(4)));
+typedef unsigned short uint16x1 __attribute__((ext_vector_type(1))); typedef unsigned short uint16x2 __attribute__((ext_vector_type(2)));
+typedef unsigned short uint16x3 __attribute__((ext_vector_type(3))); typedef unsigned short uint16x4 __attribute__((ext_vector_type(4)));
+typedef unsigned int uint32x1 __attribute__((ext_vector_type(1))); typedef unsigned int uint32x2 __attribute__((ext_vector_type(2)));
+typedef unsigned int uint32x3 __attribute__((ext_vector_type(3))); typedef unsigned int uint32x4 __attribute__((ext_vector_type(4)));
+typedef unsigned long long uint64x1 __attribute__((ext_vector_type(1))); typedef unsigned long long uint64x2 __attribute__((ext_vector_type(2)));
+typedef unsigned long long uint64x3 __attribute__((ext_vector_type(3))); typedef unsigned long long uint64x4 __attribute__((ext_vector_type(4)));
+typedef float float32x1 __attribute__((ext_vector_type(1))); typedef float float32x2 __attribute__((ext_vector_type(2)));
+typedef float float32x3 __attribute__((ext_vector_type(3))); typedef float float32x4 __attribute__((ext_vector_type(4)));
+typedef double float64x1 __attribute__((ext_vector_type(1))); typedef double float64x2 __attribute__((ext_vector_type(2)));
+typedef double float64x3 __attribute__((ext_vector_type(3))); typedef double float64x4 __attribute__((ext_vector_type(4)));
+/* The thread's position on 2 or 3 axes at once (seed 001's tid(n) and
+ * grid_size(n) for n > 1): .x, .y, .z are simt_tid(0), (1), (2). */
+#define simt_tid2() ((int32x2){simt_tid(0), simt_tid(1)})
+#define simt_tid3() ((int32x3){simt_tid(0), simt_tid(1), simt_tid(2)})
+#define simt_grid_size2() ((int32x2){simt_grid_size(0), simt_grid_size(1)})
+#define simt_grid_size3() ((int32x3){simt_grid_size(0), simt_grid_size(1), simt_grid_size(2)})
+/* A user struct of SIMT code aligned to at least n bytes (seed 001's
+ * @struct(align=n)): `typedef struct SIMT_STRUCT_ALIGN(16) { float re, im; }
+ * complex64;`.  n is an integer literal, a power of two. */
+#define SIMT_STRUCT_ALIGN(n) __attribute__((aligned(n), annotate("tilec.struct_align:" TILE_XSTR_(n))))
 /* Barriers and warp collectives (CUDA's __syncthreads, __shfl_sync ...). */
 void __tilec_simt_syncthreads(void);
 int __tilec_simt_syncthreads_count(int pred);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "tilec_rt.h"
+#include "tilec_vec.h"
 
 /* The block shape of a launch: every dimension at least 1, x and y at most
  * 1024, z at most 64, at most 1024 threads in all (CUDA's limits, which the

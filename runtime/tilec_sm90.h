@@ -302,8 +302,8 @@ static inline long long tilec_persistent_blocks(int dev)
 static inline void tilec_cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *at, long long blocks, int threads,
                                         int dyn, cudaStream_t s)
 {
-    memset(cfg, 0, sizeof *cfg);
-    memset(at, 0, sizeof *at);
+    *cfg = cudaLaunchConfig_t{}; /* value-initialized: dim3 members make memset a g++ -Wextra warning */
+    *at = cudaLaunchAttribute{};
     at->id = cudaLaunchAttributeClusterDimension;
     at->val.clusterDim.x = 2;
     at->val.clusterDim.y = 1;

@@ -1,0 +1,69 @@
+/* simt_types.tile.c: vectors and user structs in SIMT code (seed 001's
+ * vector types and @struct classes): as kernel parameters by value (their
+ * bytes cross the launcher and, on the GPU, the kernel's parameter buffer),
+ * locals, shared arrays, fields of structs, arguments and results of SIMT
+ * functions; lanes by .x .y .z .w and by index (constant and run-time);
+ * construction by compound literals, designators and brace lists. */
+#include "tilec.h"
+
+/* seed 001's example: @struct(align=16) class complex: real, imag */
+typedef struct SIMT_STRUCT_ALIGN(16) {
+    float re, im;
+} cplx;
+
+struct body {
+    float32x3 pos;     /* 12 bytes, aligned to 4, as CUDA's float3 */
+    int32_t id;
+    cplx phase;        /* 16-byte aligned: 12 bytes of padding before it */
+    int16_t hist[3];
+    int8x3 tag;
+};
+
+/* The product of two complex numbers. */
+SIMT_FUNC cplx cmul(cplx a, cplx b)
+{
+    return (cplx){.im = a.re * b.im + a.im * b.re, .re = a.re * b.re - a.im * b.im};
+}
+
+/* v with lane k replaced by x (a run-time lane index). */
+SIMT_FUNC float64x4 with_lane(float64x4 v, int k, double x)
+{
+    float64x4 r = v;
+    r[k] = x;
+    return r;
+}
+
+/* Row i of out (n x 8) from thread (i, j) of a 2-D launch with j == 0:
+ *   0, 1: z^i (re, im), through a shared array of float32x2
+ *   2: the sum of w's lanes times i, 3: d with lane i % 4 set to i, summed
+ *   4: b.pos.y + i + b.hist[1] + b.id + b.phase.im + b.tag.z
+ *   5: a local array of structs; 6: t.y (0); 7: the grid's x extent */
+SIMT_KERNEL void vectors_structs(TILE_ARRAY(double, 2) out, cplx z, float32x4 w, float64x4 d, struct body b)
+{
+    int32x2 t = simt_tid2();
+    int i = t.x, n = (int)simt_shape(out, 0);
+    SIMT_SHARED float32x2 pow_[128];
+    cplx p = {1.0f};   /* im is 0 */
+    for (int k = 0; k < i; k++) p = cmul(p, z);
+    pow_[simt_thread_idx(0)] = (float32x2){p.re, p.im};
+    simt_syncthreads();
+    if (i >= n) return;
+    float32x2 mine = pow_[simt_thread_idx(0)];
+    SIMT_AT(out, i, 0) = mine.x;
+    SIMT_AT(out, i, 1) = mine[1];
+    float32x4 s = w;
+    for (int k = 0; k < 4; k++) s[k] *= (float)i;
+    SIMT_AT(out, i, 2) = s.x + s.y + s[2] + s.w;
+    float64x4 e = with_lane(d, i % 4, (double)i);
+    SIMT_AT(out, i, 3) = e.x + e.y + e.z + e.w;
+    struct body q = b;
+    q.pos.y += (float)i;
+    SIMT_AT(out, i, 4) = q.pos.y + q.hist[1] + q.id + q.phase.im + q.tag.z;
+    struct body many[3] = {b, {.id = 7}, {{1.0f, 2.0f, 3.0f}, 5, {0.5f, 0.25f}, {1, 2, 3}, {4, 5, 6}}};
+    many[1].pos = (float32x3){(float)i};
+    struct body pick = i % 2 ? many[1] : many[2];
+    SIMT_AT(out, i, 5) = pick.pos.x + pick.id + many[2].phase.re + many[2].hist[2] + many[2].tag[1] + many[0].id;
+    SIMT_AT(out, i, 6) = t.y;
+    int32x3 g = simt_grid_size3();
+    SIMT_AT(out, i, 7) = g.x;
+}
