@@ -356,6 +356,15 @@ void fe_report_clang_diags(Ctx *cx)
         }
     }
 
+    /* A macro that uses an argument twice (tilec.h's simt_atomic_add(p, v)
+     * reads p in __typeof__(*(p)) and in the call) makes clang report its
+     * error once per use, at the same place: once is enough. */
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < i && !ds[i].drop; j++)
+            if (ds[j].sev == ds[i].sev && ds[j].loc.line == ds[i].loc.line && ds[j].loc.col == ds[i].loc.col &&
+                !strcmp(ds[j].loc.file, ds[i].loc.file) && !strcmp(ds[j].msg, ds[i].msg))
+                ds[i].drop = true;
+
     TilecNames names = {cx, NULL, 0};
     bool names_read = false;
     for (unsigned i = 0; i < n; i++) {

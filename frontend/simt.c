@@ -726,6 +726,31 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
     case CXCursor_UnaryExpr: { /* sizeof, _Alignof */
         int64_t v;
         bool u;
+        if (k == CXCursor_UnaryExpr) { /* of a vector or struct: CUDA's layout, not clang's (float32x3 is 12 bytes) */
+            Kids *ks = fe_kids_of(c);
+            CXType ot = ks->n ? clang_getCursorType(ks->c[0]) : clang_getCursorType(c);
+            fe_kids_free(ks);
+            int64_t dims = 1;
+            while (clang_getCanonicalType(ot).kind == CXType_ConstantArray) {
+                dims *= clang_getArraySize(clang_getCanonicalType(ot));
+                ot = clang_getArrayElementType(clang_getCanonicalType(ot));
+            }
+            enum CXTypeKind tk = clang_getCanonicalType(ot).kind;
+            if (tk == CXType_ExtVector || tk == CXType_Record) {
+                const SimtAgg *agg;
+                SimtType at = fe_simt_type(s->cx, ot, c, &agg, &s->ok);
+                if (at == SIMT_NONE) return s->ok ? fail(s, c, NULL, "sizeof of a type SIMT code does not have") : NULL;
+                int64_t size, align, whole = 0, one = clang_Type_getSizeOf(ot);
+                simt_layout(at, agg, &size, &align);
+                if (eval_int(c, &whole, &u) && one > 0) dims = whole / one; /* sizeof(T[3]) names T alone */
+                CXToken *toks = NULL;
+                unsigned nt = 0;
+                clang_tokenize(s->cx->tu, clang_getCursorExtent(c), &toks, &nt);
+                bool is_size = nt && !strcmp(fe_str_take(s->cx, clang_getTokenSpelling(s->cx->tu, toks[0])), "sizeof");
+                if (toks) clang_disposeTokens(s->cx->tu, toks, nt);
+                return int_node(s, c, is_size ? size * dims : align, t);
+            }
+        }
         if (!eval_int(c, &v, &u)) return fail(s, c, NULL, "cannot evaluate this constant");
         return int_node(s, c, v, t);
     }
@@ -749,8 +774,10 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
                             "address-of '&' is not allowed here in SIMT code");
             SimtNode *x = expr(s, a, 0);
             if (!x) return NULL;
-            bool shared_scalar = x->kind == SX_VAR && x->decl && x->decl->shared && x->decl->ndims == 0;
-            if (x->kind != SX_ELEM && x->kind != SX_INDEX && !shared_scalar)
+            const SimtNode *root = x; /* a field (or lane) of one of those: seed 001's atomic struct members */
+            while (root->kind == SX_MEMBER) root = root->a;
+            bool shared_scalar = root->kind == SX_VAR && root->decl && root->decl->shared && root->decl->ndims == 0;
+            if ((root->kind != SX_ELEM && root->kind != SX_INDEX && !shared_scalar) || x->type == SIMT_VEC || x->type == SIMT_STRUCT)
                 return fail(s, c, "write '&a[i]', '&SIMT_AT(a, i, j)' or '&shared_variable'",
                             "an atomic updates an array element or a shared variable");
             SimtNode *n = node(s, SX_ADDR, c);

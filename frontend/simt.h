@@ -142,6 +142,9 @@ const char *simt_type_name(SimtType t);
 const char *simt_type_text(SimtType t, const SimtAgg *agg);
 /* "x", "y", "z", "w": the name of lane i of a vector. */
 const char *simt_lane_name(int i);
+/* The size and alignment in bytes of a SIMT type as CUDA lays it out (a
+ * vector as CUDA's float4 ..., a struct as C does with those). */
+void simt_layout(SimtType t, const SimtAgg *agg, int64_t *size, int64_t *align);
 /* The field of struct a called name, or NULL. */
 const SimtField *simt_field(const SimtAgg *a, const char *name);
 /* The dtype's C type (SIMT_NONE for narrow floats, which SIMT code does not

@@ -211,3 +211,38 @@ const SimtField *simt_field(const SimtAgg *a, const char *name)
         if (!strcmp(a->fields[i].name, name)) return &a->fields[i];
     return NULL;
 }
+
+static int64_t scalar_size(SimtType t)
+{
+    switch (t) {
+    case SIMT_BOOL: case SIMT_SCHAR: case SIMT_UCHAR: return 1;
+    case SIMT_SHORT: case SIMT_USHORT: return 2;
+    case SIMT_INT: case SIMT_UINT: case SIMT_FLOAT: return 4;
+    default: return 8;
+    }
+}
+
+void simt_layout(SimtType t, const SimtAgg *a, int64_t *size, int64_t *align)
+{
+    if (t != SIMT_VEC && t != SIMT_STRUCT) {
+        *size = *align = scalar_size(t);
+        return;
+    }
+    if (a->vector) { /* CUDA's: x1 and x3 as the lane, x2 twice it, x4 four times (16 at most) */
+        int64_t e = scalar_size(a->elem);
+        *size = e * a->lanes;
+        *align = a->lanes == 2 ? 2 * e : a->lanes == 4 ? (4 * e > 16 ? 16 : 4 * e) : e;
+        return;
+    }
+    int64_t off = 0, al = a->align > 1 ? a->align : 1;
+    for (int i = 0; i < a->nfields; i++) {
+        const SimtField *f = &a->fields[i];
+        int64_t fs, fa;
+        simt_layout(f->type, f->agg, &fs, &fa);
+        for (int k = 0; k < f->ndims; k++) fs *= f->dims[k];
+        off = (off + fa - 1) / fa * fa + fs;
+        if (fa > al) al = fa;
+    }
+    *size = (off + al - 1) / al * al;
+    *align = al;
+}

@@ -2,7 +2,8 @@
  * GPU) against exact references computed here (all values are small
  * integers or exact binary fractions, so float arithmetic is exact on both
  * targets).  The struct and vector parameters are filled here, through the
- * generated header's types, and read back by the kernel. */
+ * generated header's types, and read back by the kernel; the sizes SIMT code
+ * computes for sizeof are compared with the header's C layout. */
 #include "../../../examples/common/example.h"
 #include "simt_types.h"
 
@@ -52,5 +53,17 @@ int main(void)
     ex_check("CUDA layouts of vectors and aligned structs", sz, szw, 6, 0, 0);
     free(got), free(want);
     ex_free(dout);
+
+    /* atomics on a shared struct's fields; sizes as SIMT code computes them */
+    const int32_t m = 100;
+    int64_t *dt = ex_alloc(8 * 8), t[8];
+    tilec_array T = tilec_array_1d(dt, TILEC_INT64, 8);
+    ex_status("struct_atomics launch", struct_atomics(NULL, (tilec_grid){1, 1, 1}, (tilec_grid){128, 1, 1}, 0, &T, m));
+    ex_download(t, dt, 8 * 8);
+    double ta[8], tw[8] = {m, m - 1, m * (m - 1) / 2, -m * (m - 1) / 2, sizeof(struct body), _Alignof(struct body),
+                           sizeof(tilec_float32x3), 3 * sizeof(struct tally)};
+    for (int k = 0; k < 8; k++) ta[k] = (double)t[k];
+    ex_check("atomics on struct fields, and sizeof/_Alignof as the header's C layout", ta, tw, 8, 0, 0);
+    ex_free(dt);
     return ex_finish("simt_types");
 }

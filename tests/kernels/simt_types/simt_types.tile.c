@@ -67,3 +67,34 @@ SIMT_KERNEL void vectors_structs(TILE_ARRAY(double, 2) out, cplx z, float32x4 w,
     int32x3 g = simt_grid_size3();
     SIMT_AT(out, i, 7) = g.x;
 }
+
+struct tally {
+    uint32_t count;
+    int32_t best;
+    float sum, neg;
+    int16_t pad[3];
+};
+
+/* Atomics on the fields of a shared struct (seed 001's atomic members), and the sizes SIMT code sees (CUDA's layouts):
+ *   out[0] = threads, out[1] = the largest i, out[2] = sum of i, out[3] = -sum,
+ *   out[4..7] = sizeof(struct body), _Alignof(struct body), sizeof(float32x3),
+ *   sizeof(struct tally[3]). */
+SIMT_KERNEL void struct_atomics(TILE_ARRAY(int64_t, 1) out, int32_t n)
+{
+    SIMT_SHARED struct tally t;
+    int i = simt_thread_idx(0);
+    if (i == 0) t = (struct tally){0, -1};
+    simt_syncthreads();
+    if (i < n) {
+        simt_atomic_add(&t.count, 1u, .scope = TILE_SCOPE_BLOCK);
+        simt_atomic_max(&t.best, i, .scope = TILE_SCOPE_BLOCK);
+        simt_atomic_add(&t.sum, (float)i, .scope = TILE_SCOPE_BLOCK);
+        simt_atomic_sub(&t.neg, (float)i, .scope = TILE_SCOPE_BLOCK);
+    }
+    simt_syncthreads();
+    if (i == 0) {
+        out[0] = t.count, out[1] = t.best, out[2] = (int64_t)t.sum, out[3] = (int64_t)t.neg;
+        out[4] = sizeof(struct body), out[5] = _Alignof(struct body), out[6] = sizeof(float32x3);
+        out[7] = sizeof(struct tally[3]);
+    }
+}
