@@ -307,15 +307,17 @@ static void ex(E *e, const SimtNode *n)
         ex(e, n->b);
         fputc(']', o);
         return;
-    case SX_ELEM: { /* through the descriptor: strides are in elements */
+    case SX_ELEM: { /* through the descriptor: strides are in elements (an array of vectors': in lanes) */
         const Param *p = &e->sf->f.params[n->param];
-        fprintf(o, "((%s%s *)p_%s.data)[", p->readonly ? "const " : "", simt_type_name(n->type), p->name);
+        const char *cq = p->readonly ? "const " : "";
+        if (n->type == SIMT_VEC) fprintf(o, "(*(%s%s *)((%s%s *)p_%s.data + ", cq, n->agg->cname, cq, simt_type_name(n->agg->elem), p->name);
+        else fprintf(o, "((%s%s *)p_%s.data)[", cq, simt_type_name(n->type), p->name);
         for (int i = 0; i < n->nkids; i++) {
             fputs(i ? " + (int64_t)(" : "(int64_t)(", o);
             ex(e, n->kids[i]);
             fprintf(o, ") * p_%s.strides[%d]", p->name, i);
         }
-        fputc(']', o);
+        fputs(n->type == SIMT_VEC ? "))" : "]", o);
         return;
     }
     case SX_ADDR:
@@ -564,12 +566,20 @@ static void launch_prototype(FILE *o, const CodegenOptions *co, const Func *f)
  * what is the kernel's business, as in CUDA), the block shape, the grid. */
 static void launch_checks(FILE *o, const Func *f)
 {
+    const SimtFunc *sf = (const SimtFunc *)f;
     fputs("    tilec_status st_;\n    tilec_clear_error();\n", o);
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
         if (p->kind != PARAM_ARRAY) continue;
+        const SimtAgg *v = sf->param_aggs ? sf->param_aggs[i] : NULL; /* an array of vectors: the lanes are a last dimension */
         fprintf(o, "    if ((st_ = tilec_check_array(%s, \"%s\", %d, %s)) != TILEC_OK) return st_;\n", p->name, p->name,
-                p->rank, emit_dtype_enum(p->type.dtype));
+                p->rank + (v != NULL), emit_dtype_enum(p->type.dtype));
+        if (v) {
+            int64_t size, align;
+            simt_layout(SIMT_VEC, v, &size, &align);
+            fprintf(o, "    if ((st_ = tilec_simt_check_vectors(%s, \"%s\", %d, %d)) != TILEC_OK) return st_;\n", p->name, p->name,
+                    v->lanes, (int)align);
+        }
         if (!p->readonly) fprintf(o, "    if ((st_ = tilec_check_output(%s, \"%s\")) != TILEC_OK) return st_;\n", p->name, p->name);
     }
     fputs("    if ((st_ = tilec_simt_check_block(block)) != TILEC_OK) return st_;\n", o);
@@ -715,7 +725,13 @@ void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
                 f->name, emit_base_name(co->source_name ? co->source_name : "(stdin)"), f->loc.line);
         for (int j = 0; j < f->nparams; j++) {
             const Param *pa = &f->params[j];
-            if (pa->kind == PARAM_ARRAY)
+            const SimtAgg *va = pa->kind == PARAM_ARRAY && p->simt[i]->param_aggs ? p->simt[i]->param_aggs[j] : NULL;
+            if (va)
+                fprintf(o, " *   %s: %s%s array of rank %d%s: a %s tilec_array of rank %d whose last\n"
+                           " *     dimension is the %d lanes (stride 1), aligned as %s\n",
+                        pa->name, pa->readonly ? "read-only " : "", va->name, pa->rank, pa->readonly ? "" : " (written)",
+                        dtype_name(pa->type.dtype), pa->rank + 1, va->lanes, va->cname);
+            else if (pa->kind == PARAM_ARRAY)
                 fprintf(o, " *   %s: %s%s array of rank %d%s\n", pa->name, pa->readonly ? "read-only " : "", dtype_name(pa->type.dtype),
                         pa->rank, pa->readonly ? "" : " (written)");
             else if (pa->type.dtype == DT_INVALID) {

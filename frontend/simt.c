@@ -99,6 +99,24 @@ SimtType simt_scalar_ctype(CXType t)
 
 static SimtType ctype(CXType t) { return simt_scalar_ctype(t); }
 
+/* The dtype of a vector's lane type (the descriptor's of an array of vectors). */
+static Dtype dtype_of_simt(SimtType t)
+{
+    switch (t) {
+    case SIMT_SCHAR: return DT_INT8;
+    case SIMT_SHORT: return DT_INT16;
+    case SIMT_INT: return DT_INT32;
+    case SIMT_LONG: case SIMT_LLONG: return DT_INT64;
+    case SIMT_UCHAR: return DT_UINT8;
+    case SIMT_USHORT: return DT_UINT16;
+    case SIMT_UINT: return DT_UINT32;
+    case SIMT_ULONG: case SIMT_ULLONG: return DT_UINT64;
+    case SIMT_FLOAT: return DT_FLOAT32;
+    case SIMT_DOUBLE: return DT_FLOAT64;
+    default: return DT_INVALID;
+    }
+}
+
 /* ---- the lowering's state ----------------------------------------------- */
 
 typedef struct Var {
@@ -362,15 +380,21 @@ static SimtNode *lane_at(SCtx *s, CXCursor c, SimtNode *b, CXCursor idx)
     return (n->b = expr(s, idx, 0)) ? n : NULL;
 }
 
-/* The last token of c's extent: the accessor of `v.x`. */
+/* The identifier that ends c's extent: the accessor of `v.x` (read from
+ * the file, as the extent may begin inside a macro: SIMT_AT(m, i).x). */
 static const char *last_token(SCtx *s, CXCursor c)
 {
-    CXToken *toks = NULL;
-    unsigned n = 0;
-    clang_tokenize(s->cx->tu, clang_getCursorExtent(c), &toks, &n);
-    const char *r = n ? fe_str_take(s->cx, clang_getTokenSpelling(s->cx->tu, toks[n - 1])) : "";
-    if (toks) clang_disposeTokens(s->cx->tu, toks, n);
-    return r;
+    CXFile f;
+    unsigned end;
+    clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f, NULL, NULL, &end);
+    size_t size = 0;
+    const char *text = f ? clang_getFileContents(s->cx->tu, f, &size) : NULL;
+    if (!text || end > size) return "";
+    unsigned b = end;
+    while (b > 0 && (text[b - 1] == '_' || (text[b - 1] >= 'a' && text[b - 1] <= 'z') || (text[b - 1] >= 'A' && text[b - 1] <= 'Z') ||
+                     (text[b - 1] >= '0' && text[b - 1] <= '9')))
+        b--;
+    return arena_printf(s->cx->arena, "%.*s", (int)(end - b), text + b);
 }
 
 /* An unexposed expression sstrip stopped at: `v.x`, or a swizzle or splat
@@ -461,6 +485,10 @@ static SimtNode *subscript(SCtx *s, CXCursor c)
             n->param = pi;
             n->text = p->name;
             n->type = simt_type_of_dtype(p->type.dtype);
+            if (s->sf->param_aggs && s->sf->param_aggs[pi]) { /* an array of vectors */
+                n->type = SIMT_VEC;
+                n->agg = s->sf->param_aggs[pi];
+            }
             int cap = 0;
             char msg[320], fix[320];
             if (is_simt_call(s, idx, "__tilec_simt_offset")) { /* SIMT_AT(a, i, ...) */
@@ -703,7 +731,10 @@ static SimtNode *call(SCtx *s, CXCursor c)
         }
         if (arr) {
             const Param *mine = &s->sf->f.params[x->param], *theirs = &target->f.params[i];
-            if (mine->rank != theirs->rank || mine->type.dtype != theirs->type.dtype || (mine->readonly && !theirs->readonly)) {
+            const SimtAgg *ma = s->sf->param_aggs ? s->sf->param_aggs[x->param] : NULL,
+                          *ta = target->param_aggs ? target->param_aggs[i] : NULL;
+            bool lanes_differ = (ma == NULL) != (ta == NULL) || (ma && ma->lanes != ta->lanes);
+            if (mine->rank != theirs->rank || mine->type.dtype != theirs->type.dtype || (mine->readonly && !theirs->readonly) || lanes_differ) {
                 snprintf(msg, sizeof msg, "array '%s' does not match parameter '%s' of '%s' (element type, rank or const)",
                          mine->name, theirs->name, name);
                 return fail(s, clang_Cursor_getArgument(c, (unsigned)i), NULL, msg);
@@ -1154,6 +1185,26 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
         CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
         const SimtAgg *agg = NULL;
         CXType at = clang_getCursorType(a);
+        const char *rank_text;
+        if (fe_annotation(a, "tilec.array:", &rank_text, cx) && clang_getCanonicalType(clang_getPointeeType(at)).kind == CXType_ExtVector) {
+            /* an array of vectors: a tilec_array of the lanes' dtype with one more dimension, the lanes */
+            CXType pt = clang_getPointeeType(at);
+            if (fe_simt_type(cx, pt, a, &agg, &s.ok) != SIMT_VEC) continue;
+            if (!sf->param_aggs) sf->param_aggs = arena_alloc(cx->arena, sizeof *sf->param_aggs * (size_t)(np + 1));
+            sf->param_aggs[i] = agg;
+            p->name = fe_str_take(cx, clang_getCursorSpelling(a));
+            p->loc = fe_loc_of(cx, a);
+            p->kind = PARAM_ARRAY;
+            p->rank = atoi(rank_text);
+            p->readonly = clang_isConstQualifiedType(pt);
+            p->type.dtype = dtype_of_simt(agg->elem);
+            if (p->rank < 1 || p->rank + 1 > TILE_MAX_RANK) {
+                snprintf(msg, sizeof msg, "array of vectors '%s' has rank %s; ranks 1 to %d are supported (the lanes are one more dimension)",
+                         p->name, rank_text, TILE_MAX_RANK - 1);
+                fail(&s, a, NULL, msg);
+            }
+            continue;
+        }
         if (clang_getCanonicalType(at).kind == CXType_ExtVector || clang_getCanonicalType(at).kind == CXType_Record) {
             /* a vector or struct by value */
             if (fe_simt_type(cx, at, a, &agg, &s.ok) == SIMT_NONE) continue;

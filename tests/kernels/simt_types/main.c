@@ -65,5 +65,50 @@ int main(void)
     for (int k = 0; k < 8; k++) ta[k] = (double)t[k];
     ex_check("atomics on struct fields, and sizeof/_Alignof as the header's C layout", ta, tw, 8, 0, 0);
     ex_free(dt);
+
+    /* arrays of vectors: float32 descriptors of rank 2 whose last dimension is the 4 lanes */
+    const int64_t nv = 1001;
+    float *x = malloc(16 * nv), *y = malloc(16 * nv);
+    double *gy = malloc(8 * 4 * nv), *wy = malloc(8 * 4 * nv);
+    for (int64_t i = 0; i < 4 * nv; i++) {
+        x[i] = (float)(int)ex_uniform(-100, 100), y[i] = (float)(int)ex_uniform(-100, 100);
+        wy[i] = y[i] + 0.5 * x[i];
+    }
+    float *dx = ex_alloc(16 * nv), *dy = ex_alloc(16 * nv);
+    ex_upload(dx, x, 16 * nv), ex_upload(dy, y, 16 * nv);
+    tilec_array X = tilec_array_2d(dx, TILEC_FLOAT32, nv, 4), Y = tilec_array_2d(dy, TILEC_FLOAT32, nv, 4);
+    ex_status("axpy4 launch", axpy4(NULL, (tilec_grid){(uint32_t)((nv + 127) / 128), 1, 1}, (tilec_grid){128, 1, 1}, 0, &X, &Y, 0.5f));
+    ex_download(y, dy, 16 * nv);
+    for (int64_t i = 0; i < 4 * nv; i++) gy[i] = y[i];
+    ex_check("axpy on float32x4 arrays (exact)", gy, wy, 4 * nv, 0, 0);
+    /* refused: lanes not the last contiguous dimension, and a misaligned vector */
+    tilec_array bad = tilec_array_2d(dx, TILEC_FLOAT32, nv, 2);
+    ex_expect("array of vectors with 2 lanes refused",
+              axpy4(NULL, (tilec_grid){1, 1, 1}, (tilec_grid){32, 1, 1}, 0, &bad, &Y, 1.0f) == TILEC_ERR_SHAPE);
+    bad = tilec_array_2d(dx + 1, TILEC_FLOAT32, nv - 1, 4);
+    ex_expect("misaligned array of vectors refused",
+              axpy4(NULL, (tilec_grid){1, 1, 1}, (tilec_grid){32, 1, 1}, 0, &bad, &Y, 1.0f) == TILEC_ERR_ALIGN);
+    free(x), free(y), free(gy), free(wy);
+    ex_free(dx), ex_free(dy);
+
+    /* rank 2 of int16x4: a 37 x 5 matrix of vectors, the rows summed */
+    const int64_t mr = 37, mc = 5;
+    int16_t *mm = malloc(2 * 4 * mr * mc);
+    int32_t *ms = malloc(4 * mr);
+    double *gs = malloc(8 * mr), *ws = calloc(mr, 8);
+    for (int64_t i = 0; i < 4 * mr * mc; i++) {
+        mm[i] = (int16_t)ex_uniform(-1000, 1000);
+        ws[i / (4 * mc)] += mm[i];
+    }
+    int16_t *dm = ex_alloc(2 * 4 * mr * mc);
+    int32_t *ds = ex_alloc(4 * mr);
+    ex_upload(dm, mm, 2 * 4 * mr * mc);
+    tilec_array M = tilec_array_3d(dm, TILEC_INT16, mr, mc, 4), S = tilec_array_1d(ds, TILEC_INT32, mr);
+    ex_status("row_sums launch", row_sums(NULL, (tilec_grid){1, 1, 1}, (tilec_grid){64, 1, 1}, 0, &M, &S));
+    ex_download(ms, ds, 4 * mr);
+    for (int64_t i = 0; i < mr; i++) gs[i] = ms[i];
+    ex_check("row sums of an int16x4 matrix (exact)", gs, ws, mr, 0, 0);
+    free(mm), free(ms), free(gs), free(ws);
+    ex_free(dm), ex_free(ds);
     return ex_finish("simt_types");
 }

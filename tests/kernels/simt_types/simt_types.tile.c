@@ -98,3 +98,26 @@ SIMT_KERNEL void struct_atomics(TILE_ARRAY(int64_t, 1) out, int32_t n)
         out[7] = sizeof(struct tally[3]);
     }
 }
+
+/* y = a * x + y on arrays of vectors (one 16-byte load and store per
+ * element on the GPU), rank 1, and a rank-2 sum of int16x4 rows. */
+SIMT_KERNEL void axpy4(TILE_ARRAY(const float32x4, 1) x, TILE_ARRAY(float32x4, 1) y, float a)
+{
+    int i = simt_tid(0);
+    if (i >= (int)simt_shape(x, 0)) return;
+    float32x4 u = x[i], v = y[i];
+    for (int k = 0; k < 4; k++) v[k] += a * u[k];
+    y[i] = v;
+}
+
+SIMT_KERNEL void row_sums(TILE_ARRAY(const int16x4, 2) m, TILE_ARRAY(int32_t, 1) out)
+{
+    int i = simt_tid(0);
+    if (i >= (int)simt_shape(m, 0)) return;
+    int s = 0;
+    for (int j = 0; j < (int)simt_shape(m, 1); j++) {
+        int16x4 r = SIMT_AT(m, i, j);
+        s += r.x + r.y + r.z + r.w;
+    }
+    out[i] = s;
+}
