@@ -311,13 +311,14 @@ static void ex(E *e, const SimtNode *n)
         const Param *p = &e->sf->f.params[n->param];
         const char *cq = p->readonly ? "const " : "";
         if (n->type == SIMT_VEC) fprintf(o, "(*(%s%s *)((%s%s *)p_%s.data + ", cq, n->agg->cname, cq, simt_type_name(n->agg->elem), p->name);
+        else if (n->type == SIMT_STRUCT) fprintf(o, "(*(%s%s *)((%sunsigned char *)p_%s.data + ", cq, n->agg->cname, cq, p->name);
         else fprintf(o, "((%s%s *)p_%s.data)[", cq, simt_type_name(n->type), p->name);
         for (int i = 0; i < n->nkids; i++) {
             fputs(i ? " + (int64_t)(" : "(int64_t)(", o);
             ex(e, n->kids[i]);
             fprintf(o, ") * p_%s.strides[%d]", p->name, i);
         }
-        fputs(n->type == SIMT_VEC ? "))" : "]", o);
+        fputs(n->type == SIMT_VEC || n->type == SIMT_STRUCT ? "))" : "]", o);
         return;
     }
     case SX_ADDR:
@@ -574,11 +575,11 @@ static void launch_checks(FILE *o, const Func *f)
         const SimtAgg *v = sf->param_aggs ? sf->param_aggs[i] : NULL; /* an array of vectors: the lanes are a last dimension */
         fprintf(o, "    if ((st_ = tilec_check_array(%s, \"%s\", %d, %s)) != TILEC_OK) return st_;\n", p->name, p->name,
                 p->rank + (v != NULL), emit_dtype_enum(p->type.dtype));
-        if (v) {
+        if (v) { /* the lanes, or the struct's bytes */
             int64_t size, align;
-            simt_layout(SIMT_VEC, v, &size, &align);
+            simt_layout(v->vector ? SIMT_VEC : SIMT_STRUCT, v, &size, &align);
             fprintf(o, "    if ((st_ = tilec_simt_check_vectors(%s, \"%s\", %d, %d)) != TILEC_OK) return st_;\n", p->name, p->name,
-                    v->lanes, (int)align);
+                    v->vector ? v->lanes : (int)size, (int)align);
         }
         if (!p->readonly) fprintf(o, "    if ((st_ = tilec_check_output(%s, \"%s\")) != TILEC_OK) return st_;\n", p->name, p->name);
     }
@@ -726,11 +727,14 @@ void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
         for (int j = 0; j < f->nparams; j++) {
             const Param *pa = &f->params[j];
             const SimtAgg *va = pa->kind == PARAM_ARRAY && p->simt[i]->param_aggs ? p->simt[i]->param_aggs[j] : NULL;
+            int64_t vsize = 0, valign = 0;
+            if (va) simt_layout(va->vector ? SIMT_VEC : SIMT_STRUCT, va, &vsize, &valign);
             if (va)
                 fprintf(o, " *   %s: %s%s array of rank %d%s: a %s tilec_array of rank %d whose last\n"
-                           " *     dimension is the %d lanes (stride 1), aligned as %s\n",
+                           " *     dimension is the %d %s (stride 1), aligned as %s (%d bytes)\n",
                         pa->name, pa->readonly ? "read-only " : "", va->name, pa->rank, pa->readonly ? "" : " (written)",
-                        dtype_name(pa->type.dtype), pa->rank + 1, va->lanes, va->cname);
+                        dtype_name(pa->type.dtype), pa->rank + 1, va->vector ? va->lanes : (int)vsize,
+                        va->vector ? "lanes" : "bytes of each struct", va->cname, (int)valign);
             else if (pa->kind == PARAM_ARRAY)
                 fprintf(o, " *   %s: %s%s array of rank %d%s\n", pa->name, pa->readonly ? "read-only " : "", dtype_name(pa->type.dtype),
                         pa->rank, pa->readonly ? "" : " (written)");

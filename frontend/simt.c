@@ -485,9 +485,9 @@ static SimtNode *subscript(SCtx *s, CXCursor c)
             n->param = pi;
             n->text = p->name;
             n->type = simt_type_of_dtype(p->type.dtype);
-            if (s->sf->param_aggs && s->sf->param_aggs[pi]) { /* an array of vectors */
-                n->type = SIMT_VEC;
+            if (s->sf->param_aggs && s->sf->param_aggs[pi]) { /* an array of vectors or structs */
                 n->agg = s->sf->param_aggs[pi];
+                n->type = n->agg->vector ? SIMT_VEC : SIMT_STRUCT;
             }
             int cap = 0;
             char msg[320], fix[320];
@@ -733,7 +733,8 @@ static SimtNode *call(SCtx *s, CXCursor c)
             const Param *mine = &s->sf->f.params[x->param], *theirs = &target->f.params[i];
             const SimtAgg *ma = s->sf->param_aggs ? s->sf->param_aggs[x->param] : NULL,
                           *ta = target->param_aggs ? target->param_aggs[i] : NULL;
-            bool lanes_differ = (ma == NULL) != (ta == NULL) || (ma && ma->lanes != ta->lanes);
+            bool lanes_differ = (ma == NULL) != (ta == NULL) || (ma && (ma->lanes != ta->lanes || ma->vector != ta->vector)) ||
+                                (ma && !ma->vector && ma != ta);
             if (mine->rank != theirs->rank || mine->type.dtype != theirs->type.dtype || (mine->readonly && !theirs->readonly) || lanes_differ) {
                 snprintf(msg, sizeof msg, "array '%s' does not match parameter '%s' of '%s' (element type, rank or const)",
                          mine->name, theirs->name, name);
@@ -1186,10 +1187,12 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
         const SimtAgg *agg = NULL;
         CXType at = clang_getCursorType(a);
         const char *rank_text;
-        if (fe_annotation(a, "tilec.array:", &rank_text, cx) && clang_getCanonicalType(clang_getPointeeType(at)).kind == CXType_ExtVector) {
-            /* an array of vectors: a tilec_array of the lanes' dtype with one more dimension, the lanes */
+        enum CXTypeKind pk = clang_getCanonicalType(clang_getPointeeType(at)).kind;
+        if (fe_annotation(a, "tilec.array:", &rank_text, cx) && (pk == CXType_ExtVector || pk == CXType_Record)) {
+            /* an array of vectors: a tilec_array of the lanes' dtype with one more dimension, the lanes;
+               of structs: of bytes (uint8), the last dimension the struct's bytes */
             CXType pt = clang_getPointeeType(at);
-            if (fe_simt_type(cx, pt, a, &agg, &s.ok) != SIMT_VEC) continue;
+            if (fe_simt_type(cx, pt, a, &agg, &s.ok) == SIMT_NONE) continue;
             if (!sf->param_aggs) sf->param_aggs = arena_alloc(cx->arena, sizeof *sf->param_aggs * (size_t)(np + 1));
             sf->param_aggs[i] = agg;
             p->name = fe_str_take(cx, clang_getCursorSpelling(a));
@@ -1197,7 +1200,7 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
             p->kind = PARAM_ARRAY;
             p->rank = atoi(rank_text);
             p->readonly = clang_isConstQualifiedType(pt);
-            p->type.dtype = dtype_of_simt(agg->elem);
+            p->type.dtype = agg->vector ? dtype_of_simt(agg->elem) : DT_UINT8;
             if (p->rank < 1 || p->rank + 1 > TILE_MAX_RANK) {
                 snprintf(msg, sizeof msg, "array of vectors '%s' has rank %s; ranks 1 to %d are supported (the lanes are one more dimension)",
                          p->name, rank_text, TILE_MAX_RANK - 1);

@@ -41,19 +41,21 @@ static inline tilec_status tilec_simt_check_block(tilec_grid b)
 /* An array of vectors (TILE_ARRAY(float32x4, N)) is a tilec_array of the
  * lanes' dtype and rank N + 1 (tilec_check_array checks those first): its
  * last dimension is the lanes, contiguous, and every vector it addresses is
- * aligned as CUDA's vector type (the data pointer and each outer stride). */
+ * aligned as CUDA's vector type (the data pointer and each outer stride).
+ * An array of structs is one of bytes (uint8) whose last dimension is the
+ * struct's size: `lanes` is then the size in bytes. */
 static inline tilec_status tilec_simt_check_vectors(const tilec_array *a, const char *name, int lanes, int align)
 {
     int last = a->ndim - 1;
     if (a->shape[last] != lanes || (a->strides[last] != 1 && lanes > 1))
-        return tilec_fail(TILEC_ERR_SHAPE, "array of vectors '%s': its last dimension must be the %d lanes with stride 1 (shape %lld, stride %lld)",
+        return tilec_fail(TILEC_ERR_SHAPE, "array of vectors or structs '%s': its last dimension must be the %d lanes (bytes) with stride 1 (shape %lld, stride %lld)",
                           name, lanes, (long long)a->shape[last], (long long)a->strides[last]);
     int64_t es = tilec_dtype_size(a->dtype);
     if ((uintptr_t)a->data % (uintptr_t)align != 0)
-        return tilec_fail(TILEC_ERR_ALIGN, "array of vectors '%s': data %p is not aligned to %d bytes", name, a->data, align);
+        return tilec_fail(TILEC_ERR_ALIGN, "array of vectors or structs '%s': data %p is not aligned to %d bytes", name, a->data, align);
     for (int d = 0; d < last; d++)
         if (a->shape[d] > 1 && (a->strides[d] * es) % align != 0)
-            return tilec_fail(TILEC_ERR_ALIGN, "array of vectors '%s': stride %lld of dimension %d is not a multiple of %d bytes",
+            return tilec_fail(TILEC_ERR_ALIGN, "array of vectors or structs '%s': stride %lld of dimension %d is not a multiple of %d bytes",
                               name, (long long)a->strides[d], d, align);
     return TILEC_OK;
 }

@@ -121,3 +121,25 @@ SIMT_KERNEL void row_sums(TILE_ARRAY(const int16x4, 2) m, TILE_ARRAY(int32_t, 1)
     }
     out[i] = s;
 }
+
+struct particle {
+    float32x3 pos, vel;
+    int32_t hits;
+};
+
+/* An array of structs (a uint8 descriptor whose last dimension is the
+ * struct's 28 bytes): each particle moves by vel * dt, and counts in hits
+ * how many particles of the array start left of it (atomics on a field of
+ * a global array's element). */
+SIMT_KERNEL void particles_step(TILE_ARRAY(struct particle, 1) ps, float dt)
+{
+    int i = simt_tid(0), n = (int)simt_shape(ps, 0);
+    if (i >= n) return;
+    float x0 = ps[i].pos.x;
+    for (int j = 0; j < n; j++)
+        if (ps[j].pos.x > x0) simt_atomic_add(&ps[j].hits, 1);
+    simt_syncthreads();
+    struct particle p = ps[i];
+    p.pos = (float32x3){p.pos.x + p.vel.x * dt, p.pos.y + p.vel.y * dt, p.pos.z + p.vel.z * dt};
+    ps[i].pos = p.pos;
+}
