@@ -78,6 +78,8 @@ bool simt_type_is_64(SimtType t) { return t == SIMT_LONG || t == SIMT_ULONG || t
 
 SimtType simt_scalar_ctype(CXType t)
 {
+    /* SIMT_ATOMIC(T) (C's _Atomic): T, whose accesses are checked in expr() */
+    if (clang_getCanonicalType(t).kind == CXType_Atomic) return simt_scalar_ctype(clang_Type_getValueType(clang_getCanonicalType(t)));
     switch (clang_getCanonicalType(t).kind) {
     case CXType_Void: return SIMT_VOID;
     case CXType_Bool: return SIMT_BOOL;
@@ -133,7 +135,7 @@ typedef struct SCtx {
     bool ok;
 } SCtx;
 
-enum { ALLOW_ADDR = 1, ALLOW_ARRAY = 2 };
+enum { ALLOW_ADDR = 1, ALLOW_ARRAY = 2, ALLOW_ATOMIC = 4 };
 
 static SimtNode *node(SCtx *s, SimtKind k, CXCursor c)
 {
@@ -787,10 +789,17 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
         return int_node(s, c, v, t);
     }
     case CXCursor_FloatingLiteral: return float_node(s, c);
-    case CXCursor_DeclRefExpr: return name_ref(s, c, flags);
-    case CXCursor_ArraySubscriptExpr: return subscript(s, c);
+    case CXCursor_DeclRefExpr: case CXCursor_ArraySubscriptExpr: case CXCursor_MemberRefExpr: {
+        /* an object of SIMT_ATOMIC type (seed 001's Atomic) is accessed through atomics only */
+        bool is_atomic = clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Atomic;
+        if (is_atomic && !(flags & ALLOW_ATOMIC)) {
+            char msg[320];
+            snprintf(msg, sizeof msg, "'%s' is SIMT_ATOMIC: it is read and written by atomics only", spelling(s, c));
+            return fail(s, c, "use simt_atomic_load(&x), simt_atomic_store(&x, v) or another simt_atomic_*", msg);
+        }
+        return k == CXCursor_DeclRefExpr ? name_ref(s, c, flags) : k == CXCursor_MemberRefExpr ? member(s, c) : subscript(s, c);
+    }
     case CXCursor_CallExpr: return call(s, c);
-    case CXCursor_MemberRefExpr: return member(s, c);
     case CXCursor_CompoundLiteralExpr: return compound_literal(s, c);
     case CXCursor_UnexposedExpr: return vector_access(s, c);
     case CXCursor_InitListExpr:
@@ -804,7 +813,7 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
             if (!(flags & ALLOW_ADDR))
                 return fail(s, c, "pointers exist in SIMT code only as an atomic's operand, e.g. simt_atomic_add(&a[i], v)",
                             "address-of '&' is not allowed here in SIMT code");
-            SimtNode *x = expr(s, a, 0);
+            SimtNode *x = expr(s, a, ALLOW_ATOMIC);
             if (!x) return NULL;
             const SimtNode *root = x; /* a field (or lane) of one of those: seed 001's atomic struct members */
             while (root->kind == SX_MEMBER) root = root->a;

@@ -327,6 +327,11 @@ typedef double float64x3 __attribute__((ext_vector_type(3))); typedef double flo
 #define simt_tid3() ((int32x3){simt_tid(0), simt_tid(1), simt_tid(2)})
 #define simt_grid_size2() ((int32x2){simt_grid_size(0), simt_grid_size(1)})
 #define simt_grid_size3() ((int32x3){simt_grid_size(0), simt_grid_size(1), simt_grid_size(2)})
+/* seed 001's Atomic: an object of scalar type T that SIMT code reads and
+ * writes by atomics only (simt_atomic_load(&x) ..., never `x` itself):
+ * `SIMT_SHARED SIMT_ATOMIC(int32_t) next;`, or a struct's field.  In
+ * memory it is a T. */
+#define SIMT_ATOMIC(T) _Atomic(T)
 /* A user struct of SIMT code aligned to at least n bytes (seed 001's
  * @struct(align=n)): `typedef struct SIMT_STRUCT_ALIGN(16) { float re, im; }
  * complex64;`.  n is an integer literal, a power of two. */
@@ -397,7 +402,7 @@ double __tilec_simt_atomic_min(void *p, double v, struct tilec_simt_atomic_opts 
 double __tilec_simt_atomic_nanmax(void *p, double v, struct tilec_simt_atomic_opts o);
 double __tilec_simt_atomic_nanmin(void *p, double v, struct tilec_simt_atomic_opts o);
 #define SIMT_ATOMIC_(op, p, ...) \
-    ((__typeof__(*(p)))__tilec_simt_atomic_##op(p, __VA_ARGS__))
+    ((__typeof_unqual__(*(p)))__tilec_simt_atomic_##op(p, __VA_ARGS__))
 #define SIMT_OPTS_(...) (struct tilec_simt_atomic_opts){__VA_ARGS__}
 #define simt_atomic_load(p, ...) SIMT_ATOMIC_(load, p, SIMT_OPTS_(__VA_ARGS__))
 #define simt_atomic_store(p, v, ...) __tilec_simt_atomic_store(p, v, SIMT_OPTS_(__VA_ARGS__))

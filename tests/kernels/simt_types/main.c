@@ -136,5 +136,21 @@ int main(void)
     ex_expect("struct particle is 28 bytes, as CUDA's float3 x2 + int", sizeof(struct particle) == 28);
     free(ps), free(gp), free(wp);
     ex_free(dp);
+
+    /* the ticket mutex: 64 blocks of 96 threads */
+    const int nblocks = 64;
+    struct ticket_mutex mz = {0, 0};
+    int64_t zt[65] = {0}, tt[65];
+    struct ticket_mutex *dmx = ex_alloc(sizeof mz);
+    int64_t *dtt = ex_alloc(sizeof zt);
+    ex_upload(dmx, &mz, sizeof mz), ex_upload(dtt, zt, sizeof zt);
+    tilec_array MX = tilec_array_2d(dmx, TILEC_UINT8, 1, (int64_t)sizeof mz), TT = tilec_array_1d(dtt, TILEC_INT64, 65);
+    ex_status("ticket_sum launch", ticket_sum(NULL, (tilec_grid){(uint32_t)nblocks, 1, 1}, (tilec_grid){96, 1, 1}, 0, &MX, &TT));
+    ex_download(tt, dtt, sizeof zt), ex_download(&mz, dmx, sizeof mz);
+    double gt[67], wt[67];
+    for (int k = 0; k < 65; k++) gt[k] = (double)tt[k], wt[k] = k ? 96 : nblocks * (nblocks + 1) / 2;
+    gt[65] = mz.line, gt[66] = mz.current, wt[65] = wt[66] = nblocks;
+    ex_check("ticket mutex of SIMT_ATOMIC fields, and a shared SIMT_ATOMIC count", gt, wt, 67, 0, 0);
+    ex_free(dmx), ex_free(dtt);
     return ex_finish("simt_types");
 }

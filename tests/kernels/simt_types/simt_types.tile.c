@@ -143,3 +143,40 @@ SIMT_KERNEL void particles_step(TILE_ARRAY(struct particle, 1) ps, float dt)
     p.pos = (float32x3){p.pos.x + p.vel.x * dt, p.pos.y + p.vel.y * dt, p.pos.z + p.vel.z * dt};
     ps[i].pos = p.pos;
 }
+
+/* seed 001's ticket_mutex: SIMT_ATOMIC fields (seed 001's Atomic), read and
+ * written by atomics only. */
+struct ticket_mutex {
+    SIMT_ATOMIC(int32_t) line;
+    SIMT_ATOMIC(int32_t) current;
+};
+
+SIMT_FUNC void lock(TILE_ARRAY(struct ticket_mutex, 1) m)
+{
+    int my = simt_atomic_add(&m[0].line, 1, .memory_order = TILE_ACQ_REL);
+    while (simt_atomic_load(&m[0].current, .memory_order = TILE_ACQUIRE) != my) {
+    }
+}
+
+SIMT_FUNC void unlock(TILE_ARRAY(struct ticket_mutex, 1) m)
+{
+    simt_atomic_add(&m[0].current, 1, .memory_order = TILE_RELEASE);
+}
+
+/* total[0] += block + 1 under the mutex (a plain read-modify-write, which
+ * the lock orders); total[1 + block] = the block's threads, counted in a
+ * shared SIMT_ATOMIC. */
+SIMT_KERNEL void ticket_sum(TILE_ARRAY(struct ticket_mutex, 1) m, TILE_ARRAY(int64_t, 1) total)
+{
+    SIMT_SHARED SIMT_ATOMIC(uint32_t) arrivals;
+    if (simt_thread_idx(0) == 0) simt_atomic_store(&arrivals, 0u, .scope = TILE_SCOPE_BLOCK);
+    simt_syncthreads();
+    simt_atomic_add(&arrivals, 1u, .scope = TILE_SCOPE_BLOCK);
+    simt_syncthreads();
+    if (simt_thread_idx(0) == 0) {
+        total[1 + simt_block_idx(0)] = simt_atomic_load(&arrivals, .scope = TILE_SCOPE_BLOCK);
+        lock(m);
+        total[0] += simt_block_idx(0) + 1;
+        unlock(m);
+    }
+}
