@@ -236,12 +236,24 @@ static void ex(E *e, const SimtNode *n)
         ex(e, n->a);
         fputs("))", o);
         return;
-    case SX_INDEX:
+    case SX_INDEX: {
+        const SimtNode *root = n->a;
+        while (root->kind == SX_INDEX) root = root->a;
+        if (root->decl && root->decl->col_major) { /* stored transposed: m[i][j] is v_m[j][i] */
+            var_name(e, root);
+            for (const SimtNode *k = n; k->kind == SX_INDEX; k = k->a) {
+                fputc('[', o);
+                ex(e, k->b);
+                fputc(']', o);
+            }
+            return;
+        }
         ex(e, n->a);
         fputc('[', o);
         ex(e, n->b);
         fputc(']', o);
         return;
+    }
     case SX_ELEM: { /* through the descriptor: strides are in elements */
         const Param *p = &e->sf->f.params[n->param];
         fprintf(o, "((%s%s *)p_%s.data)[", p->readonly ? "const " : "", simt_type_name(n->type), p->name);
@@ -299,6 +311,18 @@ static void indent(E *e, int d)
     for (int i = 0; i < d; i++) fputs("    ", e->o);
 }
 
+/* An array's extents in storage order: reversed for column-major arrays. */
+static void extents(FILE *o, const SimtNode *d)
+{
+    for (int i = 0; i < d->ndims; i++) fprintf(o, "[%" PRId64 "]", d->dims[d->col_major ? d->ndims - 1 - i : i]);
+}
+
+/* SIMT_ALIGN(n) of a declaration: __align__(n) in CUDA C++, _Alignas(n) in C. */
+static void alignment(FILE *o, bool cuda, const SimtNode *d)
+{
+    if (d->align) fprintf(o, cuda ? "__align__(%d) " : "_Alignas(%d) ", d->align);
+}
+
 /* A declaration without its ';' (also a for header's). */
 static void decl(E *e, const SimtNode *d)
 {
@@ -308,8 +332,10 @@ static void decl(E *e, const SimtNode *d)
         fprintf(o, "%s *const v_%s = (%s *)%s", t, d->text, t, e->cuda ? "tilec_dyn_" : "ctx_->dyn");
         return;
     }
-    fprintf(o, "%s%s%s v_%s", d->shared ? "__shared__ " : "", d->is_const ? "const " : "", t, d->text);
-    for (int i = 0; i < d->ndims; i++) fprintf(o, "[%" PRId64 "]", d->dims[i]);
+    fputs(d->shared ? "__shared__ " : "", o);
+    alignment(o, e->cuda, d);
+    fprintf(o, "%s%s v_%s", d->is_const ? "const " : "", t, d->text);
+    extents(o, d);
     if (d->a) {
         fputs(" = ", o);
         ex_top(e, d->a);
@@ -575,15 +601,18 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         }
         if (!f->nparams) fputs("    int none_;\n", o);
         fputs("};\n\n", o);
-        bool sh = has_static_shared(sf);
+        bool sh = has_static_shared(sf), over_aligned = false;
         if (sh) { /* the block's shared variables */
             fprintf(o, "struct tilec_sk_%s_shared_ {\n", f->name);
             for (int j = 0; j < sf->nshared; j++) {
                 const SimtNode *d = sf->shared[j];
                 if (d->dynamic) continue;
-                fprintf(o, "    %s s%d_%s", simt_type_name(d->type), d->id, d->text);
-                for (int k = 0; k < d->ndims; k++) fprintf(o, "[%" PRId64 "]", d->dims[k]);
+                fputs("    ", o);
+                alignment(o, false, d);
+                fprintf(o, "%s s%d_%s", simt_type_name(d->type), d->id, d->text);
+                extents(o, d);
                 fputs(";\n", o);
+                if (d->align > 16) over_aligned = true;
             }
             fputs("};\n\n", o);
         }
@@ -604,8 +633,13 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         fprintf(o, "    (void)stream;\n    const struct tilec_sk_%s_args_ args_ = {", f->name);
         call_args(o, f);
         if (!f->nparams) fputc('0', o);
-        fprintf(o, "};\n    return tilec_simt_run(grid, block, dyn_smem, %s, tilec_sk_%s, &args_);\n}\n\n",
-                sh ? arena_printf(p->arena, "sizeof(struct tilec_sk_%s_shared_)", f->name) : "0", f->name);
+        if (over_aligned) /* SIMT_ALIGN over malloc's 16 bytes: the block's struct at its own alignment */
+            fprintf(o, "};\n    return tilec_simt_run_aligned(grid, block, dyn_smem, sizeof(struct tilec_sk_%s_shared_),\n"
+                       "                                  _Alignof(struct tilec_sk_%s_shared_), tilec_sk_%s, &args_);\n}\n\n",
+                    f->name, f->name, f->name);
+        else
+            fprintf(o, "};\n    return tilec_simt_run(grid, block, dyn_smem, %s, tilec_sk_%s, &args_);\n}\n\n",
+                    sh ? arena_printf(p->arena, "sizeof(struct tilec_sk_%s_shared_)", f->name) : "0", f->name);
         fputs("const void *tilec_kernel_", o); /* no __global__ to launch on the host */
         emit_launcher_name(o, co, f);
         fputs("(void)\n{\n    return NULL;\n}\n\n", o);

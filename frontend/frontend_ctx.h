@@ -69,6 +69,10 @@ char *fe_clean_comment(Ctx *cx, const char *raw);
 /* simt.c: a SIMT_KERNEL or SIMT_FUNC definition into Program.simt; false
  * after an error. */
 bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel);
+/* simt.c: an error (false) when c, a parameter, a function or a variable
+ * of tile code (`what`), carries SIMT_ALIGN or SIMT_ORDER_*, which lay out
+ * SIMT code's local and shared arrays only. */
+bool fe_simt_no_layout(Ctx *cx, CXCursor c, const char *what);
 
 /* lower_expr.c */
 Expr *fe_new_expr(Ctx *cx, ExprKind k, SrcLoc loc);

@@ -453,16 +453,22 @@ static inline void *tilec_simt_thread_(void *arg)
 }
 
 /* Runs body over grid x block threads; shared_bytes of static shared memory
- * (the kernel's struct of shared variables) and dyn bytes of dynamic shared
- * memory, both one per launch, reused by block after block as a GPU's are
- * (zeroed once here, where the GPU leaves them undefined). */
-static inline tilec_status tilec_simt_run(tilec_grid grid, tilec_grid block, size_t dyn, size_t shared_bytes,
-                                          void (*body)(tilec_simt_ctx *, const void *), const void *args)
+ * (the kernel's struct of shared variables), aligned to shared_align bytes
+ * (a power of two: SIMT_ALIGN arrays in it), and dyn bytes of dynamic shared
+ * memory (16-byte aligned), both one per launch, reused by block after
+ * block as a GPU's are (zeroed once here, where the GPU leaves them
+ * undefined). */
+static inline tilec_status tilec_simt_run_aligned(tilec_grid grid, tilec_grid block, size_t dyn, size_t shared_bytes,
+                                                  size_t shared_align, void (*body)(tilec_simt_ctx *, const void *),
+                                                  const void *args)
 {
     const int n = (int)(block.x * block.y * block.z);
     tilec_simt_launch_ *l = (tilec_simt_launch_ *)calloc(1, sizeof *l);
     tilec_simt_ctx *cs = (tilec_simt_ctx *)calloc((size_t)n, sizeof *cs);
-    void *sh = calloc(1, shared_bytes ? shared_bytes : 1), *dy = calloc(1, dyn ? dyn : 1);
+    if (shared_align < 16) shared_align = 16;
+    size_t sh_bytes = (shared_bytes + shared_align - 1) / shared_align * shared_align; /* aligned_alloc's rule */
+    void *sh = aligned_alloc(shared_align, sh_bytes ? sh_bytes : shared_align), *dy = calloc(1, dyn ? dyn : 1);
+    if (sh) memset(sh, 0, sh_bytes);
     if (!l || !cs || !sh || !dy) {
         free(l), free(cs), free(sh), free(dy);
         return tilec_fail(TILEC_ERR_INVALID, "host SIMT launch: out of memory (%d threads, %zu bytes of dynamic shared memory)",
@@ -513,6 +519,13 @@ static inline tilec_status tilec_simt_run(tilec_grid grid, tilec_grid block, siz
     if (made < n)
         return tilec_fail(TILEC_ERR_INVALID, "host SIMT launch: could not start thread %d of %d (error %d)", made, n, err);
     return TILEC_OK;
+}
+
+/* tilec_simt_run_aligned with malloc's alignment for the shared variables. */
+static inline tilec_status tilec_simt_run(tilec_grid grid, tilec_grid block, size_t dyn, size_t shared_bytes,
+                                          void (*body)(tilec_simt_ctx *, const void *), const void *args)
+{
+    return tilec_simt_run_aligned(grid, block, dyn, shared_bytes, 16, body, args);
 }
 #endif
 #endif

@@ -206,6 +206,18 @@ has "kernel pointer" "$OUT/interop.cu" 'extern "C" const void *tilec_kernel_shif
 has "header: interop declaration" "$OUT/interop.h" "__device__ float table_at(tilec_array table, int64_t i);"
 has "header: kernel pointer" "$OUT/interop.h" "const void *tilec_kernel_shifted(void);"
 has "host: no kernel to launch" "$OUT/interop.c" "const void *tilec_kernel_shifted(void)"
+# SIMT_ALIGN and SIMT_ORDER_F (tests/kernels/simt checks the values): a
+# column-major array is declared with its extents reversed and indexed with
+# its index chains reversed; the alignment in each target's spelling, and
+# the host's struct of shared variables allocated at its alignment.
+expect_rc "SIMT layouts on CUDA" 0 "$TILEC" -o "$OUT/simtk.cu" tests/kernels/simt/simt.tile.c
+has "column-major shared tile, aligned" "$OUT/simtk.cu" "__shared__ __align__(128) int v_tile[40][4];"
+has "index chain reversed" "$OUT/simtk.cu" "v_tile[v_c][v_r] = "
+has "atomic on a column-major element" "$OUT/simtk.cu" "(&v_counts[(v_t % 5)][(v_t % 3)]"
+expect_rc "SIMT layouts on the host" 0 "$TILEC" --target=host -o "$OUT/simtk.c" tests/kernels/simt/simt.tile.c
+has "host: aligned shared member" "$OUT/simtk.c" "_Alignas(256) unsigned int s1_counts[5][3];"
+has "host: aligned local" "$OUT/simtk.c" "_Alignas(32) short v_small[3][2] = {{((short)(1))}, {((short)(2)), ((short)(3))}};"
+has "host: shared struct at its alignment" "$OUT/simtk.c" "_Alignof(struct tilec_sk_layouts_shared_), tilec_sk_layouts, &args_);"
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
 has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 # --min-blocks=N: the ring leaves shared memory for N blocks (4 of them on
