@@ -937,6 +937,7 @@ static bool layout_init(SCtx *s, SimtNode *d)
         one[0] = zero_item(s, d->a->loc, d->type);
         *t = (SimtNode){.kind = SX_LIST, .loc = d->a->loc, .param = -1, .nkids = 1, .kids = one};
     }
+    d->b = d->a; /* as written, for --emit=ast */
     d->a = t;
     return true;
 }

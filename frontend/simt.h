@@ -75,7 +75,8 @@ struct SimtNode {
     const char *text;  /* literal, operator, function or variable name */
     SimtType type;     /* an expression's C type; a declaration's element type */
     SimtNode *a, *b, *c, *d; /* operands; if: cond then else; for: init cond step body;
-                                while/do: cond body; decl: initializer */
+                                while/do: cond body; decl: initializer (an array's in storage
+                                order, fully braced; b: its list as written) */
     SimtNode **kids;   /* arguments, indices, block items, list items */
     int nkids;
     SimtBuiltin builtin;

@@ -218,6 +218,16 @@ expect_rc "SIMT layouts on the host" 0 "$TILEC" --target=host -o "$OUT/simtk.c" 
 has "host: aligned shared member" "$OUT/simtk.c" "_Alignas(256) unsigned int s1_counts[5][3];"
 has "host: aligned local" "$OUT/simtk.c" "_Alignas(32) short v_small[3][2] = {{((short)(1))}, {((short)(2)), ((short)(3))}};"
 has "host: shared struct at its alignment" "$OUT/simtk.c" "_Alignof(struct tilec_sk_layouts_shared_), tilec_sk_layouts, &args_);"
+# SIMT code in --emit=ast/typed/tir (tests/golden/simt_tree.* hold the CUDA
+# target's dumps): the host's names, storage and target ifs.
+expect_rc "SIMT tree for the host" 0 "$TILEC" --emit=tir --target=host -o "$OUT/simt_tree.tir" tests/golden/simt_tree.tile.c
+has "host tir: target" "$OUT/simt_tree.tir" "file tests/golden/simt_tree.tile.c, target host"
+has "host tir: kernel" "$OUT/simt_tree.tir" "emitted as tilec_sk_tree, run by each thread of a block (POSIX threads)"
+has "host tir: shared struct" "$OUT/simt_tree.tir" "storage sh_->s0_tile[8][4], in the block's struct of shared variables, _Alignas(64)"
+has "host tir: target if decided" "$OUT/simt_tree.tir" "if target host | sm_80+ (true on the host) @47:5"
+expect_rc "SIMT tree, typed" 0 "$TILEC" --emit=typed -o "$OUT/simt_tree.typed" tests/golden/simt_tree.tile.c
+has "typed: atomic's order and scope" "$OUT/simt_tree.typed" "builtin atomic_add order acq_rel scope block : int @52:15"
+lacks "typed: no storage" "$OUT/simt_tree.typed" "storage "
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
 has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 # --min-blocks=N: the ring leaves shared memory for N blocks (4 of them on
