@@ -591,6 +591,16 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
             fputs(")\n{\n", o);
             body(&e, sf);
             fputs("}\n\n", o);
+            if (sf->interop) { /* SIMT_INTEROP: the same function for C callers, run as one thread */
+                fprintf(o, "%s %s(", simt_type_name(sf->ret), f->name);
+                params(o, f, true);
+                if (!f->nparams) fputs("void", o);
+                fputs(")\n{\n    tilec_simt_solo solo_;\n    tilec_simt_ctx *const ctx_ = tilec_simt_solo_begin(&solo_);\n", o);
+                fprintf(o, "    %stilec_sf_%s(ctx_", sf->ret == SIMT_VOID ? "" : arena_printf(p->arena, "const %s r_ = ", simt_type_name(sf->ret)),
+                        f->name);
+                for (int j = 0; j < f->nparams; j++) fprintf(o, ", p_%s", f->params[j].name);
+                fprintf(o, ");\n    tilec_simt_solo_end(&solo_);\n%s}\n\n", sf->ret == SIMT_VOID ? "" : "    return r_;\n");
+            }
             continue;
         }
         fprintf(o, "struct tilec_sk_%s_args_ {\n", f->name);
@@ -646,6 +656,23 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
     }
 }
 
+/* `float table_at(tilec_array table, int64_t i);` for each SIMT_INTEROP function. */
+static void interop_prototypes(FILE *o, const Program *p, const char *space)
+{
+    for (int i = 0; i < p->nsimt; i++) {
+        const SimtFunc *sf = p->simt[i];
+        const Func *f = &sf->f;
+        if (!sf->interop) continue;
+        fprintf(o, "%s%s %s(", space, simt_type_name(sf->ret), f->name);
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *pa = &f->params[j];
+            if (pa->kind == PARAM_ARRAY) fprintf(o, "%stilec_array %s", j ? ", " : "", pa->name);
+            else fprintf(o, "%s%s %s", j ? ", " : "", dtype_host_type(pa->type.dtype), pa->name);
+        }
+        fputs(f->nparams ? ");\n" : "void);\n", o);
+    }
+}
+
 void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
 {
     for (int i = 0; i < p->nsimt; i++) {
@@ -680,20 +707,17 @@ void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
         fputs("(void);\n\n", o);
     }
     int ninterop = 0;
-    for (int i = 0; i < p->nsimt; i++) {
-        const SimtFunc *sf = p->simt[i];
-        const Func *f = &sf->f;
-        if (!sf->interop) continue;
-        if (!ninterop++)
-            fputs("#ifdef __CUDACC__\n/* SIMT_INTEROP functions, callable from CUDA C++ device code (CUDA target; link\n"
-                  " * the .cu with -rdc=true): arrays as tilec_array by value, scalars by value. */\n", o);
-        fprintf(o, "__device__ %s %s(", simt_type_name(sf->ret), f->name);
-        for (int j = 0; j < f->nparams; j++) {
-            const Param *pa = &f->params[j];
-            if (pa->kind == PARAM_ARRAY) fprintf(o, "%stilec_array %s", j ? ", " : "", pa->name);
-            else fprintf(o, "%s%s %s", j ? ", " : "", dtype_host_type(pa->type.dtype), pa->name);
-        }
-        fputs(f->nparams ? ");\n" : "void);\n", o);
-    }
-    if (ninterop) fputs("#endif\n\n", o);
+    for (int i = 0; i < p->nsimt; i++) ninterop += p->simt[i]->interop;
+    if (!ninterop) return;
+    /* the header serves both targets: the device functions for CUDA C++,
+     * the host target's C functions for everything else */
+    fputs("#ifdef __CUDACC__\n/* SIMT_INTEROP functions, callable from CUDA C++ device code (CUDA target; link\n"
+          " * the .cu with -rdc=true): arrays as tilec_array by value, scalars by value. */\n", o);
+    interop_prototypes(o, p, "__device__ ");
+    fputs("#else\n/* SIMT_INTEROP functions, callable from C (host target): arrays as tilec_array by\n"
+          " * value, scalars by value.  Each call runs the function as one thread, thread 0\n"
+          " * of block 0 of a 1 x 1 x 1 grid and lane 0 of a warp of one lane: barriers pass\n"
+          " * at once, collectives see this lane only (runtime/tilec_simt.h). */\n", o);
+    interop_prototypes(o, p, "");
+    fputs("#endif\n\n", o);
 }

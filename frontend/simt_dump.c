@@ -283,7 +283,7 @@ static void emitted(const D *d)
     else if (sf->f.is_kernel) fprintf(o, "tilec_sk_%s, run by each thread of a block (POSIX threads), blocks one after another", name);
     else if (d->cuda) fprintf(o, "__device__ tilec_sf_%s", name);
     else fprintf(o, "tilec_sf_%s, with the calling thread's position", name);
-    if (sf->interop && d->cuda) fprintf(o, "; exported as extern \"C\" __device__ %s", name);
+    if (sf->interop) fprintf(o, d->cuda ? "; exported as extern \"C\" __device__ %s" : "; exported as %s for C, run as one thread", name);
     fputc('\n', o);
     int nstatic = 0;
     for (int i = 0; i < sf->nshared; i++) nstatic += !sf->shared[i]->dynamic;

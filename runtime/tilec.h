@@ -266,7 +266,8 @@ void __tilec_assert(int tilec_unused_, ...);
 /* Before SIMT_FUNC: the function is also emitted as `extern "C" __device__`
  * under its own name, and declared in the generated header, for CUDA C++
  * callers (arrays as tilec_array by value, scalars by value; link with
- * -rdc=true).  CUDA target only. */
+ * -rdc=true); on the host target as a C function of that name for C
+ * callers, each call running it as one thread (docs/runtime.md). */
 #define SIMT_INTEROP __attribute__((annotate("tilec.interop")))
 /* Shared by the block: `SIMT_SHARED float buf[256];`, `SIMT_SHARED int n;`;
  * `SIMT_SHARED extern float dyn[];` is the launch's dynamic shared memory. */

@@ -206,6 +206,14 @@ has "kernel pointer" "$OUT/interop.cu" 'extern "C" const void *tilec_kernel_shif
 has "header: interop declaration" "$OUT/interop.h" "__device__ float table_at(tilec_array table, int64_t i);"
 has "header: kernel pointer" "$OUT/interop.h" "const void *tilec_kernel_shifted(void);"
 has "host: no kernel to launch" "$OUT/interop.c" "const void *tilec_kernel_shifted(void)"
+# ...and for C on the host target, run as one thread (tests/kernels/interop
+# calls them), declared in the same header outside __CUDACC__.
+has "host: interop definition" "$OUT/interop.c" "float table_at(const tilec_array p_table, int64_t p_i)"
+has "host: one thread's context" "$OUT/interop.c" "tilec_simt_ctx *const ctx_ = tilec_simt_solo_begin(&solo_);"
+has "host: void interop" "$OUT/interop.c" "void solo_barrier(void)"
+if grep -qxF 'float table_at(tilec_array table, int64_t i);' "$OUT/interop.h" &&
+   sed -n '/^#else/,/^#endif/p' "$OUT/interop.h" | grep -qxF 'void solo_barrier(void);'; then pass; else
+    fail "header: C declarations of SIMT_INTEROP functions"; fi
 # SIMT_ALIGN and SIMT_ORDER_F (tests/kernels/simt checks the values): a
 # column-major array is declared with its extents reversed and indexed with
 # its index chains reversed; the alignment in each target's spelling, and
@@ -225,6 +233,7 @@ has "host tir: target" "$OUT/simt_tree.tir" "file tests/golden/simt_tree.tile.c,
 has "host tir: kernel" "$OUT/simt_tree.tir" "emitted as tilec_sk_tree, run by each thread of a block (POSIX threads)"
 has "host tir: shared struct" "$OUT/simt_tree.tir" "storage sh_->s0_tile[8][4], in the block's struct of shared variables, _Alignas(64)"
 has "host tir: target if decided" "$OUT/simt_tree.tir" "if target host | sm_80+ (true on the host) @47:5"
+has "host tir: interop for C" "$OUT/simt_tree.tir" "exported as scaled_at for C, run as one thread"
 expect_rc "SIMT tree, typed" 0 "$TILEC" --emit=typed -o "$OUT/simt_tree.typed" tests/golden/simt_tree.tile.c
 has "typed: atomic's order and scope" "$OUT/simt_tree.typed" "builtin atomic_add order acq_rel scope block : int @52:15"
 lacks "typed: no storage" "$OUT/simt_tree.typed" "storage "
