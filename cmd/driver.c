@@ -25,6 +25,7 @@
 #include "cmd/types_cli.h"
 #include "codegen/codegen.h"
 #include "frontend/ast_dump.h"
+#include "frontend/simt_dump.h"
 #include "frontend/diag.h"
 #include "frontend/frontend.h"
 #include "sema/layout.h"
@@ -398,8 +399,12 @@ static int compile_one(const Options *o, const char *input)
         }
         Mem m;
         mem_open(&m);
+        /* SIMT functions have no tile IR: each mode prints their tree after
+         * the tile functions (frontend/simt_dump.h), the tir one with what
+         * the target makes of it */
         if (o->emit == EMIT_AST) {
             ast_dump_program(m.f, p, false);
+            simt_dump_program(m.f, p, SIMT_DUMP_AST, false);
         } else if (o->emit == EMIT_TIR) {
             /* the tile IR each specialization is emitted from (codegen/tir.h) */
             CodegenOptions co = {.source_name = p->main_file, .header_name = "", .arch = o->arch, .archs = o->archs, .narchs = o->narchs,
@@ -412,6 +417,7 @@ static int compile_one(const Options *o, const char *input)
                 program_free(p);
                 return 1;
             }
+            simt_dump_program(m.f, p, SIMT_DUMP_TIR, o->target == TARGET_CUDA);
         } else {
             /* Each kernel once per specialization: shapes depend on them. */
             fprintf(m.f, "file %s\n", p->main_file);
@@ -425,6 +431,7 @@ static int compile_one(const Options *o, const char *input)
                     ast_dump_func(m.f, f->specs[k].typed, true, nc ? label : NULL);
                 }
             }
+            simt_dump_program(m.f, p, SIMT_DUMP_TYPED, false);
         }
         mem_close(&m);
         if (o->output && strcmp(o->output, "-") != 0) {
@@ -673,7 +680,7 @@ static const OptSpec opt_table[] = {
     {"--min-blocks=", A_EQ, O_MIN_BLOCKS, "N", "ask nvcc to fit N blocks per multiprocessor (caps registers; 1..32)"},
     {"--sm90-clusters", A_NONE, O_SM90_CLUSTERS, NULL,
      "--arch=sm_90: launch persistent Hopper kernels in clusters of two sharing loads (TMA multicast)"},
-    {"--emit=", A_EQ, O_EMIT, "ast|typed|tir|code", "print the tilec AST (typed: with dtypes and shapes) or the tile IR instead of code"},
+    {"--emit=", A_EQ, O_EMIT, "ast|typed|tir|code", "print the tilec AST (typed: with dtypes and shapes) or the tile IR (and SIMT code's tree) instead of code"},
     {"--check", A_NONE, O_CHECK, NULL, "parse and analyse only, write nothing (several files allowed)"},
     {"--no-line-directives", A_NONE, O_NO_LINE, NULL, "no #line directives back to the .tile.c source"},
     {"--write-if-changed", A_NONE, O_WIC, NULL, "leave outputs whose bytes did not change untouched (for Ninja's restat)"},

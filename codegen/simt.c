@@ -301,12 +301,24 @@ static void ex(E *e, const SimtNode *n)
         ex(e, n->a);
         fputs("))", o);
         return;
-    case SX_INDEX:
+    case SX_INDEX: {
+        const SimtNode *root = n->a;
+        while (root->kind == SX_INDEX) root = root->a;
+        if (root->decl && root->decl->col_major) { /* stored transposed: m[i][j] is v_m[j][i] */
+            var_name(e, root);
+            for (const SimtNode *k = n; k->kind == SX_INDEX; k = k->a) {
+                fputc('[', o);
+                ex(e, k->b);
+                fputc(']', o);
+            }
+            return;
+        }
         ex(e, n->a);
         fputc('[', o);
         ex(e, n->b);
         fputc(']', o);
         return;
+    }
     case SX_ELEM: { /* through the descriptor: strides are in elements (an array of vectors': in lanes) */
         const Param *p = &e->sf->f.params[n->param];
         const char *cq = p->readonly ? "const " : "";
@@ -380,6 +392,18 @@ static void indent(E *e, int d)
     for (int i = 0; i < d; i++) fputs("    ", e->o);
 }
 
+/* An array's extents in storage order: reversed for column-major arrays. */
+static void extents(FILE *o, const SimtNode *d)
+{
+    for (int i = 0; i < d->ndims; i++) fprintf(o, "[%" PRId64 "]", d->dims[d->col_major ? d->ndims - 1 - i : i]);
+}
+
+/* SIMT_ALIGN(n) of a declaration: __align__(n) in CUDA C++, _Alignas(n) in C. */
+static void alignment(FILE *o, bool cuda, const SimtNode *d)
+{
+    if (d->align) fprintf(o, cuda ? "__align__(%d) " : "_Alignas(%d) ", d->align);
+}
+
 /* A declaration without its ';' (also a for header's). */
 static void decl(E *e, const SimtNode *d)
 {
@@ -389,8 +413,10 @@ static void decl(E *e, const SimtNode *d)
         fprintf(o, "%s *const v_%s = (%s *)%s", t, d->text, t, e->cuda ? "tilec_dyn_" : "ctx_->dyn");
         return;
     }
-    fprintf(o, "%s%s%s v_%s", d->shared ? "__shared__ " : "", d->is_const ? "const " : "", t, d->text);
-    for (int i = 0; i < d->ndims; i++) fprintf(o, "[%" PRId64 "]", d->dims[i]);
+    fputs(d->shared ? "__shared__ " : "", o);
+    alignment(o, e->cuda, d);
+    fprintf(o, "%s%s v_%s", d->is_const ? "const " : "", t, d->text);
+    extents(o, d);
     if (d->a) {
         fputs(" = ", o);
         ex_top(e, d->a);
@@ -663,6 +689,16 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
             fputs(")\n{\n", o);
             body(&e, sf);
             fputs("}\n\n", o);
+            if (sf->interop) { /* SIMT_INTEROP: the same function for C callers, run as one thread */
+                fprintf(o, "%s %s(", simt_type_text(sf->ret, sf->ret_agg), f->name);
+                params(o, f, true);
+                if (!f->nparams) fputs("void", o);
+                fputs(")\n{\n    tilec_simt_solo solo_;\n    tilec_simt_ctx *const ctx_ = tilec_simt_solo_begin(&solo_);\n", o);
+                fprintf(o, "    %stilec_sf_%s(ctx_", sf->ret == SIMT_VOID ? "" : arena_printf(p->arena, "const %s r_ = ", simt_type_text(sf->ret, sf->ret_agg)),
+                        f->name);
+                for (int j = 0; j < f->nparams; j++) fprintf(o, ", p_%s", f->params[j].name);
+                fprintf(o, ");\n    tilec_simt_solo_end(&solo_);\n%s}\n\n", sf->ret == SIMT_VOID ? "" : "    return r_;\n");
+            }
             continue;
         }
         fprintf(o, "struct tilec_sk_%s_args_ {\n", f->name);
@@ -673,15 +709,18 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         }
         if (!f->nparams) fputs("    int none_;\n", o);
         fputs("};\n\n", o);
-        bool sh = has_static_shared(sf);
+        bool sh = has_static_shared(sf), over_aligned = false;
         if (sh) { /* the block's shared variables */
             fprintf(o, "struct tilec_sk_%s_shared_ {\n", f->name);
             for (int j = 0; j < sf->nshared; j++) {
                 const SimtNode *d = sf->shared[j];
                 if (d->dynamic) continue;
-                fprintf(o, "    %s s%d_%s", simt_type_text(d->type, d->agg), d->id, d->text);
-                for (int k = 0; k < d->ndims; k++) fprintf(o, "[%" PRId64 "]", d->dims[k]);
+                fputs("    ", o);
+                alignment(o, false, d);
+                fprintf(o, "%s s%d_%s", simt_type_text(d->type, d->agg), d->id, d->text);
+                extents(o, d);
                 fputs(";\n", o);
+                if (d->align > 16) over_aligned = true;
             }
             fputs("};\n\n", o);
         }
@@ -702,11 +741,33 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         fprintf(o, "    (void)stream;\n    const struct tilec_sk_%s_args_ args_ = {", f->name);
         call_args(o, f);
         if (!f->nparams) fputc('0', o);
-        fprintf(o, "};\n    return tilec_simt_run(grid, block, dyn_smem, %s, tilec_sk_%s, &args_);\n}\n\n",
-                sh ? arena_printf(p->arena, "sizeof(struct tilec_sk_%s_shared_)", f->name) : "0", f->name);
+        if (over_aligned) /* SIMT_ALIGN over malloc's 16 bytes: the block's struct at its own alignment */
+            fprintf(o, "};\n    return tilec_simt_run_aligned(grid, block, dyn_smem, sizeof(struct tilec_sk_%s_shared_),\n"
+                       "                                  _Alignof(struct tilec_sk_%s_shared_), tilec_sk_%s, &args_);\n}\n\n",
+                    f->name, f->name, f->name);
+        else
+            fprintf(o, "};\n    return tilec_simt_run(grid, block, dyn_smem, %s, tilec_sk_%s, &args_);\n}\n\n",
+                    sh ? arena_printf(p->arena, "sizeof(struct tilec_sk_%s_shared_)", f->name) : "0", f->name);
         fputs("const void *tilec_kernel_", o); /* no __global__ to launch on the host */
         emit_launcher_name(o, co, f);
         fputs("(void)\n{\n    return NULL;\n}\n\n", o);
+    }
+}
+
+/* `float table_at(tilec_array table, int64_t i);` for each SIMT_INTEROP function. */
+static void interop_prototypes(FILE *o, const Program *p, const char *space)
+{
+    for (int i = 0; i < p->nsimt; i++) {
+        const SimtFunc *sf = p->simt[i];
+        const Func *f = &sf->f;
+        if (!sf->interop) continue;
+        fprintf(o, "%s%s %s(", space, simt_type_text(sf->ret, sf->ret_agg), f->name);
+        for (int j = 0; j < f->nparams; j++) {
+            const Param *pa = &f->params[j];
+            if (pa->kind == PARAM_ARRAY) fprintf(o, "%stilec_array %s", j ? ", " : "", pa->name);
+            else fprintf(o, "%s%s %s", j ? ", " : "", param_type(f, j), pa->name);
+        }
+        fputs(f->nparams ? ");\n" : "void);\n", o);
     }
 }
 
@@ -756,22 +817,19 @@ void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
         fputs("(void);\n\n", o);
     }
     int ninterop = 0;
-    for (int i = 0; i < p->nsimt; i++) {
-        const SimtFunc *sf = p->simt[i];
-        const Func *f = &sf->f;
-        if (!sf->interop) continue;
-        if (!ninterop++)
-            fputs("#ifdef __CUDACC__\n/* SIMT_INTEROP functions, callable from CUDA C++ device code (CUDA target; link\n"
-                  " * the .cu with -rdc=true): arrays as tilec_array by value, scalars by value. */\n", o);
-        fprintf(o, "__device__ %s %s(", simt_type_text(sf->ret, sf->ret_agg), f->name);
-        for (int j = 0; j < f->nparams; j++) {
-            const Param *pa = &f->params[j];
-            if (pa->kind == PARAM_ARRAY) fprintf(o, "%stilec_array %s", j ? ", " : "", pa->name);
-            else fprintf(o, "%s%s %s", j ? ", " : "", param_type(f, j), pa->name);
-        }
-        fputs(f->nparams ? ");\n" : "void);\n", o);
-    }
-    if (ninterop) fputs("#endif\n\n", o);
+    for (int i = 0; i < p->nsimt; i++) ninterop += p->simt[i]->interop;
+    if (!ninterop) return;
+    /* the header serves both targets: the device functions for CUDA C++,
+     * the host target's C functions for everything else */
+    fputs("#ifdef __CUDACC__\n/* SIMT_INTEROP functions, callable from CUDA C++ device code (CUDA target; link\n"
+          " * the .cu with -rdc=true): arrays as tilec_array by value, scalars by value. */\n", o);
+    interop_prototypes(o, p, "__device__ ");
+    fputs("#else\n/* SIMT_INTEROP functions, callable from C (host target): arrays as tilec_array by\n"
+          " * value, scalars by value.  Each call runs the function as one thread, thread 0\n"
+          " * of block 0 of a 1 x 1 x 1 grid and lane 0 of a warp of one lane: barriers pass\n"
+          " * at once, collectives see this lane only (runtime/tilec_simt.h). */\n", o);
+    interop_prototypes(o, p, "");
+    fputs("#endif\n\n", o);
 }
 
 /* Whether the header needs tilec_vec.h: SIMT structs, or vectors passed to

@@ -400,6 +400,7 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
     SrcLoc loc = fe_loc_of(cx, v);
     enum CX_StorageClass sc = clang_Cursor_getStorageClass(v);
     char *name = fe_str_take(cx, clang_getCursorSpelling(v));
+    if (!fe_simt_no_layout(cx, v, "tile code's variables")) return false;
     if (sc == CX_SC_Static || sc == CX_SC_Extern) {
         diag_error(loc, "'%s': static and extern variables are not allowed in tile code", name);
         return false;
@@ -784,6 +785,7 @@ bool fe_lower_param(Ctx *cx, CXCursor c, Param *p)
 {
     p->name = fe_str_take(cx, clang_getCursorSpelling(c));
     p->loc = fe_loc_of(cx, c);
+    if (!fe_simt_no_layout(cx, c, "parameters")) return false;
     CXType t = clang_getCursorType(c);
     const char *val;
     if (fe_annotation(c, "tilec.array:", &val, cx)) {
@@ -899,7 +901,7 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
     f->loc = fe_loc_of(cx, c);
     f->is_kernel = kernel;
     CXType rt = clang_getResultType(clang_getCursorType(c));
-    bool ok = true;
+    bool ok = fe_simt_no_layout(cx, c, "functions");
     if (rt.kind == CXType_Void) {
         f->ret.spelling = "void";
     } else {

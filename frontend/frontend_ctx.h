@@ -76,6 +76,10 @@ SimtType simt_scalar_ctype(CXType t);
  * describes the last two); SIMT_NONE for others, and after an error about
  * the type (reported at `at`; *ok becomes false). */
 SimtType fe_simt_type(Ctx *cx, CXType t, CXCursor at, const SimtAgg **agg, bool *ok);
+/* simt.c: an error (false) when c, a parameter, a function or a variable
+ * of tile code (`what`), carries SIMT_ALIGN or SIMT_ORDER_*, which lay out
+ * SIMT code's local and shared arrays only. */
+bool fe_simt_no_layout(Ctx *cx, CXCursor c, const char *what);
 
 /* lower_expr.c */
 Expr *fe_new_expr(Ctx *cx, ExprKind k, SrcLoc loc);

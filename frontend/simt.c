@@ -6,6 +6,7 @@
  * local arrays of constant shape and SIMT_SHARED variables; no pointers
  * except `&element` as an atomic's first argument; no tile builtins; the
  * simt_* builtins with constant axes and memory orders. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +136,10 @@ typedef struct SCtx {
     bool ok;
 } SCtx;
 
-enum { ALLOW_ADDR = 1, ALLOW_ARRAY = 2, ALLOW_ATOMIC = 4 };
+/* What an expression may be besides a scalar: an atomic's &element, an
+ * array parameter (a SIMT function's argument), a row of a local array (the
+ * base of the next subscript), a SIMT_ATOMIC object (an atomic's operand). */
+enum { ALLOW_ADDR = 1, ALLOW_ARRAY = 2, ALLOW_ROW = 4, ALLOW_ATOMIC = 8 };
 
 static SimtNode *node(SCtx *s, SimtKind k, CXCursor c)
 {
@@ -146,12 +150,17 @@ static SimtNode *node(SCtx *s, SimtKind k, CXCursor c)
     return n;
 }
 
-static SimtNode *fail(SCtx *s, CXCursor c, const char *fix, const char *msg)
+static SimtNode *fail_at(SCtx *s, SrcLoc at, const char *fix, const char *msg)
 {
-    if (fix) diag_error_fix(fe_loc_of(s->cx, c), fix, "%s", msg);
-    else diag_error(fe_loc_of(s->cx, c), "%s", msg);
+    if (fix) diag_error_fix(at, fix, "%s", msg);
+    else diag_error(at, "%s", msg);
     s->ok = false;
     return NULL;
+}
+
+static SimtNode *fail(SCtx *s, CXCursor c, const char *fix, const char *msg)
+{
+    return fail_at(s, fe_loc_of(s->cx, c), fix, msg);
 }
 
 static void push(SCtx *s, SimtNode *parent, SimtNode *kid, int *cap)
@@ -330,8 +339,8 @@ static SimtNode *name_ref(SCtx *s, CXCursor c, int flags)
     }
     if (k == CXCursor_VarDecl) {
         SimtNode *d = find_var(s, r);
-        if (!d && clang_getCursorKind(clang_getCursorSemanticParent(r)) != CXCursor_TranslationUnit) {
-            s->ok = false; /* a local whose declaration was an error: reported there */
+        if (!d && clang_getCursorKind(clang_getCursorLexicalParent(r)) != CXCursor_TranslationUnit) {
+            s->ok = false; /* a local (extern ones too) whose declaration was an error: reported there */
             return NULL;
         }
         if (!d) {
@@ -470,7 +479,7 @@ static SimtNode *compound_literal(SCtx *s, CXCursor c)
     return init_list(s, init, t, agg, 0);
 }
 
-static SimtNode *subscript(SCtx *s, CXCursor c)
+static SimtNode *subscript(SCtx *s, CXCursor c, int flags)
 {
     Kids *ks = fe_kids_of(c);
     if (ks->n != 2) {
@@ -521,7 +530,7 @@ static SimtNode *subscript(SCtx *s, CXCursor c)
     }
     if (is_simt_call(s, idx, "__tilec_simt_offset"))
         return fail(s, c, "index local and shared arrays with a[i][j]", "SIMT_AT takes a TILE_ARRAY parameter");
-    SimtNode *b = expr(s, base, 0);
+    SimtNode *b = expr(s, base, ALLOW_ROW);
     if (!b) return NULL;
     if (is_vector(clang_getCursorType(base))) return lane_at(s, c, b, idx);
     if (b->ndims < 1 || (b->kind != SX_VAR && b->kind != SX_INDEX && b->kind != SX_MEMBER))
@@ -532,6 +541,20 @@ static SimtNode *subscript(SCtx *s, CXCursor c)
     n->agg = b->agg;
     n->ndims = b->ndims - 1;
     if (!(n->b = expr(s, idx, 0))) return NULL;
+    /* a column-major array is stored transposed: only whole index chains
+     * (m[i][j], reversed by codegen) name its elements */
+    int depth = 1;
+    const SimtNode *root = b;
+    for (; root->kind == SX_INDEX; root = root->a) depth++;
+    if (!(flags & ALLOW_ROW) && root->decl && root->decl->col_major && depth < root->decl->ndims) {
+        char msg[320], fix[320];
+        snprintf(msg, sizeof msg, "'%s' is a column-major array of %d dimensions; SIMT code reads its elements, not its rows",
+                 root->text, root->decl->ndims);
+        char ix[32] = "";
+        for (int i = 0; i < root->decl->ndims; i++) snprintf(ix + 3 * i, sizeof ix - 3 * (size_t)i, "[%c]", "ijklmnop"[i]);
+        snprintf(fix, sizeof fix, "index all %d dimensions: '%s%s'", root->decl->ndims, root->text, ix);
+        return fail(s, c, fix, msg);
+    }
     return n;
 }
 
@@ -797,7 +820,7 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
             snprintf(msg, sizeof msg, "'%s' is SIMT_ATOMIC: it is read and written by atomics only", spelling(s, c));
             return fail(s, c, "use simt_atomic_load(&x), simt_atomic_store(&x, v) or another simt_atomic_*", msg);
         }
-        return k == CXCursor_DeclRefExpr ? name_ref(s, c, flags) : k == CXCursor_MemberRefExpr ? member(s, c) : subscript(s, c);
+        return k == CXCursor_DeclRefExpr ? name_ref(s, c, flags) : k == CXCursor_MemberRefExpr ? member(s, c) : subscript(s, c, flags);
     }
     case CXCursor_CallExpr: return call(s, c);
     case CXCursor_CompoundLiteralExpr: return compound_literal(s, c);
@@ -984,6 +1007,246 @@ static SimtNode *init_list(SCtx *s, CXCursor c, SimtType elem, const SimtAgg *ag
     return ok ? n : NULL;
 }
 
+/* ---- array layouts: SIMT_ALIGN, SIMT_ORDER_C, SIMT_ORDER_F -------------- */
+
+/* n of SIMT_ALIGN(n): an integer literal, possibly parenthesised, after
+ * macro expansion (the annotation holds its text). */
+static bool align_value(const char *text, uint64_t *v)
+{
+    const char *q = text;
+    int parens = 0;
+    while (*q == ' ' || *q == '(') parens += *q++ == '(';
+    if (*q < '0' || *q > '9') return false;
+    char *end;
+    errno = 0;
+    *v = strtoull(q, &end, 0);
+    if (errno) return false;
+    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
+    for (; *end; end++) {
+        if (*end == ')' && parens > 0) parens--;
+        else if (*end != ' ') return false;
+    }
+    return parens == 0;
+}
+
+/* Reads d's layout annotations (on declaration c, whose element type is
+ * elem): d->align and d->col_major, or errors at the annotation. */
+static bool layout(SCtx *s, CXCursor c, SimtNode *d, CXType elem)
+{
+    char msg[400], fix[320];
+    CXCursor at_align = clang_getNullCursor(), at_order = clang_getNullCursor();
+    const char *align = NULL, *order = NULL;
+    bool ok = true;
+    Kids *ks = fe_kids_of(c);
+    for (int i = 0; i < ks->n && ok; i++) {
+        if (clang_getCursorKind(ks->c[i]) != CXCursor_AnnotateAttr) continue;
+        const char *a = spelling(s, ks->c[i]);
+        if (!strncmp(a, "tilec.align:", 12)) {
+            if (align) ok = !!fail(s, ks->c[i], "keep one SIMT_ALIGN", "SIMT_ALIGN is given twice");
+            align = a + 12, at_align = ks->c[i];
+        } else if (!strncmp(a, "tilec.order:", 12)) {
+            if (order && strcmp(order, a + 12))
+                ok = !!fail(s, ks->c[i], "keep SIMT_ORDER_F (column-major) or SIMT_ORDER_C (row-major)",
+                            "SIMT_ORDER_C and SIMT_ORDER_F are both given");
+            order = a + 12, at_order = ks->c[i];
+        }
+    }
+    fe_kids_free(ks);
+    if (!ok || (!align && !order)) return ok;
+    const char *what = align ? "SIMT_ALIGN" : order[0] == 'F' ? "SIMT_ORDER_F" : "SIMT_ORDER_C";
+    CXCursor at = align ? at_align : at_order;
+    if (d->dynamic) {
+        snprintf(msg, sizeof msg, "%s does not apply to dynamic shared memory ('%s' is 16-byte aligned, of one dimension)",
+                 what, d->text);
+        snprintf(fix, sizeof fix, "drop %s; declare a SIMT_SHARED array of constant shape for a layout of your own", what);
+        return fail(s, at, fix, msg);
+    }
+    if (d->ndims == 0) {
+        snprintf(msg, sizeof msg, "%s applies to arrays; '%s' is a scalar", what, d->text);
+        snprintf(fix, sizeof fix, "drop %s", what);
+        return fail(s, at, fix, msg);
+    }
+    d->col_major = order && order[0] == 'F';
+    if (!align) return true;
+    uint64_t v;
+    long long natural = clang_Type_getAlignOf(elem);
+    if (!align_value(align, &v)) {
+        snprintf(msg, sizeof msg, "SIMT_ALIGN takes an integer literal, not '%s'", align);
+        return fail(s, at, "write the byte count, e.g. SIMT_ALIGN(64), or a macro that expands to it", msg);
+    }
+    if (v == 0 || (v & (v - 1))) {
+        uint64_t p = 1;
+        while (p < v && p < 4096) p *= 2;
+        snprintf(msg, sizeof msg, "alignment %" PRIu64 " of '%s' is not a power of two", v, d->text);
+        snprintf(fix, sizeof fix, "use a power of two, e.g. SIMT_ALIGN(%" PRIu64 ")", p);
+        return fail(s, at, fix, msg);
+    }
+    if (v > 4096) {
+        snprintf(msg, sizeof msg, "alignment %" PRIu64 " of '%s' is over 4096 bytes, the most SIMT arrays take", v, d->text);
+        return fail(s, at, "use SIMT_ALIGN(4096) or less", msg);
+    }
+    if (natural > 0 && v < (uint64_t)natural) {
+        snprintf(msg, sizeof msg, "alignment %" PRIu64 " of '%s' is less than its element type's (%s: %lld bytes)", v, d->text,
+                 simt_type_name(d->type), natural);
+        snprintf(fix, sizeof fix, "use SIMT_ALIGN(%lld) or more, or drop SIMT_ALIGN", natural);
+        return fail(s, at, fix, msg);
+    }
+    d->align = (int)v;
+    return true;
+}
+
+bool fe_simt_no_layout(Ctx *cx, CXCursor c, const char *what)
+{
+    const char *v;
+    bool align = fe_annotation(c, "tilec.align:", &v, cx);
+    if (!align && !fe_annotation(c, "tilec.order:", &v, cx)) return true;
+    const char *m = align ? "SIMT_ALIGN" : v[0] == 'F' ? "SIMT_ORDER_F" : "SIMT_ORDER_C";
+    char fix[64];
+    snprintf(fix, sizeof fix, "drop %s", m);
+    diag_error_fix(fe_loc_of(cx, c), fix, "%s lays out local and shared arrays of SIMT code, not %s", m, what);
+    return false;
+}
+
+/* ---- array initializers ------------------------------------------------
+ * C places an initializer's items (with brace elision) at row-major
+ * positions; a column-major array is stored transposed, so its initializer
+ * is rebuilt, fully braced, in storage order.  Row-major ones are rebuilt
+ * fully braced too (gcc's -Wall warns of brace elision in the generated C),
+ * and the walk finds excess items in either order. */
+typedef struct Flat {
+    SCtx *s;
+    const SimtNode *d;
+    SimtNode **slot; /* row-major element -> its item (column-major arrays only) */
+    int64_t stride[8];
+    bool ok;
+} Flat;
+
+static void flat_elided(Flat *f, const SimtNode *list, int *pos, int level, int64_t base);
+
+static void flat_braced(Flat *f, const SimtNode *list, int level, int64_t base)
+{
+    int pos = 0;
+    flat_elided(f, list, &pos, level, base);
+    if (f->ok && pos < list->nkids) {
+        char msg[320];
+        int w = snprintf(msg, sizeof msg, "excess elements in the initializer of '%s', of type %s", f->d->text,
+                         simt_type_name(f->d->type));
+        for (int i = 0; i < f->d->ndims && w > 0 && w < (int)sizeof msg; i++)
+            w += snprintf(msg + w, sizeof msg - (size_t)w, "[%" PRId64 "]", f->d->dims[i]);
+        fail_at(f->s, list->kids[pos]->loc, NULL, msg);
+        f->ok = false;
+    }
+}
+
+static void flat_elided(Flat *f, const SimtNode *list, int *pos, int level, int64_t base)
+{
+    for (int64_t k = 0; k < f->d->dims[level] && *pos < list->nkids && f->ok; k++) {
+        int64_t at = base + k * f->stride[level];
+        SimtNode *x = list->kids[*pos];
+        if (level < f->d->ndims - 1) {
+            if (x->kind == SX_LIST) {
+                (*pos)++;
+                flat_braced(f, x, level + 1, at);
+            } else {
+                flat_elided(f, list, pos, level + 1, at); /* brace elision */
+            }
+            continue;
+        }
+        (*pos)++;
+        if (x->kind == SX_LIST) { /* a scalar in braces */
+            if (x->nkids != 1 || x->kids[0]->kind == SX_LIST) {
+                fail_at(f->s, x->loc, NULL, "braces around an element hold one value");
+                f->ok = false;
+                return;
+            }
+            x = x->kids[0];
+        }
+        if (f->slot) f->slot[at] = x;
+    }
+}
+
+static SimtNode *zero_item(SCtx *s, SrcLoc at, SimtType t)
+{
+    SimtNode *z = arena_alloc(s->cx->arena, sizeof *z), *c = arena_alloc(s->cx->arena, sizeof *c);
+    *z = (SimtNode){.kind = SX_INT, .loc = at, .text = "0", .type = SIMT_INT, .param = -1};
+    *c = (SimtNode){.kind = SX_CAST, .loc = at, .type = t, .a = z, .param = -1};
+    return c;
+}
+
+/* Storage level `level` of the array (logical dimension ndims - 1 - level
+ * if column-major) with the outer logical indices in idx; NULL when no
+ * element under it has an item (trailing ones are left out, inner gaps are
+ * zeros). */
+static SimtNode *rebuilt(Flat *f, int level, int64_t *idx, SrcLoc at)
+{
+    SCtx *s = f->s;
+    int n = f->d->ndims, dim = f->d->col_major ? n - 1 - level : level;
+    int64_t extent = f->d->dims[dim];
+    SimtNode **items = arena_alloc(s->cx->arena, sizeof *items * (size_t)extent);
+    int64_t used = 0;
+    for (int64_t k = 0; k < extent; k++) {
+        idx[dim] = k;
+        if (level == n - 1) {
+            int64_t r = 0;
+            for (int i = 0; i < n; i++) r += idx[i] * f->stride[i];
+            items[k] = f->slot[r];
+        } else {
+            items[k] = rebuilt(f, level + 1, idx, at);
+        }
+        if (items[k]) used = k + 1;
+    }
+    if (!used) return NULL;
+    SimtNode *l = arena_alloc(s->cx->arena, sizeof *l);
+    *l = (SimtNode){.kind = SX_LIST, .loc = at, .param = -1, .nkids = (int)used, .kids = items};
+    for (int64_t k = 0; k < used; k++) {
+        if (items[k]) continue;
+        items[k] = zero_item(s, at, f->d->type);
+        if (level < n - 1) { /* an empty row: {0} */
+            SimtNode *z = arena_alloc(s->cx->arena, sizeof *z);
+            SimtNode **one = arena_alloc(s->cx->arena, sizeof *one);
+            one[0] = items[k];
+            *z = (SimtNode){.kind = SX_LIST, .loc = at, .param = -1, .nkids = 1, .kids = one};
+            items[k] = z;
+        }
+    }
+    return l;
+}
+
+/* d's initializer list (d->a) checked for excess items and rebuilt in
+ * storage order (arrays of up to 2^20 elements: larger ones keep their list,
+ * as long as they are row-major). */
+static bool layout_init(SCtx *s, SimtNode *d)
+{
+    if (!d->a || d->a->kind != SX_LIST) return true;
+    Flat f = {.s = s, .d = d, .ok = true};
+    int64_t total = 1;
+    for (int i = d->ndims - 1; i >= 0; i--) {
+        f.stride[i] = total;
+        total = total > (int64_t)1 << 40 || d->dims[i] > (int64_t)1 << 20 ? (int64_t)1 << 60 : total * d->dims[i];
+    }
+    if (total >= (int64_t)1 << 60 && !d->col_major) return true; /* clang has checked it; C's rules hold */
+    bool rebuild = d->col_major || total <= (int64_t)1 << 20;
+    if (d->col_major && total > (int64_t)1 << 20) {
+        char msg[320];
+        snprintf(msg, sizeof msg, "column-major array '%s' of %" PRId64 " elements is too large to initialize", d->text, total);
+        return !!fail_at(s, d->a->loc, "assign its elements in the body", msg);
+    }
+    if (rebuild) f.slot = arena_alloc(s->cx->arena, sizeof *f.slot * (size_t)total); /* zeroed */
+    flat_braced(&f, d->a, 0, 0);
+    if (!f.ok || !rebuild) return f.ok;
+    int64_t idx[8] = {0};
+    SimtNode *t = rebuilt(&f, 0, idx, d->a->loc);
+    if (!t) { /* {} */
+        t = arena_alloc(s->cx->arena, sizeof *t);
+        SimtNode **one = arena_alloc(s->cx->arena, sizeof *one);
+        one[0] = zero_item(s, d->a->loc, d->type);
+        *t = (SimtNode){.kind = SX_LIST, .loc = d->a->loc, .param = -1, .nkids = 1, .kids = one};
+    }
+    d->b = d->a; /* as written, for --emit=ast */
+    d->a = t;
+    return true;
+}
+
 static SimtNode *var_decl(SCtx *s, CXCursor c)
 {
     SimtNode *d = node(s, SS_DECL, c);
@@ -1020,12 +1283,13 @@ static SimtNode *var_decl(SCtx *s, CXCursor c)
                     "static local variables are not allowed in SIMT code");
     if (d->shared && !s->sf->f.is_kernel)
         return fail(s, c, "declare it in the kernel", "shared variables belong to SIMT kernels, not SIMT functions");
+    if (!layout(s, c, d, t)) return NULL;
     CXCursor init = clang_Cursor_getVarDeclInitializer(c);
     if (!clang_Cursor_isNull(init)) {
         if (d->shared) return fail(s, c, "assign it in the body (after a barrier before it is read)", "shared variables cannot be initialized");
         if (d->ndims || d->type == SIMT_VEC || d->type == SIMT_STRUCT) d->a = init_list(s, sstrip(init), d->type, d->agg, d->ndims);
         else d->a = expr(s, init, 0);
-        if (!d->a) return NULL;
+        if (!d->a || !layout_init(s, d)) return NULL;
     }
     if (d->shared) {
         SimtFunc *f = s->sf;
@@ -1175,7 +1439,7 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
     f->name = fe_str_take(cx, clang_getCursorSpelling(c));
     f->loc = fe_loc_of(cx, c);
     f->is_kernel = kernel;
-    SCtx s = {.cx = cx, .sf = sf, .fn = c, .ok = true};
+    SCtx s = {.cx = cx, .sf = sf, .fn = c, .ok = fe_simt_no_layout(cx, c, "functions")};
     sf->interop = fe_annotation(c, "tilec.interop", NULL, cx);
     if (sf->interop && kernel)
         fail(&s, c, "SIMT kernels are reached from CUDA C++ through tilec_kernel_NAME() and cudaLaunchKernel",
@@ -1206,6 +1470,7 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
             sf->param_aggs[i] = agg;
             p->name = fe_str_take(cx, clang_getCursorSpelling(a));
             p->loc = fe_loc_of(cx, a);
+            p->type.spelling = agg->name;
             p->kind = PARAM_ARRAY;
             p->rank = atoi(rank_text);
             p->readonly = clang_isConstQualifiedType(pt);
@@ -1224,6 +1489,7 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
             sf->param_aggs[i] = agg;
             p->name = fe_str_take(cx, clang_getCursorSpelling(a));
             p->loc = fe_loc_of(cx, a);
+            p->type.spelling = agg->name;
             p->kind = PARAM_SCALAR;
             p->type.dtype = DT_INVALID;
             continue;

@@ -84,7 +84,8 @@ typedef enum SimtKind {
     SX_BINARY,  /* a text b: arithmetic, comparison, logic, comma and every assignment */
     SX_COND,    /* a ? b : c */
     SX_CAST,    /* (type) a */
-    SX_INDEX,   /* a[b]: a local or shared array (a is SX_VAR or SX_INDEX) */
+    SX_INDEX,   /* a[b]: a local or shared array (a is SX_VAR or SX_INDEX; a column-major
+                   array's chains index every dimension) */
     SX_ELEM,    /* an element of TILE_ARRAY parameter param at kids (one index per dimension) */
     SX_ADDR,    /* &a: only an atomic's first argument */
     SX_BUILTIN, /* builtin(kids); order and scope for atomics */
@@ -106,7 +107,8 @@ struct SimtNode {
     SimtType type;     /* an expression's C type; a declaration's element type */
     const SimtAgg *agg; /* ...when it is SIMT_VEC or SIMT_STRUCT */
     SimtNode *a, *b, *c, *d; /* operands; if: cond then else; for: init cond step body;
-                                while/do: cond body; decl: initializer */
+                                while/do: cond body; decl: initializer (an array's in storage
+                                order, fully braced; b: its list as written) */
     SimtNode **kids;   /* arguments, indices, block items, list items */
     int nkids;
     SimtBuiltin builtin;
@@ -117,7 +119,9 @@ struct SimtNode {
     /* SS_DECL */
     bool is_const, shared, dynamic; /* dynamic: `SIMT_SHARED extern T name[];` */
     int ndims;
-    int64_t dims[8];
+    int64_t dims[8];   /* as declared: m[4][8] is {4, 8} in either order */
+    int align;         /* SIMT_ALIGN(n): n bytes; 0 for the type's own alignment */
+    bool col_major;    /* SIMT_ORDER_F: m[i][j] is element i + 4 * j (stored as [8][4]) */
     int id;            /* shared variables: their index in the function's list */
     bool target;       /* SS_IF: `if (tile_target(desc))`, compiled to #if (sema/targetset.h) */
     uint64_t targets;  /* ...and desc as a set of targets */

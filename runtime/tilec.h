@@ -266,11 +266,23 @@ void __tilec_assert(int tilec_unused_, ...);
 /* Before SIMT_FUNC: the function is also emitted as `extern "C" __device__`
  * under its own name, and declared in the generated header, for CUDA C++
  * callers (arrays as tilec_array by value, scalars by value; link with
- * -rdc=true).  CUDA target only. */
+ * -rdc=true); on the host target as a C function of that name for C
+ * callers, each call running it as one thread (docs/runtime.md). */
 #define SIMT_INTEROP __attribute__((annotate("tilec.interop")))
 /* Shared by the block: `SIMT_SHARED float buf[256];`, `SIMT_SHARED int n;`;
  * `SIMT_SHARED extern float dyn[];` is the launch's dynamic shared memory. */
 #define SIMT_SHARED __attribute__((annotate("tilec.shared")))
+/* A local or shared array's layout (seed 001's local_array/shared_array
+ * order= and align=), written before the declaration:
+ *   SIMT_SHARED SIMT_ALIGN(128) float t[32][32];   t starts at a multiple of 128 bytes
+ *   SIMT_ORDER_F float m[4][8];                    column-major: m[i][j] is element i + 4 * j
+ * SIMT_ALIGN(n) takes an integer literal (or a macro that expands to one), a
+ * power of two from the element type's alignment to 4096.  SIMT_ORDER_C is
+ * the default, row-major order.  Neither applies to scalars or to dynamic
+ * shared memory. */
+#define SIMT_ALIGN(n) __attribute__((annotate("tilec.align:" TILE_XSTR_(n))))
+#define SIMT_ORDER_C __attribute__((annotate("tilec.order:C")))
+#define SIMT_ORDER_F __attribute__((annotate("tilec.order:F")))
 int __tilec_simt_offset(const void *array, ...);
 /* The element of array at the given indices (one per dimension), an lvalue. */
 #define SIMT_AT(array, ...) (array)[__tilec_simt_offset(array, __VA_ARGS__)]

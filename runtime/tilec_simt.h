@@ -16,7 +16,8 @@
  * the others).  A thread that returns leaves both counts, as an exited CUDA
  * thread no longer takes part in barriers.  Warp collectives on the host
  * need every live lane of the warp to reach the same collective (converged
- * warps); their masks select results, not participants. */
+ * warps); their masks select results, not participants.  A SIMT_INTEROP
+ * function called from C runs as one thread alone (tilec_simt_solo). */
 #ifndef TILEC_SIMT_H
 #define TILEC_SIMT_H
 #include <stdint.h>
@@ -369,13 +370,14 @@ static inline int tilec_simt_any_sync(tilec_simt_ctx *c, uint32_t mask, int pred
     return 0;
 }
 /* mode 0: from lane s; 1: up by s; 2: down by s; 3: from lane ^ s (width 32:
- * a source outside the warp gives the lane its own value, as CUDA). */
+ * a source outside the warp gives the lane its own value, as CUDA; so does
+ * a lane that did not take part, whose value CUDA leaves undefined). */
 static inline uint64_t tilec_simt_shfl_(tilec_simt_ctx *c, uint64_t v, int s, int mode)
 {
     uint64_t out[32];
-    (void)tilec_simt_xchg_(c, v, out);
+    uint32_t m = tilec_simt_xchg_(c, v, out);
     int src = mode == 0 ? (s & 31) : mode == 1 ? c->lane - s : mode == 2 ? c->lane + s : c->lane ^ (s & 31);
-    return src < 0 || src > 31 ? v : out[src];
+    return src < 0 || src > 31 || !(m >> src & 1u) ? v : out[src];
 }
 static inline int tilec_simt_eq_sync(tilec_simt_ctx *c, uint32_t mask, int pred)
 {
@@ -476,16 +478,22 @@ static inline void *tilec_simt_thread_(void *arg)
 }
 
 /* Runs body over grid x block threads; shared_bytes of static shared memory
- * (the kernel's struct of shared variables) and dyn bytes of dynamic shared
- * memory, both one per launch, reused by block after block as a GPU's are
- * (zeroed once here, where the GPU leaves them undefined). */
-static inline tilec_status tilec_simt_run(tilec_grid grid, tilec_grid block, size_t dyn, size_t shared_bytes,
-                                          void (*body)(tilec_simt_ctx *, const void *), const void *args)
+ * (the kernel's struct of shared variables), aligned to shared_align bytes
+ * (a power of two: SIMT_ALIGN arrays in it), and dyn bytes of dynamic shared
+ * memory (16-byte aligned), both one per launch, reused by block after
+ * block as a GPU's are (zeroed once here, where the GPU leaves them
+ * undefined). */
+static inline tilec_status tilec_simt_run_aligned(tilec_grid grid, tilec_grid block, size_t dyn, size_t shared_bytes,
+                                                  size_t shared_align, void (*body)(tilec_simt_ctx *, const void *),
+                                                  const void *args)
 {
     const int n = (int)(block.x * block.y * block.z);
     tilec_simt_launch_ *l = (tilec_simt_launch_ *)calloc(1, sizeof *l);
     tilec_simt_ctx *cs = (tilec_simt_ctx *)calloc((size_t)n, sizeof *cs);
-    void *sh = calloc(1, shared_bytes ? shared_bytes : 1), *dy = calloc(1, dyn ? dyn : 1);
+    if (shared_align < 16) shared_align = 16;
+    size_t sh_bytes = (shared_bytes + shared_align - 1) / shared_align * shared_align; /* aligned_alloc's rule */
+    void *sh = aligned_alloc(shared_align, sh_bytes ? sh_bytes : shared_align), *dy = calloc(1, dyn ? dyn : 1);
+    if (sh) memset(sh, 0, sh_bytes);
     if (!l || !cs || !sh || !dy) {
         free(l), free(cs), free(sh), free(dy);
         return tilec_fail(TILEC_ERR_INVALID, "host SIMT launch: out of memory (%d threads, %zu bytes of dynamic shared memory)",
@@ -536,6 +544,49 @@ static inline tilec_status tilec_simt_run(tilec_grid grid, tilec_grid block, siz
     if (made < n)
         return tilec_fail(TILEC_ERR_INVALID, "host SIMT launch: could not start thread %d of %d (error %d)", made, n, err);
     return TILEC_OK;
+}
+
+/* ---- host: one thread alone ---------------------------------------------
+ * A SIMT_INTEROP function called from C on the host runs as one thread:
+ * thread 0 of block 0 of a 1 x 1 x 1 grid of 1 x 1 x 1 blocks, lane 0 of a
+ * warp of one lane.  Barriers pass at once (syncthreads_count(p) is p != 0),
+ * collectives see this lane only (a ballot is bit 0, a shuffle from
+ * another lane returns the thread's own value, activemask() is 1), atomics
+ * and fences are the usual ones.  Each call has its own context (on the
+ * caller's stack), so host threads may call such functions concurrently. */
+typedef struct tilec_simt_solo {
+    tilec_simt_launch_ l;
+    tilec_simt_ctx c;
+} tilec_simt_solo;
+
+static inline tilec_simt_ctx *tilec_simt_solo_begin(tilec_simt_solo *s)
+{
+    memset(s, 0, sizeof *s);
+    pthread_mutex_init(&s->l.mu, NULL);
+    pthread_cond_init(&s->l.cv, NULL);
+    pthread_cond_init(&s->l.warp[0].cv, NULL);
+    s->l.nthreads = 1;
+    s->l.nwarps = 1;
+    s->l.grid = s->l.block = (tilec_grid){1, 1, 1};
+    s->l.nblocks = 1;
+    tilec_simt_reset_(&s->l);
+    s->c.l = &s->l;
+    s->c.bdx = s->c.bdy = s->c.bdz = s->c.gdx = s->c.gdy = s->c.gdz = 1;
+    return &s->c;
+}
+
+static inline void tilec_simt_solo_end(tilec_simt_solo *s)
+{
+    pthread_cond_destroy(&s->l.warp[0].cv);
+    pthread_cond_destroy(&s->l.cv);
+    pthread_mutex_destroy(&s->l.mu);
+}
+
+/* tilec_simt_run_aligned with malloc's alignment for the shared variables. */
+static inline tilec_status tilec_simt_run(tilec_grid grid, tilec_grid block, size_t dyn, size_t shared_bytes,
+                                          void (*body)(tilec_simt_ctx *, const void *), const void *args)
+{
+    return tilec_simt_run_aligned(grid, block, dyn, shared_bytes, 16, body, args);
 }
 #endif
 #endif

@@ -206,6 +206,37 @@ has "kernel pointer" "$OUT/interop.cu" 'extern "C" const void *tilec_kernel_shif
 has "header: interop declaration" "$OUT/interop.h" "__device__ float table_at(tilec_array table, int64_t i);"
 has "header: kernel pointer" "$OUT/interop.h" "const void *tilec_kernel_shifted(void);"
 has "host: no kernel to launch" "$OUT/interop.c" "const void *tilec_kernel_shifted(void)"
+# ...and for C on the host target, run as one thread (tests/kernels/interop
+# calls them), declared in the same header outside __CUDACC__.
+has "host: interop definition" "$OUT/interop.c" "float table_at(const tilec_array p_table, int64_t p_i)"
+has "host: one thread's context" "$OUT/interop.c" "tilec_simt_ctx *const ctx_ = tilec_simt_solo_begin(&solo_);"
+has "host: void interop" "$OUT/interop.c" "void solo_barrier(void)"
+if grep -qxF 'float table_at(tilec_array table, int64_t i);' "$OUT/interop.h" &&
+   sed -n '/^#else/,/^#endif/p' "$OUT/interop.h" | grep -qxF 'void solo_barrier(void);'; then pass; else
+    fail "header: C declarations of SIMT_INTEROP functions"; fi
+# SIMT_ALIGN and SIMT_ORDER_F (tests/kernels/simt checks the values): a
+# column-major array is declared with its extents reversed and indexed with
+# its index chains reversed; the alignment in each target's spelling, and
+# the host's struct of shared variables allocated at its alignment.
+expect_rc "SIMT layouts on CUDA" 0 "$TILEC" -o "$OUT/simtk.cu" tests/kernels/simt/simt.tile.c
+has "column-major shared tile, aligned" "$OUT/simtk.cu" "__shared__ __align__(128) int v_tile[40][4];"
+has "index chain reversed" "$OUT/simtk.cu" "v_tile[v_c][v_r] = "
+has "atomic on a column-major element" "$OUT/simtk.cu" "(&v_counts[(v_t % 5)][(v_t % 3)]"
+expect_rc "SIMT layouts on the host" 0 "$TILEC" --target=host -o "$OUT/simtk.c" tests/kernels/simt/simt.tile.c
+has "host: aligned shared member" "$OUT/simtk.c" "_Alignas(256) unsigned int s1_counts[5][3];"
+has "host: aligned local" "$OUT/simtk.c" "_Alignas(32) short v_small[3][2] = {{((short)(1))}, {((short)(2)), ((short)(3))}};"
+has "host: shared struct at its alignment" "$OUT/simtk.c" "_Alignof(struct tilec_sk_layouts_shared_), tilec_sk_layouts, &args_);"
+# SIMT code in --emit=ast/typed/tir (tests/golden/simt_tree.* hold the CUDA
+# target's dumps): the host's names, storage and target ifs.
+expect_rc "SIMT tree for the host" 0 "$TILEC" --emit=tir --target=host -o "$OUT/simt_tree.tir" tests/golden/simt_tree.tile.c
+has "host tir: target" "$OUT/simt_tree.tir" "file tests/golden/simt_tree.tile.c, target host"
+has "host tir: kernel" "$OUT/simt_tree.tir" "emitted as tilec_sk_tree, run by each thread of a block (POSIX threads)"
+has "host tir: shared struct" "$OUT/simt_tree.tir" "storage sh_->s0_tile[8][4], in the block's struct of shared variables, _Alignas(64)"
+has "host tir: target if decided" "$OUT/simt_tree.tir" "if target host | sm_80+ (true on the host) @47:5"
+has "host tir: interop for C" "$OUT/simt_tree.tir" "exported as scaled_at for C, run as one thread"
+expect_rc "SIMT tree, typed" 0 "$TILEC" --emit=typed -o "$OUT/simt_tree.typed" tests/golden/simt_tree.tile.c
+has "typed: atomic's order and scope" "$OUT/simt_tree.typed" "builtin atomic_add order acq_rel scope block : int @52:15"
+lacks "typed: no storage" "$OUT/simt_tree.typed" "storage "
 expect_rc "pipeline on sm_86" 0 "$TILEC" -O2 --arch=sm_86 -o "$OUT/mm86.cu" "$MM"
 has "two stages on sm_86" "$OUT/mm86.cu" "(2 stages)"
 # --min-blocks=N: the ring leaves shared memory for N blocks (4 of them on

@@ -2,9 +2,15 @@
  * the float64 formula), the affine map (exact in float64 but for the last
  * bit: 1e-15), the Collatz steps (exact), on a ragged row count; the SIMT
  * kernel `shifted` by its launcher and (GPU) by cudaLaunchKernel from
- * CUDA C++, and (GPU) CUDA C++'s kernel calling table_at (exact). */
+ * CUDA C++, and (GPU) CUDA C++'s kernel calling table_at (exact); on the
+ * host, C calling the SIMT_INTEROP functions table_at (exact), solo_block
+ * and solo_warp (the builtins as one thread sees them, exact), solo_add (an atomic from
+ * several POSIX threads at once) and solo_barrier. */
 #include "../../../examples/common/example.h"
 #include "interop.h"
+#ifndef EXAMPLE_CUDA
+#include <pthread.h>
+#endif
 
 #ifdef EXAMPLE_CUDA
 int cxx_gather_launch(const tilec_array *table, float *out, int64_t n);
@@ -39,14 +45,57 @@ static void test_simt_interop(void)
     ex_check("table_at from CUDA C++", g, w, n, 0, 0);
 #else
     ex_expect("tilec_kernel_shifted() is NULL on the host", tilec_kernel_shifted() == NULL);
+    int64_t m = 0;
+    for (int64_t i = -7; i < tn + 7; i++, m++) g[m] = table_at(T, i), w[m] = CLAMPED(i);
+    ex_check("table_at called from C", g, w, m, 0, 0);
 #endif
 #undef CLAMPED
     free(table), free(out), free(g), free(w), ex_free(dt), ex_free(dout);
 }
 
+#ifndef EXAMPLE_CUDA
+static void *add_many(void *arg)
+{
+    const tilec_array *acc = arg;
+    for (int k = 0; k < 1000; k++) (void)solo_add(*acc, k);
+    return NULL;
+}
+
+/* solo_block and solo_warp from C: what each builtin gives one thread alone. */
+static void test_solo(void)
+{
+    int32_t p[16];
+    int64_t acc = 0;
+    tilec_array P = tilec_array_1d(p, TILEC_INT32, 16), A = tilec_array_1d(&acc, TILEC_INT64, 1);
+    for (int v = -2; v <= 5; v += 7) {
+        memset(p, 0x55, sizeof p);
+        int32_t before = p[15] = 100 * v;
+        int n = solo_warp(P, v) * 100 + solo_block(P, v);
+        int pos = v > 0;
+        /* positions, sizes, syncthreads_count, _and * 10 + _or, ballot, all * 10 + any,
+         * shfl_down + shfl_xor (sources absent: v twice), shfl from lane 0, activemask * 10 +
+         * lanemask_lt, match_any, the atomic's old value */
+        int32_t want[11] = {0, 1, pos, pos * 11, pos, pos * 11, 2 * v, v, 10, 1, before};
+        bool ok = n == 1104 && p[15] == before + v;
+        for (int k = 0; k < 11; k++) ok &= p[k] == want[k];
+        ex_expect(v > 0 ? "SIMT builtins as one thread (from C), true predicates" : "SIMT builtins as one thread (from C), false predicates", ok);
+    }
+    solo_barrier();
+    ex_expect("a barrier alone returns (from C)", true);
+    /* each call its own context: four host threads at once, one atomic sum */
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) pthread_create(&th[i], NULL, add_many, &A);
+    for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+    ex_expect("SIMT_INTEROP called from four host threads at once", acc == 4 * (999 * 1000 / 2));
+}
+#endif
+
 int main(void)
 {
     test_simt_interop();
+#ifndef EXAMPLE_CUDA
+    test_solo();
+#endif
     int64_t M = 37, N = 32;
     float *x = malloc(4 * M * N), *y = malloc(4 * M * N);
     double *z = malloc(8 * M * N), b = 0.25;

@@ -2,7 +2,11 @@
  * against exact references: the shared-memory histogram (integers), the
  * block scan (int64 sums) with a ragged last block, the transpose of a
  * ragged matrix through a strided view (bit-exact), and warp votes, block
- * counts and bit operations (exact), with a launch refused for its block. */
+ * counts and bit operations (exact), with a launch refused for its block,
+ * and arrays with layouts (SIMT_ALIGN, SIMT_ORDER_F): a transpose through a
+ * column-major shared tile, atomics on a column-major shared array, and
+ * tables initialized with brace elision, compared with the same
+ * initializers compiled by C (exact). */
 #include "../../../examples/common/example.h"
 #include "simt.h"
 
@@ -155,6 +159,45 @@ static void test_nan_extrema(void)
     free(x), free(k), ex_free(dx), ex_free(dout), ex_free(dk), ex_free(dm);
 }
 
+static void test_layouts(void)
+{
+    enum { LR = 4, LC = 40, NB = 5, W = 46 };
+    const int64_t rows = LR * NB;
+    /* the kernel's initializers, laid out by the C compiler (row-major) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-braces"
+    const long long w[2][3][4] = {{{1, 2, 3, 4}, {5, 6}}, 7, 8, 9, 10, 11, 12, -13, 14};
+    const short small[3][2] = {{1}, 2, 3};
+#pragma GCC diagnostic pop
+    int32_t *x = malloc(4 * rows * LC), *xt = malloc(4 * LC * rows);
+    int64_t *o = malloc(8 * NB * W);
+    double *got = malloc(8 * LC * rows), *want = malloc(8 * LC * rows), *go = malloc(8 * NB * W), *wo = malloc(8 * NB * W);
+    for (int64_t i = 0; i < rows * LC; i++) x[i] = (int32_t)ex_uniform(-1e9, 1e9);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < LC; c++) want[c * rows + r] = x[r * LC + c];
+    for (int b = 0; b < NB; b++) {
+        double *wb = &wo[b * W];
+        for (int k = 0; k < 15; k++) wb[k] = 0;
+        for (int t = 0; t < LR * LC; t++) wb[(t % 3) * 5 + t % 5] += 1;
+        for (int k = 0; k < 24; k++) wb[15 + k] = (double)(w[k / 12][k / 4 % 3][k % 4] * (b + 1));
+        for (int k = 0; k < 6; k++) wb[39 + k] = small[k / 2][k % 2];
+        wb[45] = (0 + 1 + 2 + 3 + 4) * 45.0; /* thread 45's line[k] = k * 45 */
+    }
+    int32_t *dx = ex_alloc(4 * rows * LC), *dxt = ex_alloc(4 * LC * rows);
+    int64_t *dout = ex_alloc(8 * NB * W);
+    ex_upload(dx, x, 4 * rows * LC);
+    tilec_array X = tilec_array_2d(dx, TILEC_INT32, rows, LC), XT = tilec_array_2d(dxt, TILEC_INT32, LC, rows),
+                O = tilec_array_2d(dout, TILEC_INT64, NB, W);
+    ex_status("layouts launch", layouts(NULL, (tilec_grid){NB, 1, 1}, (tilec_grid){LR * LC, 1, 1}, 0, &X, &XT, &O));
+    ex_download(xt, dxt, 4 * LC * rows), ex_download(o, dout, 8 * NB * W);
+    for (int64_t i = 0; i < LC * rows; i++) got[i] = xt[i];
+    for (int64_t i = 0; i < NB * W; i++) go[i] = (double)o[i];
+    ex_check("transpose through a column-major, 128-byte aligned shared tile", got, want, LC * rows, 0, 0);
+    ex_check("column-major shared counters, tables initialized with brace elision", go, wo, NB * W, 0, 0);
+    free(x), free(xt), free(o), free(got), free(want), free(go), free(wo);
+    ex_free(dx), ex_free(dxt), ex_free(dout);
+}
+
 int main(void)
 {
     test_histogram();
@@ -162,5 +205,6 @@ int main(void)
     test_transpose();
     test_votes();
     test_nan_extrema();
+    test_layouts();
     return ex_finish("simt");
 }

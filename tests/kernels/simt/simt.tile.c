@@ -1,7 +1,8 @@
 /* simt.tile.c: SIMT kernels (docs/language.md, "SIMT kernels") checked by
  * main.c on both targets: a shared-memory histogram with atomics, a
  * block-wide inclusive scan with warp shuffles, a transpose through a shared
- * tile of a rank-2 array, and warp votes with bit operations. */
+ * tile of a rank-2 array, warp votes with bit operations, NaN-skipping
+ * atomics, and arrays with layouts (SIMT_ALIGN, SIMT_ORDER_F). */
 #include <tilec.h>
 
 enum { NBINS = 64, TILE = 32 };
@@ -123,4 +124,43 @@ SIMT_KERNEL void nan_extrema(TILE_ARRAY(const float, 1) x, TILE_ARRAY(float, 1) 
     }
     if (i < simt_shape(k, 0))
         simt_atomic_nanmax(&m[0], k[i]);
+}
+
+/* Arrays with layouts, per block b of LR x LC threads: x's rows b * LR ...
+ * through a 128-byte aligned column-major shared tile, written by rows and
+ * read by columns into xt (its transpose); per-block counters in a
+ * column-major shared array, 256-byte aligned, updated by atomics; a
+ * column-major rank-3 local table and an aligned row-major one, both
+ * initialized with brace elision (main.c compares them with the same
+ * initializers in C).  out[b] holds the counters, the table times b + 1,
+ * the small table and a rank-1 column-major array's sum. */
+enum { LR = 4, LC = 40 };
+SIMT_KERNEL void layouts(TILE_ARRAY(const int32_t, 2) x, TILE_ARRAY(int32_t, 2) xt, TILE_ARRAY(int64_t, 2) out)
+{
+    SIMT_SHARED SIMT_ALIGN(128) SIMT_ORDER_F int32_t tile[LR][LC];
+    SIMT_SHARED SIMT_ORDER_F SIMT_ALIGN(256) unsigned counts[3][5];
+    SIMT_ORDER_F SIMT_ALIGN(64) long long w[2][3][4] = {{{1, 2, 3, 4}, {5, 6}}, 7, 8, 9, 10, 11, 12, -13, 14};
+    SIMT_ALIGN(32) short small[3][2] = {{1}, 2, 3};
+    SIMT_ORDER_F int line[5] = {0};
+    int t = simt_thread_idx(0), b = simt_block_idx(0);
+    int r = t / LC, c = t % LC;
+    tile[r][c] = SIMT_AT(x, b * LR + r, c);
+    if (t < 15) counts[t / 5][t % 5] = 0;
+    simt_syncthreads();
+    int r2 = t % LR, c2 = t / LR;
+    SIMT_AT(xt, c2, b * LR + r2) = tile[r2][c2];
+    simt_atomic_add(&counts[t % 3][t % 5], 1u, .scope = TILE_SCOPE_BLOCK);
+    for (int k = 0; k < 5; k++) line[k] = k * t;
+    simt_syncthreads();
+    if (t < 15) {
+        SIMT_AT(out, b, t) = counts[t / 5][t % 5];
+    } else if (t < 39) {
+        int k = t - 15;
+        SIMT_AT(out, b, t) = w[k / 12][k / 4 % 3][k % 4] * (b + 1);
+    } else if (t < 45) {
+        int k = t - 39;
+        SIMT_AT(out, b, t) = small[k / 2][k % 2];
+    } else if (t == 45) {
+        SIMT_AT(out, b, t) = line[0] + line[1] + line[2] + line[3] + line[4];
+    }
 }
