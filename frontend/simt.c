@@ -936,9 +936,8 @@ static SimtNode *init_list(SCtx *s, CXCursor c, SimtType elem, const SimtAgg *ag
 {
     char msg[320];
     if (clang_getCursorKind(c) != CXCursor_InitListExpr) {
-        SimtNode *x = expr(s, c, 0);
+        SimtNode *x = expr(s, c, 0); /* (in an array's list, maybe an element of an elided row: layout_init places it) */
         if (!x) return NULL;
-        if (ndims) return fail(s, c, "brace each row of the array's initializer", "an array's rows are initialized by brace lists");
         if (elem == SIMT_VEC || elem == SIMT_STRUCT) {
             if (x->agg != agg && !(agg->vector && x->agg && x->agg->vector && !strcmp(x->agg->name, agg->name))) {
                 snprintf(msg, sizeof msg, "a %s is initialized by a brace list of its %s", agg->name, agg->vector ? "lanes" : "fields");
@@ -1070,6 +1069,11 @@ static bool layout(SCtx *s, CXCursor c, SimtNode *d, CXType elem)
     if (!align) return true;
     uint64_t v;
     long long natural = clang_Type_getAlignOf(elem);
+    if (d->type == SIMT_VEC || d->type == SIMT_STRUCT) { /* CUDA's, not clang's (float32x3: 4, not 16) */
+        int64_t size, al;
+        simt_layout(d->type, d->agg, &size, &al);
+        natural = al;
+    }
     if (!align_value(align, &v)) {
         snprintf(msg, sizeof msg, "SIMT_ALIGN takes an integer literal, not '%s'", align);
         return fail(s, at, "write the byte count, e.g. SIMT_ALIGN(64), or a macro that expands to it", msg);
@@ -1087,7 +1091,7 @@ static bool layout(SCtx *s, CXCursor c, SimtNode *d, CXType elem)
     }
     if (natural > 0 && v < (uint64_t)natural) {
         snprintf(msg, sizeof msg, "alignment %" PRIu64 " of '%s' is less than its element type's (%s: %lld bytes)", v, d->text,
-                 simt_type_name(d->type), natural);
+                 d->agg ? d->agg->name : simt_type_name(d->type), natural);
         snprintf(fix, sizeof fix, "use SIMT_ALIGN(%lld) or more, or drop SIMT_ALIGN", natural);
         return fail(s, at, fix, msg);
     }
@@ -1130,7 +1134,7 @@ static void flat_braced(Flat *f, const SimtNode *list, int level, int64_t base)
     if (f->ok && pos < list->nkids) {
         char msg[320];
         int w = snprintf(msg, sizeof msg, "excess elements in the initializer of '%s', of type %s", f->d->text,
-                         simt_type_name(f->d->type));
+                         f->d->agg ? f->d->agg->name : simt_type_name(f->d->type));
         for (int i = 0; i < f->d->ndims && w > 0 && w < (int)sizeof msg; i++)
             w += snprintf(msg + w, sizeof msg - (size_t)w, "[%" PRId64 "]", f->d->dims[i]);
         fail_at(f->s, list->kids[pos]->loc, NULL, msg);
@@ -1165,8 +1169,15 @@ static void flat_elided(Flat *f, const SimtNode *list, int *pos, int level, int6
     }
 }
 
-static SimtNode *zero_item(SCtx *s, SrcLoc at, SimtType t)
+static SimtNode *zero_item(SCtx *s, SrcLoc at, SimtType t, const SimtAgg *agg)
 {
+    if (t == SIMT_VEC || t == SIMT_STRUCT) { /* a vector or struct of no given lanes or fields */
+        SimtNode *m = arena_alloc(s->cx->arena, sizeof *m);
+        int n = agg->vector ? agg->lanes : agg->nfields;
+        *m = (SimtNode){.kind = SX_MAKE, .loc = at, .type = t, .agg = agg, .param = -1, .nkids = n,
+                        .kids = arena_alloc(s->cx->arena, sizeof(SimtNode *) * (size_t)n)};
+        return m;
+    }
     SimtNode *z = arena_alloc(s->cx->arena, sizeof *z), *c = arena_alloc(s->cx->arena, sizeof *c);
     *z = (SimtNode){.kind = SX_INT, .loc = at, .text = "0", .type = SIMT_INT, .param = -1};
     *c = (SimtNode){.kind = SX_CAST, .loc = at, .type = t, .a = z, .param = -1};
@@ -1200,7 +1211,7 @@ static SimtNode *rebuilt(Flat *f, int level, int64_t *idx, SrcLoc at)
     *l = (SimtNode){.kind = SX_LIST, .loc = at, .param = -1, .nkids = (int)used, .kids = items};
     for (int64_t k = 0; k < used; k++) {
         if (items[k]) continue;
-        items[k] = zero_item(s, at, f->d->type);
+        items[k] = zero_item(s, at, f->d->type, f->d->agg);
         if (level < n - 1) { /* an empty row: {0} */
             SimtNode *z = arena_alloc(s->cx->arena, sizeof *z);
             SimtNode **one = arena_alloc(s->cx->arena, sizeof *one);
@@ -1239,7 +1250,7 @@ static bool layout_init(SCtx *s, SimtNode *d)
     if (!t) { /* {} */
         t = arena_alloc(s->cx->arena, sizeof *t);
         SimtNode **one = arena_alloc(s->cx->arena, sizeof *one);
-        one[0] = zero_item(s, d->a->loc, d->type);
+        one[0] = zero_item(s, d->a->loc, d->type, d->agg);
         *t = (SimtNode){.kind = SX_LIST, .loc = d->a->loc, .param = -1, .nkids = 1, .kids = one};
     }
     d->b = d->a; /* as written, for --emit=ast */
