@@ -12,8 +12,7 @@
 #include <string.h>
 
 #include "frontend/diag.h"
-#include "frontend/frontend_ctx.h"
-#include "frontend/simt.h"
+#include "frontend/simt_impl.h"
 #include "sema/targetset.h"
 
 static const char *const builtin_names[SB_COUNT] = {
@@ -79,7 +78,7 @@ bool simt_type_is_64(SimtType t) { return t == SIMT_LONG || t == SIMT_ULONG || t
 
 SimtType simt_scalar_ctype(CXType t)
 {
-    /* SIMT_ATOMIC(T) (C's _Atomic): T, whose accesses are checked in expr() */
+    /* SIMT_ATOMIC(T) (C's _Atomic): T, whose accesses are checked in sx_expr() */
     if (clang_getCanonicalType(t).kind == CXType_Atomic) return simt_scalar_ctype(clang_Type_getValueType(clang_getCanonicalType(t)));
     switch (clang_getCanonicalType(t).kind) {
     case CXType_Void: return SIMT_VOID;
@@ -122,26 +121,8 @@ static Dtype dtype_of_simt(SimtType t)
 
 /* ---- the lowering's state ----------------------------------------------- */
 
-typedef struct Var {
-    CXCursor c;
-    SimtNode *decl;
-} Var;
 
-typedef struct SCtx {
-    Ctx *cx;
-    SimtFunc *sf;
-    CXCursor fn;
-    Var *vars;
-    int nvars, capvars;
-    bool ok;
-} SCtx;
-
-/* What an expression may be besides a scalar: an atomic's &element, an
- * array parameter (a SIMT function's argument), a row of a local array (the
- * base of the next subscript), a SIMT_ATOMIC object (an atomic's operand). */
-enum { ALLOW_ADDR = 1, ALLOW_ARRAY = 2, ALLOW_ROW = 4, ALLOW_ATOMIC = 8 };
-
-static SimtNode *node(SCtx *s, SimtKind k, CXCursor c)
+SimtNode *sx_node(SCtx *s, SimtKind k, CXCursor c)
 {
     SimtNode *n = arena_alloc(s->cx->arena, sizeof *n);
     n->kind = k;
@@ -150,7 +131,7 @@ static SimtNode *node(SCtx *s, SimtKind k, CXCursor c)
     return n;
 }
 
-static SimtNode *fail_at(SCtx *s, SrcLoc at, const char *fix, const char *msg)
+SimtNode *sx_fail_at(SCtx *s, SrcLoc at, const char *fix, const char *msg)
 {
     if (fix) diag_error_fix(at, fix, "%s", msg);
     else diag_error(at, "%s", msg);
@@ -158,12 +139,12 @@ static SimtNode *fail_at(SCtx *s, SrcLoc at, const char *fix, const char *msg)
     return NULL;
 }
 
-static SimtNode *fail(SCtx *s, CXCursor c, const char *fix, const char *msg)
+SimtNode *sx_fail(SCtx *s, CXCursor c, const char *fix, const char *msg)
 {
-    return fail_at(s, fe_loc_of(s->cx, c), fix, msg);
+    return sx_fail_at(s, fe_loc_of(s->cx, c), fix, msg);
 }
 
-static void push(SCtx *s, SimtNode *parent, SimtNode *kid, int *cap)
+void sx_push(SCtx *s, SimtNode *parent, SimtNode *kid, int *cap)
 {
     if (parent->nkids == *cap) {
         int nc = *cap ? 2 * *cap : 8;
@@ -175,7 +156,7 @@ static void push(SCtx *s, SimtNode *parent, SimtNode *kid, int *cap)
     parent->kids[parent->nkids++] = kid;
 }
 
-static bool eval_int(CXCursor c, int64_t *v, bool *is_unsigned)
+bool sx_eval_int(CXCursor c, int64_t *v, bool *is_unsigned)
 {
     CXEvalResult r = clang_Cursor_Evaluate(c);
     if (!r) return false;
@@ -189,9 +170,9 @@ static bool eval_int(CXCursor c, int64_t *v, bool *is_unsigned)
 }
 
 /* An integer constant of type t as C text. */
-static SimtNode *int_node(SCtx *s, CXCursor c, int64_t v, SimtType t)
+SimtNode *sx_int_node(SCtx *s, CXCursor c, int64_t v, SimtType t)
 {
-    SimtNode *n = node(s, SX_INT, c);
+    SimtNode *n = sx_node(s, SX_INT, c);
     n->type = t;
     Arena *a = s->cx->arena;
     switch (t) {
@@ -213,23 +194,23 @@ static SimtNode *float_node(SCtx *s, CXCursor c)
     CXEvalResult r = clang_Cursor_Evaluate(c);
     if (!r || clang_EvalResult_getKind(r) != CXEval_Float) {
         if (r) clang_EvalResult_dispose(r);
-        return fail(s, c, NULL, "cannot read this floating-point literal");
+        return sx_fail(s, c, NULL, "cannot read this floating-point literal");
     }
     double v = clang_EvalResult_getAsDouble(r);
     clang_EvalResult_dispose(r);
-    SimtNode *n = node(s, SX_FLOAT, c);
+    SimtNode *n = sx_node(s, SX_FLOAT, c);
     n->type = ctype(clang_getCursorType(c)) == SIMT_FLOAT ? SIMT_FLOAT : SIMT_DOUBLE;
     char buf[64];
     snprintf(buf, sizeof buf, n->type == SIMT_FLOAT ? "%.9g" : "%.17g", v);
     if (!strpbrk(buf, ".en")) strcat(buf, ".0"); /* 1e30 and 1.5 are floating already; 2 is not */
-    if (strpbrk(buf, "n")) return fail(s, c, NULL, "this floating-point literal is not finite");
+    if (strpbrk(buf, "n")) return sx_fail(s, c, NULL, "this floating-point literal is not finite");
     n->text = arena_printf(s->cx->arena, "%s%s", buf, n->type == SIMT_FLOAT ? "f" : "");
     return n;
 }
 
-static char *spelling(SCtx *s, CXCursor c) { return fe_str_take(s->cx, clang_getCursorSpelling(c)); }
+char *sx_spelling(SCtx *s, CXCursor c) { return fe_str_take(s->cx, clang_getCursorSpelling(c)); }
 
-static bool is_vector(CXType t) { return clang_getCanonicalType(t).kind == CXType_ExtVector; }
+bool sx_is_vector(CXType t) { return clang_getCanonicalType(t).kind == CXType_ExtVector; }
 
 /* Whether c (an unexposed expression with one operand) is not an implicit
  * conversion but a vector's lane access (clang's ExtVectorElementExpr,
@@ -238,7 +219,7 @@ static bool is_vector(CXType t) { return clang_getCanonicalType(t).kind == CXTyp
  * vector-ness. */
 static bool vector_boundary(CXCursor c, CXCursor kid)
 {
-    bool vk = is_vector(clang_getCursorType(kid)), vc = is_vector(clang_getCursorType(c));
+    bool vk = sx_is_vector(clang_getCursorType(kid)), vc = sx_is_vector(clang_getCursorType(c));
     if (vk != vc) return true;
     if (!vk) return false;
     unsigned ce, ke;
@@ -248,7 +229,7 @@ static bool vector_boundary(CXCursor c, CXCursor kid)
 }
 
 /* fe_strip, stopping at a vector's lane access and at splats. */
-static CXCursor sstrip(CXCursor c)
+CXCursor sx_strip(CXCursor c)
 {
     for (;;) {
         enum CXCursorKind k = clang_getCursorKind(c);
@@ -279,7 +260,6 @@ static SimtNode *find_var(SCtx *s, CXCursor decl)
     return NULL;
 }
 
-static SimtNode *expr(SCtx *s, CXCursor c, int flags);
 
 /* The last expression child of c (a cast's operand, a declaration's
  * initializer), or a null cursor. */
@@ -297,7 +277,7 @@ static bool is_simt_call(SCtx *s, CXCursor c, const char *which)
 {
     c = fe_strip(c);
     if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
-    const char *n = spelling(s, c);
+    const char *n = sx_spelling(s, c);
     return which ? !strcmp(n, which) : !strncmp(n, "__tilec_simt_", 13);
 }
 
@@ -307,26 +287,26 @@ static SimtNode *name_ref(SCtx *s, CXCursor c, int flags)
 {
     CXCursor r = clang_getCursorReferenced(c);
     enum CXCursorKind k = clang_getCursorKind(r);
-    const char *name = spelling(s, c);
+    const char *name = sx_spelling(s, c);
     char msg[320], fix[320];
     if (k == CXCursor_EnumConstantDecl) {
         int64_t v;
         bool u;
-        if (!eval_int(c, &v, &u)) return fail(s, c, NULL, "cannot evaluate this enumerator");
-        return int_node(s, c, v, SIMT_INT);
+        if (!sx_eval_int(c, &v, &u)) return sx_fail(s, c, NULL, "cannot evaluate this enumerator");
+        return sx_int_node(s, c, v, SIMT_INT);
     }
     if (k == CXCursor_ParmDecl) {
         int i = param_index(s, r);
-        if (i < 0) return fail(s, c, NULL, "a parameter of another function");
+        if (i < 0) return sx_fail(s, c, NULL, "a parameter of another function");
         const Param *p = &s->sf->f.params[i];
-        SimtNode *n = node(s, SX_VAR, c);
+        SimtNode *n = sx_node(s, SX_VAR, c);
         n->param = i;
         n->text = p->name;
         if (p->kind == PARAM_ARRAY) {
             if (!(flags & ALLOW_ARRAY)) {
                 snprintf(msg, sizeof msg, "array parameter '%s' is used as a value; SIMT code reads and writes its elements", name);
                 snprintf(fix, sizeof fix, p->rank == 1 ? "index it: '%s[i]'" : "index it: 'SIMT_AT(%s, i, ...)' with one index per dimension", name);
-                return fail(s, c, fix, msg);
+                return sx_fail(s, c, fix, msg);
             }
             n->kind = SX_ARRAY;
             return n;
@@ -345,9 +325,9 @@ static SimtNode *name_ref(SCtx *s, CXCursor c, int flags)
         }
         if (!d) {
             snprintf(msg, sizeof msg, "global variable '%s' cannot be used in SIMT code", name);
-            return fail(s, c, "pass it as a kernel parameter, or use an enum or #define constant", msg);
+            return sx_fail(s, c, "pass it as a kernel parameter, or use an enum or #define constant", msg);
         }
-        SimtNode *n = node(s, SX_VAR, c);
+        SimtNode *n = sx_node(s, SX_VAR, c);
         n->decl = d;
         n->text = d->text;
         n->type = d->type;
@@ -356,127 +336,7 @@ static SimtNode *name_ref(SCtx *s, CXCursor c, int flags)
         return n;
     }
     snprintf(msg, sizeof msg, "'%s' cannot be used as a value in SIMT code", name);
-    return fail(s, c, NULL, msg);
-}
-
-/* ---- vectors and structs ------------------------------------------------ */
-
-static bool lvalue(const SimtNode *n)
-{
-    return n->kind == SX_VAR || n->kind == SX_INDEX || n->kind == SX_ELEM || (n->kind == SX_MEMBER && lvalue(n->a));
-}
-
-/* v[i]: a lane of vector b; a constant index becomes .x .y .z .w. */
-static SimtNode *lane_at(SCtx *s, CXCursor c, SimtNode *b, CXCursor idx)
-{
-    char msg[320];
-    int64_t v;
-    bool u;
-    if (eval_int(idx, &v, &u)) {
-        if (v < 0 || v >= b->agg->lanes) {
-            snprintf(msg, sizeof msg, "lane %lld of a %s, which has %d lane%s", (long long)v, b->agg->name, b->agg->lanes,
-                     b->agg->lanes == 1 ? "" : "s");
-            return fail(s, idx, NULL, msg);
-        }
-        SimtNode *n = node(s, SX_MEMBER, c);
-        n->a = b;
-        n->text = simt_lane_name((int)v);
-        n->type = b->agg->elem;
-        return n;
-    }
-    if (!lvalue(b)) return fail(s, c, "store the vector in a variable first", "a vector's lane at a run-time index needs a vector variable");
-    SimtNode *n = node(s, SX_LANE, c);
-    n->a = b;
-    n->type = b->agg->elem;
-    return (n->b = expr(s, idx, 0)) ? n : NULL;
-}
-
-/* The identifier that ends c's extent: the accessor of `v.x` (read from
- * the file, as the extent may begin inside a macro: SIMT_AT(m, i).x). */
-static const char *last_token(SCtx *s, CXCursor c)
-{
-    CXFile f;
-    unsigned end;
-    clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &f, NULL, NULL, &end);
-    size_t size = 0;
-    const char *text = f ? clang_getFileContents(s->cx->tu, f, &size) : NULL;
-    if (!text || end > size) return "";
-    unsigned b = end;
-    while (b > 0 && (text[b - 1] == '_' || (text[b - 1] >= 'a' && text[b - 1] <= 'z') || (text[b - 1] >= 'A' && text[b - 1] <= 'Z') ||
-                     (text[b - 1] >= '0' && text[b - 1] <= '9')))
-        b--;
-    return arena_printf(s->cx->arena, "%.*s", (int)(end - b), text + b);
-}
-
-/* An unexposed expression sstrip stopped at: `v.x`, or a swizzle or splat
- * (errors). */
-static SimtNode *vector_access(SCtx *s, CXCursor c)
-{
-    Kids *ks = fe_kids_of(c);
-    CXCursor kid = ks->c[0];
-    fe_kids_free(ks);
-    bool vk = is_vector(clang_getCursorType(kid)), vc = is_vector(clang_getCursorType(c));
-    if (!vk) return fail(s, c, "build the vector from its lanes, e.g. (float32x4){v, v, v, v}", "a scalar does not convert to a vector in SIMT code");
-    const char *acc = last_token(s, c);
-    if (vc || strlen(acc) != 1 || !strchr("xyzw", acc[0]))
-        return fail(s, c, "read the lanes one at a time: .x .y .z .w or v[i]", "vector swizzles are not supported in SIMT code");
-    SimtNode *b = expr(s, kid, 0);
-    if (!b) return NULL;
-    int i = (int)(strchr("xyzw", acc[0]) - "xyzw");
-    if (i >= b->agg->lanes) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "a %s has no lane .%s", b->agg->name, acc);
-        return fail(s, c, NULL, msg);
-    }
-    SimtNode *n = node(s, SX_MEMBER, c);
-    n->a = b;
-    n->text = simt_lane_name(i);
-    n->type = b->agg->elem;
-    return n;
-}
-
-/* s.f: a field of a struct. */
-static SimtNode *member(SCtx *s, CXCursor c)
-{
-    Kids *ks = fe_kids_of(c);
-    CXCursor base = ks->n ? ks->c[0] : clang_getNullCursor();
-    fe_kids_free(ks);
-    if (clang_Cursor_isNull(base)) return fail(s, c, NULL, "cannot read this member access");
-    if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
-        return fail(s, c, NULL, "'->' is not allowed in SIMT code (there are no pointers)");
-    SimtNode *b = expr(s, base, 0);
-    if (!b) return NULL;
-    if (b->type != SIMT_STRUCT) return fail(s, c, NULL, "only structs have fields in SIMT code");
-    const char *name = spelling(s, c);
-    const SimtField *f = simt_field(b->agg, name);
-    if (!f) return fail(s, c, NULL, "no such field");
-    SimtNode *n = node(s, SX_MEMBER, c);
-    n->a = b;
-    n->text = f->name;
-    n->type = f->type;
-    n->agg = f->agg;
-    n->ndims = f->ndims;
-    return n;
-}
-
-static SimtNode *init_list(SCtx *s, CXCursor c, SimtType elem, const SimtAgg *agg, int ndims);
-
-/* (T){...}: a vector or struct built from its lanes or fields. */
-static SimtNode *compound_literal(SCtx *s, CXCursor c)
-{
-    const SimtAgg *agg = NULL;
-    SimtType t = fe_simt_type(s->cx, clang_getCursorType(c), c, &agg, &s->ok);
-    if (t != SIMT_VEC && t != SIMT_STRUCT) {
-        if (s->ok) fail(s, c, NULL, "compound literals build vectors and structs in SIMT code");
-        return NULL;
-    }
-    CXCursor init = clang_getNullCursor();
-    Kids *ks = fe_kids_of(c);
-    for (int i = 0; i < ks->n; i++)
-        if (clang_getCursorKind(ks->c[i]) == CXCursor_InitListExpr) init = ks->c[i];
-    fe_kids_free(ks);
-    if (clang_Cursor_isNull(init)) return fail(s, c, NULL, "cannot read this compound literal");
-    return init_list(s, init, t, agg, 0);
+    return sx_fail(s, c, NULL, msg);
 }
 
 static SimtNode *subscript(SCtx *s, CXCursor c, int flags)
@@ -484,15 +344,15 @@ static SimtNode *subscript(SCtx *s, CXCursor c, int flags)
     Kids *ks = fe_kids_of(c);
     if (ks->n != 2) {
         fe_kids_free(ks);
-        return fail(s, c, NULL, "cannot read this subscript");
+        return sx_fail(s, c, NULL, "cannot read this subscript");
     }
-    CXCursor base = sstrip(ks->c[0]), idx = ks->c[1];
+    CXCursor base = sx_strip(ks->c[0]), idx = ks->c[1];
     fe_kids_free(ks);
     if (clang_getCursorKind(base) == CXCursor_DeclRefExpr && clang_getCursorKind(clang_getCursorReferenced(base)) == CXCursor_ParmDecl) {
         int pi = param_index(s, clang_getCursorReferenced(base));
         const Param *p = pi >= 0 ? &s->sf->f.params[pi] : NULL;
         if (p && p->kind == PARAM_ARRAY) {
-            SimtNode *n = node(s, SX_ELEM, c);
+            SimtNode *n = sx_node(s, SX_ELEM, c);
             n->param = pi;
             n->text = p->name;
             n->type = simt_type_of_dtype(p->type.dtype);
@@ -508,39 +368,39 @@ static SimtNode *subscript(SCtx *s, CXCursor c, int flags)
                 if (na - 1 != p->rank) {
                     snprintf(msg, sizeof msg, "SIMT_AT of '%s' takes %d ind%s (its rank), not %d", p->name, p->rank,
                              p->rank == 1 ? "ex" : "ices", na - 1);
-                    return fail(s, call, NULL, msg);
+                    return sx_fail(s, call, NULL, msg);
                 }
                 for (int i = 1; i < na; i++) {
-                    SimtNode *x = expr(s, clang_Cursor_getArgument(call, (unsigned)i), 0);
+                    SimtNode *x = sx_expr(s, clang_Cursor_getArgument(call, (unsigned)i), 0);
                     if (!x) return NULL;
-                    push(s, n, x, &cap);
+                    sx_push(s, n, x, &cap);
                 }
                 return n;
             }
             if (p->rank != 1) {
                 snprintf(msg, sizeof msg, "array parameter '%s' has rank %d; a[i] indexes rank-1 arrays", p->name, p->rank);
                 snprintf(fix, sizeof fix, "write 'SIMT_AT(%s, i, ...)' with %d indices", p->name, p->rank);
-                return fail(s, c, fix, msg);
+                return sx_fail(s, c, fix, msg);
             }
-            SimtNode *x = expr(s, idx, 0);
+            SimtNode *x = sx_expr(s, idx, 0);
             if (!x) return NULL;
-            push(s, n, x, &cap);
+            sx_push(s, n, x, &cap);
             return n;
         }
     }
     if (is_simt_call(s, idx, "__tilec_simt_offset"))
-        return fail(s, c, "index local and shared arrays with a[i][j]", "SIMT_AT takes a TILE_ARRAY parameter");
-    SimtNode *b = expr(s, base, ALLOW_ROW);
+        return sx_fail(s, c, "index local and shared arrays with a[i][j]", "SIMT_AT takes a TILE_ARRAY parameter");
+    SimtNode *b = sx_expr(s, base, ALLOW_ROW);
     if (!b) return NULL;
-    if (is_vector(clang_getCursorType(base))) return lane_at(s, c, b, idx);
+    if (sx_is_vector(clang_getCursorType(base))) return sx_lane_at(s, c, b, idx);
     if (b->ndims < 1 || (b->kind != SX_VAR && b->kind != SX_INDEX && b->kind != SX_MEMBER))
-        return fail(s, c, NULL, "only arrays and vectors can be subscripted");
-    SimtNode *n = node(s, SX_INDEX, c);
+        return sx_fail(s, c, NULL, "only arrays and vectors can be subscripted");
+    SimtNode *n = sx_node(s, SX_INDEX, c);
     n->a = b;
     n->type = b->type;
     n->agg = b->agg;
     n->ndims = b->ndims - 1;
-    if (!(n->b = expr(s, idx, 0))) return NULL;
+    if (!(n->b = sx_expr(s, idx, 0))) return NULL;
     /* a column-major array is stored transposed: only whole index chains
      * (m[i][j], reversed by codegen) name its elements */
     int depth = 1;
@@ -553,7 +413,7 @@ static SimtNode *subscript(SCtx *s, CXCursor c, int flags)
         char ix[32] = "";
         for (int i = 0; i < root->decl->ndims; i++) snprintf(ix + 3 * i, sizeof ix - 3 * (size_t)i, "[%c]", "ijklmnop"[i]);
         snprintf(fix, sizeof fix, "index all %d dimensions: '%s%s'", root->decl->ndims, root->text, ix);
-        return fail(s, c, fix, msg);
+        return sx_fail(s, c, fix, msg);
     }
     return n;
 }
@@ -578,17 +438,17 @@ static bool atomic_options(SCtx *s, SimtNode *n, CXCursor lit)
         int64_t v = 0;
         bool u;
         if (d->n != 2 || clang_getCursorKind(d->c[0]) != CXCursor_MemberRef) {
-            fail(s, items->c[i], "write '.memory_order = TILE_ACQUIRE' or '.scope = TILE_SCOPE_BLOCK'",
+            sx_fail(s, items->c[i], "write '.memory_order = TILE_ACQUIRE' or '.scope = TILE_SCOPE_BLOCK'",
                  "options of SIMT atomics must be written as designated initializers");
             ok = false;
-        } else if (!eval_int(d->c[1], &v, &u)) {
-            fail(s, d->c[1], "use an enumerator of tilec.h, e.g. TILE_ACQ_REL", "an atomic's memory order and scope must be constants");
+        } else if (!sx_eval_int(d->c[1], &v, &u)) {
+            sx_fail(s, d->c[1], "use an enumerator of tilec.h, e.g. TILE_ACQ_REL", "an atomic's memory order and scope must be constants");
             ok = false;
         } else {
-            const char *f = spelling(s, d->c[0]);
+            const char *f = sx_spelling(s, d->c[0]);
             bool order = !strcmp(f, "memory_order");
             if ((order && (v < 1 || v > 6)) || (!order && (v < 1 || v > 4))) {
-                fail(s, d->c[1], order ? "use TILE_RELAXED, TILE_CONSUME, TILE_ACQUIRE, TILE_RELEASE, TILE_ACQ_REL or TILE_SEQ_CST"
+                sx_fail(s, d->c[1], order ? "use TILE_RELAXED, TILE_CONSUME, TILE_ACQUIRE, TILE_RELEASE, TILE_ACQ_REL or TILE_SEQ_CST"
                                        : "use TILE_SCOPE_THREAD, TILE_SCOPE_BLOCK, TILE_SCOPE_DEVICE or TILE_SCOPE_SYSTEM",
                      order ? "not a memory order" : "not a thread scope");
                 ok = false;
@@ -601,9 +461,9 @@ static bool atomic_options(SCtx *s, SimtNode *n, CXCursor lit)
     if (!ok) return false;
     /* C++'s rules: a load does not release, a store does not acquire */
     if (n->builtin == SB_ATOMIC_LOAD && (n->order == 3 || n->order == 4))
-        return fail(s, lit, "use TILE_ACQUIRE, TILE_SEQ_CST or TILE_RELAXED", "an atomic load cannot have release semantics"), false;
+        return sx_fail(s, lit, "use TILE_ACQUIRE, TILE_SEQ_CST or TILE_RELAXED", "an atomic load cannot have release semantics"), false;
     if (n->builtin == SB_ATOMIC_STORE && (n->order == 2 || n->order == 4))
-        return fail(s, lit, "use TILE_RELEASE, TILE_SEQ_CST or TILE_RELAXED", "an atomic store cannot have acquire semantics"), false;
+        return sx_fail(s, lit, "use TILE_RELEASE, TILE_SEQ_CST or TILE_RELAXED", "an atomic store cannot have acquire semantics"), false;
     return true;
 }
 
@@ -613,9 +473,9 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
     char msg[320];
     if (b == SB_NONE) {
         snprintf(msg, sizeof msg, "simt_%s is not supported by this version of tilec yet", name);
-        return fail(s, c, NULL, msg);
+        return sx_fail(s, c, NULL, msg);
     }
-    SimtNode *n = node(s, SX_BUILTIN, c);
+    SimtNode *n = sx_node(s, SX_BUILTIN, c);
     n->builtin = b;
     n->type = ctype(clang_getCursorType(c));
     int na = clang_Cursor_getNumArguments(c), cap = 0;
@@ -623,22 +483,22 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
     if (atomic) na--; /* the options */
     for (int i = 0; i < na; i++) {
         CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
-        SimtNode *x = expr(s, a, atomic && i == 0 ? ALLOW_ADDR : b == SB_SHAPE && i == 0 ? ALLOW_ARRAY : 0);
+        SimtNode *x = sx_expr(s, a, atomic && i == 0 ? ALLOW_ADDR : b == SB_SHAPE && i == 0 ? ALLOW_ARRAY : 0);
         if (!x) return NULL;
         /* a value's type is the operand's, before tilec.h's conversion to double */
         x->type = x->type ? x->type : ctype(clang_getCursorType(fe_strip(a)));
-        push(s, n, x, &cap);
+        sx_push(s, n, x, &cap);
     }
     switch (b) {
     case SB_THREAD_IDX: case SB_BLOCK_IDX: case SB_BLOCK_DIM: case SB_GRID_DIM: case SB_TID: case SB_GRID_SIZE: {
         int64_t v;
         bool u;
         CXCursor a = clang_Cursor_getArgument(c, 0);
-        if (!eval_int(a, &v, &u))
-            return fail(s, a, "write 0 (x), 1 (y) or 2 (z)", "the axis of a thread position must be a constant");
+        if (!sx_eval_int(a, &v, &u))
+            return sx_fail(s, a, "write 0 (x), 1 (y) or 2 (z)", "the axis of a thread position must be a constant");
         if (v < 0 || v > 2) {
             snprintf(msg, sizeof msg, "axis %" PRId64 " of simt_%s is out of range", v, name);
-            return fail(s, a, "write 0 (x), 1 (y) or 2 (z)", msg);
+            return sx_fail(s, a, "write 0 (x), 1 (y) or 2 (z)", msg);
         }
         n->order = (int)v;
         break;
@@ -648,11 +508,11 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
         bool u;
         CXCursor a = clang_Cursor_getArgument(c, 1);
         if (n->kids[0]->kind != SX_ARRAY)
-            return fail(s, clang_Cursor_getArgument(c, 0), "pass a TILE_ARRAY parameter", "simt_shape takes an array parameter");
+            return sx_fail(s, clang_Cursor_getArgument(c, 0), "pass a TILE_ARRAY parameter", "simt_shape takes an array parameter");
         int rank = s->sf->f.params[n->kids[0]->param].rank;
-        if (!eval_int(a, &v, &u) || v < 0 || v >= rank) {
+        if (!sx_eval_int(a, &v, &u) || v < 0 || v >= rank) {
             snprintf(msg, sizeof msg, "the dimension of simt_shape must be a constant from 0 to %d (the array's rank less 1)", rank - 1);
-            return fail(s, a, NULL, msg);
+            return sx_fail(s, a, NULL, msg);
         }
         n->order = (int)v;
         n->type = SIMT_LLONG;
@@ -662,14 +522,14 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
         if (!simt_type_suffix(n->kids[1]->type)) {
             snprintf(msg, sizeof msg, "simt_%s exchanges 32- and 64-bit integers and floats, not '%s'", name,
                      simt_type_name(n->kids[1]->type));
-            return fail(s, clang_Cursor_getArgument(c, 1), "convert the value to int, unsigned, long long, float or double", msg);
+            return sx_fail(s, clang_Cursor_getArgument(c, 1), "convert the value to int, unsigned, long long, float or double", msg);
         }
         if (b != SB_MATCH_ANY && b != SB_MATCH_ALL) n->type = n->kids[1]->type;
         break;
     case SB_POPC: case SB_CLZ: case SB_FFS: case SB_BREV: {
         SimtType t = n->kids[0]->type;
         if (t == SIMT_NONE || simt_type_is_float(t) || t == SIMT_BOOL)
-            return fail(s, clang_Cursor_getArgument(c, 0), NULL, "bit operations take an integer operand");
+            return sx_fail(s, clang_Cursor_getArgument(c, 0), NULL, "bit operations take an integer operand");
         if (b == SB_BREV) n->type = simt_type_is_64(t) ? SIMT_ULLONG : SIMT_UINT;
         break;
     }
@@ -679,7 +539,7 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
     SimtNode *p = n->kids[0];
     if (p->kind != SX_ADDR) {
         snprintf(msg, sizeof msg, "the first argument of simt_%s is the address of the element to update", name);
-        return fail(s, clang_Cursor_getArgument(c, 0), "write '&a[i]', '&SIMT_AT(a, i, j)' or '&shared_variable'", msg);
+        return sx_fail(s, clang_Cursor_getArgument(c, 0), "write '&a[i]', '&SIMT_AT(a, i, j)' or '&shared_variable'", msg);
     }
     SimtType t = p->a->type;
     const char *suf = simt_type_suffix(t);
@@ -687,11 +547,11 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
     if (!suf || (bitwise && simt_type_is_float(t))) {
         snprintf(msg, sizeof msg, "simt_%s needs an element of type %s, not '%s'", name,
                  bitwise ? "int32, uint32, int64 or uint64" : "int32, uint32, int64, uint64, float32 or float64", simt_type_name(t));
-        return fail(s, clang_Cursor_getArgument(c, 0), NULL, msg);
+        return sx_fail(s, clang_Cursor_getArgument(c, 0), NULL, msg);
     }
     if (p->a->kind == SX_ELEM && s->sf->f.params[p->a->param].readonly) {
         snprintf(msg, sizeof msg, "array '%s' is read-only (const elements); atomics write", p->a->text);
-        return fail(s, clang_Cursor_getArgument(c, 0), "drop the const of its TILE_ARRAY element type", msg);
+        return sx_fail(s, clang_Cursor_getArgument(c, 0), "drop the const of its TILE_ARRAY element type", msg);
     }
     n->type = b == SB_ATOMIC_STORE ? SIMT_VOID : t;
     return atomic_options(s, n, clang_Cursor_getArgument(c, (unsigned)na)) ? n : NULL;
@@ -706,17 +566,17 @@ static const char *const math_fns[] = {
 
 static SimtNode *call(SCtx *s, CXCursor c)
 {
-    const char *name = spelling(s, c);
+    const char *name = sx_spelling(s, c);
     char msg[320], fix[320];
     if (!strncmp(name, "__tilec_simt_", 13)) {
-        if (!strcmp(name, "__tilec_simt_offset")) return fail(s, c, "write 'SIMT_AT(a, i, ...)' as an expression of its own", "SIMT_AT's offset used alone");
+        if (!strcmp(name, "__tilec_simt_offset")) return sx_fail(s, c, "write 'SIMT_AT(a, i, ...)' as an expression of its own", "SIMT_AT's offset used alone");
         return builtin(s, c, name + 13);
     }
     if (!strncmp(name, "__tilec_", 8)) {
         snprintf(msg, sizeof msg, "tile_%s is a tile builtin; SIMT code cannot call it", name + 8);
-        return fail(s, c, "use C and the simt_* builtins in SIMT code, or write a TILE_KERNEL", msg);
+        return sx_fail(s, c, "use C and the simt_* builtins in SIMT code, or write a TILE_KERNEL", msg);
     }
-    SimtNode *n = node(s, SX_CALL, c);
+    SimtNode *n = sx_node(s, SX_CALL, c);
     n->text = name;
     n->type = fe_simt_type(s->cx, clang_getCursorType(c), c, &n->agg, &s->ok);
     if (!s->ok) return NULL;
@@ -731,7 +591,7 @@ static SimtNode *call(SCtx *s, CXCursor c)
             bool annotated = !clang_Cursor_isNull(callee) && fe_annotation(callee, "tilec.simt_func", NULL, s->cx);
             if (!strcmp(name, s->sf->f.name)) {
                 snprintf(msg, sizeof msg, "recursive call of SIMT function '%s': recursion is not supported in SIMT code", name);
-                return fail(s, c, "write it as a loop", msg);
+                return sx_fail(s, c, "write it as a loop", msg);
             }
             for (int i = 0; i < s->cx->nsimt_bad; i++)
                 if (!strcmp(s->cx->simt_bad[i], name)) { /* reported at its definition */
@@ -741,18 +601,18 @@ static SimtNode *call(SCtx *s, CXCursor c)
             snprintf(msg, sizeof msg, annotated ? "SIMT function '%s' is called before its definition, or its definition has errors"
                                                 : "call to '%s', which is not a SIMT function", name);
             snprintf(fix, sizeof fix, annotated ? "define '%s' above its first call" : "mark the function SIMT_FUNC", name);
-            return fail(s, c, fix, msg);
+            return sx_fail(s, c, fix, msg);
         }
     }
     int na = clang_Cursor_getNumArguments(c), cap = 0;
     for (int i = 0; i < na; i++) {
         bool arr = target && i < target->f.nparams && target->f.params[i].kind == PARAM_ARRAY;
-        SimtNode *x = expr(s, clang_Cursor_getArgument(c, (unsigned)i), arr ? ALLOW_ARRAY : 0);
+        SimtNode *x = sx_expr(s, clang_Cursor_getArgument(c, (unsigned)i), arr ? ALLOW_ARRAY : 0);
         if (!x) return NULL;
         if (arr && x->kind != SX_ARRAY) {
             snprintf(msg, sizeof msg, "parameter '%s' of '%s' is an array: pass an array parameter of the caller",
                      target->f.params[i].name, name);
-            return fail(s, clang_Cursor_getArgument(c, (unsigned)i), NULL, msg);
+            return sx_fail(s, clang_Cursor_getArgument(c, (unsigned)i), NULL, msg);
         }
         if (arr) {
             const Param *mine = &s->sf->f.params[x->param], *theirs = &target->f.params[i];
@@ -763,19 +623,19 @@ static SimtNode *call(SCtx *s, CXCursor c)
             if (mine->rank != theirs->rank || mine->type.dtype != theirs->type.dtype || (mine->readonly && !theirs->readonly) || lanes_differ) {
                 snprintf(msg, sizeof msg, "array '%s' does not match parameter '%s' of '%s' (element type, rank or const)",
                          mine->name, theirs->name, name);
-                return fail(s, clang_Cursor_getArgument(c, (unsigned)i), NULL, msg);
+                return sx_fail(s, clang_Cursor_getArgument(c, (unsigned)i), NULL, msg);
             }
         }
-        push(s, n, x, &cap);
+        sx_push(s, n, x, &cap);
     }
     return n;
 }
 
 /* ---- expressions -------------------------------------------------------- */
 
-static SimtNode *expr(SCtx *s, CXCursor c, int flags)
+SimtNode *sx_expr(SCtx *s, CXCursor c, int flags)
 {
-    c = sstrip(c);
+    c = sx_strip(c);
     enum CXCursorKind k = clang_getCursorKind(c);
     SimtType t = ctype(clang_getCursorType(c));
     switch (k) {
@@ -796,20 +656,20 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
             if (tk == CXType_ExtVector || tk == CXType_Record) {
                 const SimtAgg *agg;
                 SimtType at = fe_simt_type(s->cx, ot, c, &agg, &s->ok);
-                if (at == SIMT_NONE) return s->ok ? fail(s, c, NULL, "sizeof of a type SIMT code does not have") : NULL;
+                if (at == SIMT_NONE) return s->ok ? sx_fail(s, c, NULL, "sizeof of a type SIMT code does not have") : NULL;
                 int64_t size, align, whole = 0, one = clang_Type_getSizeOf(ot);
                 simt_layout(at, agg, &size, &align);
-                if (eval_int(c, &whole, &u) && one > 0) dims = whole / one; /* sizeof(T[3]) names T alone */
+                if (sx_eval_int(c, &whole, &u) && one > 0) dims = whole / one; /* sizeof(T[3]) names T alone */
                 CXToken *toks = NULL;
                 unsigned nt = 0;
                 clang_tokenize(s->cx->tu, clang_getCursorExtent(c), &toks, &nt);
                 bool is_size = nt && !strcmp(fe_str_take(s->cx, clang_getTokenSpelling(s->cx->tu, toks[0])), "sizeof");
                 if (toks) clang_disposeTokens(s->cx->tu, toks, nt);
-                return int_node(s, c, is_size ? size * dims : align, t);
+                return sx_int_node(s, c, is_size ? size * dims : align, t);
             }
         }
-        if (!eval_int(c, &v, &u)) return fail(s, c, NULL, "cannot evaluate this constant");
-        return int_node(s, c, v, t);
+        if (!sx_eval_int(c, &v, &u)) return sx_fail(s, c, NULL, "cannot evaluate this constant");
+        return sx_int_node(s, c, v, t);
     }
     case CXCursor_FloatingLiteral: return float_node(s, c);
     case CXCursor_DeclRefExpr: case CXCursor_ArraySubscriptExpr: case CXCursor_MemberRefExpr: {
@@ -817,16 +677,16 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
         bool is_atomic = clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Atomic;
         if (is_atomic && !(flags & ALLOW_ATOMIC)) {
             char msg[320];
-            snprintf(msg, sizeof msg, "'%s' is SIMT_ATOMIC: it is read and written by atomics only", spelling(s, c));
-            return fail(s, c, "use simt_atomic_load(&x), simt_atomic_store(&x, v) or another simt_atomic_*", msg);
+            snprintf(msg, sizeof msg, "'%s' is SIMT_ATOMIC: it is read and written by atomics only", sx_spelling(s, c));
+            return sx_fail(s, c, "use simt_atomic_load(&x), simt_atomic_store(&x, v) or another simt_atomic_*", msg);
         }
-        return k == CXCursor_DeclRefExpr ? name_ref(s, c, flags) : k == CXCursor_MemberRefExpr ? member(s, c) : subscript(s, c, flags);
+        return k == CXCursor_DeclRefExpr ? name_ref(s, c, flags) : k == CXCursor_MemberRefExpr ? sx_member(s, c) : subscript(s, c, flags);
     }
     case CXCursor_CallExpr: return call(s, c);
-    case CXCursor_CompoundLiteralExpr: return compound_literal(s, c);
-    case CXCursor_UnexposedExpr: return vector_access(s, c);
+    case CXCursor_CompoundLiteralExpr: return sx_compound_literal(s, c);
+    case CXCursor_UnexposedExpr: return sx_vector_access(s, c);
     case CXCursor_InitListExpr:
-        return fail(s, c, "write a compound literal, e.g. (float32x4){a, b, c, d}", "a brace list here is not an initializer");
+        return sx_fail(s, c, "write a compound literal, e.g. (float32x4){a, b, c, d}", "a brace list here is not an initializer");
     case CXCursor_UnaryOperator: {
         enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
         Kids *ks = fe_kids_of(c);
@@ -834,48 +694,48 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
         fe_kids_free(ks);
         if (op == CXUnaryOperator_AddrOf) {
             if (!(flags & ALLOW_ADDR))
-                return fail(s, c, "pointers exist in SIMT code only as an atomic's operand, e.g. simt_atomic_add(&a[i], v)",
+                return sx_fail(s, c, "pointers exist in SIMT code only as an atomic's operand, e.g. simt_atomic_add(&a[i], v)",
                             "address-of '&' is not allowed here in SIMT code");
-            SimtNode *x = expr(s, a, ALLOW_ATOMIC);
+            SimtNode *x = sx_expr(s, a, ALLOW_ATOMIC);
             if (!x) return NULL;
             const SimtNode *root = x; /* a field (or lane) of one of those: seed 001's atomic struct members */
             while (root->kind == SX_MEMBER) root = root->a;
             bool shared_scalar = root->kind == SX_VAR && root->decl && root->decl->shared && root->decl->ndims == 0;
             if ((root->kind != SX_ELEM && root->kind != SX_INDEX && !shared_scalar) || x->type == SIMT_VEC || x->type == SIMT_STRUCT)
-                return fail(s, c, "write '&a[i]', '&SIMT_AT(a, i, j)' or '&shared_variable'",
+                return sx_fail(s, c, "write '&a[i]', '&SIMT_AT(a, i, j)' or '&shared_variable'",
                             "an atomic updates an array element or a shared variable");
-            SimtNode *n = node(s, SX_ADDR, c);
+            SimtNode *n = sx_node(s, SX_ADDR, c);
             n->a = x;
             return n;
         }
-        if (op == CXUnaryOperator_Deref) return fail(s, c, "index arrays instead", "pointer dereference '*' is not allowed in SIMT code");
+        if (op == CXUnaryOperator_Deref) return sx_fail(s, c, "index arrays instead", "pointer dereference '*' is not allowed in SIMT code");
         if (t == SIMT_NONE && !clang_Cursor_isNull(a) && clang_getCanonicalType(clang_getCursorType(a)).kind != CXType_Pointer)
-            return fail(s, c, "apply it to the lanes or fields one at a time", "operators apply to scalars in SIMT code, not to vectors or structs");
+            return sx_fail(s, c, "apply it to the lanes or fields one at a time", "operators apply to scalars in SIMT code, not to vectors or structs");
         bool post = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec;
         if (!post && op != CXUnaryOperator_PreInc && op != CXUnaryOperator_PreDec && op != CXUnaryOperator_Plus &&
             op != CXUnaryOperator_Minus && op != CXUnaryOperator_Not && op != CXUnaryOperator_LNot)
-            return fail(s, c, NULL, "this operator is not supported in SIMT code");
-        SimtNode *n = node(s, post ? SX_POSTFIX : SX_UNARY, c);
+            return sx_fail(s, c, NULL, "this operator is not supported in SIMT code");
+        SimtNode *n = sx_node(s, post ? SX_POSTFIX : SX_UNARY, c);
         n->text = fe_str_take(s->cx, clang_getUnaryOperatorKindSpelling(op));
         n->type = t;
-        return (n->a = expr(s, a, 0)) ? n : NULL;
+        return (n->a = sx_expr(s, a, 0)) ? n : NULL;
     }
     case CXCursor_BinaryOperator: case CXCursor_CompoundAssignOperator: {
         Kids *ks = fe_kids_of(c);
         if (ks->n != 2) {
             fe_kids_free(ks);
-            return fail(s, c, NULL, "cannot read this operator");
+            return sx_fail(s, c, NULL, "cannot read this operator");
         }
-        SimtNode *n = node(s, SX_BINARY, c);
+        SimtNode *n = sx_node(s, SX_BINARY, c);
         n->text = fe_str_take(s->cx, clang_getBinaryOperatorKindSpelling(clang_getCursorBinaryOperatorKind(c)));
         n->type = t;
-        n->a = expr(s, ks->c[0], 0);
-        n->b = n->a ? expr(s, ks->c[1], 0) : NULL;
+        n->a = sx_expr(s, ks->c[0], 0);
+        n->b = n->a ? sx_expr(s, ks->c[1], 0) : NULL;
         fe_kids_free(ks);
         if (!n->a || !n->b) return NULL;
         bool whole = n->a->type == SIMT_VEC || n->a->type == SIMT_STRUCT || n->b->type == SIMT_VEC || n->b->type == SIMT_STRUCT;
         if (whole && strcmp(n->text, "=") != 0 && strcmp(n->text, ",") != 0)
-            return fail(s, c, "apply it to the lanes or fields one at a time",
+            return sx_fail(s, c, "apply it to the lanes or fields one at a time",
                         "operators apply to scalars in SIMT code, not to vectors or structs (which are assigned whole)");
         if (whole) {
             const SimtNode *r = !strcmp(n->text, ",") ? n->b : n->a;
@@ -886,9 +746,9 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
     }
     case CXCursor_ConditionalOperator: {
         Kids *ks = fe_kids_of(c);
-        SimtNode *n = node(s, SX_COND, c);
+        SimtNode *n = sx_node(s, SX_COND, c);
         n->type = t;
-        bool ok = ks->n == 3 && (n->a = expr(s, ks->c[0], 0)) && (n->b = expr(s, ks->c[1], 0)) && (n->c = expr(s, ks->c[2], 0));
+        bool ok = ks->n == 3 && (n->a = sx_expr(s, ks->c[0], 0)) && (n->b = sx_expr(s, ks->c[1], 0)) && (n->c = sx_expr(s, ks->c[2], 0));
         fe_kids_free(ks);
         if (ok && (n->b->type == SIMT_VEC || n->b->type == SIMT_STRUCT)) {
             n->type = n->b->type;
@@ -901,17 +761,17 @@ static SimtNode *expr(SCtx *s, CXCursor c, int flags)
         /* tilec.h's (__typeof__(v)) around a builtin whose C declaration
          * returns double: the builtin has v's type already */
         if (is_simt_call(s, a, NULL) && strstr(fe_str_take(s->cx, clang_getTypeSpelling(clang_getCursorType(c))), "typeof"))
-            return expr(s, a, flags);
-        if (t == SIMT_NONE) return fail(s, c, NULL, "SIMT code casts only to scalar types (and void)");
-        SimtNode *n = node(s, SX_CAST, c);
+            return sx_expr(s, a, flags);
+        if (t == SIMT_NONE) return sx_fail(s, c, NULL, "SIMT code casts only to scalar types (and void)");
+        SimtNode *n = sx_node(s, SX_CAST, c);
         n->type = t;
-        return (n->a = expr(s, a, 0)) ? n : NULL;
+        return (n->a = sx_expr(s, a, 0)) ? n : NULL;
     }
     default: {
         char msg[200];
         snprintf(msg, sizeof msg, "this expression (%s) is not supported in SIMT code",
                  fe_str_take(s->cx, clang_getCursorKindSpelling(k)));
-        return fail(s, c, NULL, msg);
+        return sx_fail(s, c, NULL, msg);
     }
     }
 }
@@ -922,346 +782,16 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap);
 
 static SimtNode *single(SCtx *s, CXCursor c)
 {
-    SimtNode *b = node(s, SS_BLOCK, c);
+    SimtNode *b = sx_node(s, SS_BLOCK, c);
     int cap = 0;
     if (!stmt_into(s, c, b, &cap)) return NULL;
     return b->nkids == 1 ? b->kids[0] : b;
 }
 
-/* An initializer of an object of type elem (agg) with ndims array
- * dimensions: an expression, or a brace list of the rows, lanes or fields
- * (positional or `.field = `), each braced in turn (no brace elision, so
- * that the list reads as the object's shape). */
-static SimtNode *init_list(SCtx *s, CXCursor c, SimtType elem, const SimtAgg *agg, int ndims)
-{
-    char msg[320];
-    if (clang_getCursorKind(c) != CXCursor_InitListExpr) {
-        SimtNode *x = expr(s, c, 0); /* (in an array's list, maybe an element of an elided row: layout_init places it) */
-        if (!x) return NULL;
-        if (elem == SIMT_VEC || elem == SIMT_STRUCT) {
-            if (x->agg != agg && !(agg->vector && x->agg && x->agg->vector && !strcmp(x->agg->name, agg->name))) {
-                snprintf(msg, sizeof msg, "a %s is initialized by a brace list of its %s", agg->name, agg->vector ? "lanes" : "fields");
-                return fail(s, c, NULL, msg);
-            }
-            return x;
-        }
-        SimtNode *n = node(s, SX_CAST, c); /* C++ rejects narrowing in braces; C converts */
-        n->type = elem;
-        n->a = x;
-        return n;
-    }
-    Kids *ks = fe_kids_of(c);
-    bool ok = true;
-    SimtNode *n;
-    if (ndims || (elem != SIMT_VEC && elem != SIMT_STRUCT)) { /* an array's rows; a braced scalar */
-        n = node(s, SX_LIST, c);
-        int cap = 0;
-        for (int i = 0; i < ks->n && ok; i++) {
-            SimtNode *x = init_list(s, sstrip(ks->c[i]), elem, agg, ndims ? ndims - 1 : 0);
-            if (!x) ok = false;
-            else push(s, n, x, &cap);
-        }
-        if (!ndims && ok && n->nkids == 1) n = n->kids[0];
-        fe_kids_free(ks);
-        return ok ? n : NULL;
-    }
-    n = node(s, SX_MAKE, c);
-    n->type = elem;
-    n->agg = agg;
-    n->nkids = agg->vector ? agg->lanes : agg->nfields;
-    n->kids = arena_alloc(s->cx->arena, sizeof *n->kids * (size_t)n->nkids);
-    int at = 0;
-    for (int i = 0; i < ks->n && ok; i++) {
-        CXCursor item = ks->c[i], value = item;
-        Kids *d = NULL;
-        if (clang_getCursorKind(item) == CXCursor_UnexposedExpr && clang_getCursorType(item).kind == CXType_Void) {
-            d = fe_kids_of(item); /* a designated initializer: .field = value */
-            if (agg->vector || d->n != 2 || clang_getCursorKind(d->c[0]) != CXCursor_MemberRef) {
-                fe_kids_free(d);
-                ok = !!fail(s, item, "initialize the fields in order, or each by `.field = value`",
-                            agg->vector ? "a vector's lanes are initialized in order" : "only `.field = value` designators are supported in SIMT code");
-                break;
-            }
-            const char *fname = spelling(s, d->c[0]);
-            value = d->c[1];
-            at = -1;
-            for (int f = 0; f < agg->nfields; f++)
-                if (!strcmp(agg->fields[f].name, fname)) at = f;
-            fe_kids_free(d);
-            if (at < 0) {
-                ok = !!fail(s, item, NULL, "no such field");
-                break;
-            }
-        }
-        if (at >= n->nkids) {
-            ok = !!fail(s, item, NULL, "too many initializers");
-            break;
-        }
-        SimtNode *x = agg->vector ? init_list(s, sstrip(value), agg->elem, NULL, 0)
-                                  : init_list(s, sstrip(value), agg->fields[at].type, agg->fields[at].agg, agg->fields[at].ndims);
-        if (!x) ok = false;
-        else n->kids[at++] = x;
-    }
-    fe_kids_free(ks);
-    return ok ? n : NULL;
-}
-
-/* ---- array layouts: SIMT_ALIGN, SIMT_ORDER_C, SIMT_ORDER_F -------------- */
-
-/* n of SIMT_ALIGN(n): an integer literal, possibly parenthesised, after
- * macro expansion (the annotation holds its text). */
-static bool align_value(const char *text, uint64_t *v)
-{
-    const char *q = text;
-    int parens = 0;
-    while (*q == ' ' || *q == '(') parens += *q++ == '(';
-    if (*q < '0' || *q > '9') return false;
-    char *end;
-    errno = 0;
-    *v = strtoull(q, &end, 0);
-    if (errno) return false;
-    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
-    for (; *end; end++) {
-        if (*end == ')' && parens > 0) parens--;
-        else if (*end != ' ') return false;
-    }
-    return parens == 0;
-}
-
-/* Reads d's layout annotations (on declaration c, whose element type is
- * elem): d->align and d->col_major, or errors at the annotation. */
-static bool layout(SCtx *s, CXCursor c, SimtNode *d, CXType elem)
-{
-    char msg[400], fix[320];
-    CXCursor at_align = clang_getNullCursor(), at_order = clang_getNullCursor();
-    const char *align = NULL, *order = NULL;
-    bool ok = true;
-    Kids *ks = fe_kids_of(c);
-    for (int i = 0; i < ks->n && ok; i++) {
-        if (clang_getCursorKind(ks->c[i]) != CXCursor_AnnotateAttr) continue;
-        const char *a = spelling(s, ks->c[i]);
-        if (!strncmp(a, "tilec.align:", 12)) {
-            if (align) ok = !!fail(s, ks->c[i], "keep one SIMT_ALIGN", "SIMT_ALIGN is given twice");
-            align = a + 12, at_align = ks->c[i];
-        } else if (!strncmp(a, "tilec.order:", 12)) {
-            if (order && strcmp(order, a + 12))
-                ok = !!fail(s, ks->c[i], "keep SIMT_ORDER_F (column-major) or SIMT_ORDER_C (row-major)",
-                            "SIMT_ORDER_C and SIMT_ORDER_F are both given");
-            order = a + 12, at_order = ks->c[i];
-        }
-    }
-    fe_kids_free(ks);
-    if (!ok || (!align && !order)) return ok;
-    const char *what = align ? "SIMT_ALIGN" : order[0] == 'F' ? "SIMT_ORDER_F" : "SIMT_ORDER_C";
-    CXCursor at = align ? at_align : at_order;
-    if (d->dynamic) {
-        snprintf(msg, sizeof msg, "%s does not apply to dynamic shared memory ('%s' is 16-byte aligned, of one dimension)",
-                 what, d->text);
-        snprintf(fix, sizeof fix, "drop %s; declare a SIMT_SHARED array of constant shape for a layout of your own", what);
-        return fail(s, at, fix, msg);
-    }
-    if (d->ndims == 0) {
-        snprintf(msg, sizeof msg, "%s applies to arrays; '%s' is a scalar", what, d->text);
-        snprintf(fix, sizeof fix, "drop %s", what);
-        return fail(s, at, fix, msg);
-    }
-    d->col_major = order && order[0] == 'F';
-    if (!align) return true;
-    uint64_t v;
-    long long natural = clang_Type_getAlignOf(elem);
-    if (d->type == SIMT_VEC || d->type == SIMT_STRUCT) { /* CUDA's, not clang's (float32x3: 4, not 16) */
-        int64_t size, al;
-        simt_layout(d->type, d->agg, &size, &al);
-        natural = al;
-    }
-    if (!align_value(align, &v)) {
-        snprintf(msg, sizeof msg, "SIMT_ALIGN takes an integer literal, not '%s'", align);
-        return fail(s, at, "write the byte count, e.g. SIMT_ALIGN(64), or a macro that expands to it", msg);
-    }
-    if (v == 0 || (v & (v - 1))) {
-        uint64_t p = 1;
-        while (p < v && p < 4096) p *= 2;
-        snprintf(msg, sizeof msg, "alignment %" PRIu64 " of '%s' is not a power of two", v, d->text);
-        snprintf(fix, sizeof fix, "use a power of two, e.g. SIMT_ALIGN(%" PRIu64 ")", p);
-        return fail(s, at, fix, msg);
-    }
-    if (v > 4096) {
-        snprintf(msg, sizeof msg, "alignment %" PRIu64 " of '%s' is over 4096 bytes, the most SIMT arrays take", v, d->text);
-        return fail(s, at, "use SIMT_ALIGN(4096) or less", msg);
-    }
-    if (natural > 0 && v < (uint64_t)natural) {
-        snprintf(msg, sizeof msg, "alignment %" PRIu64 " of '%s' is less than its element type's (%s: %lld bytes)", v, d->text,
-                 d->agg ? d->agg->name : simt_type_name(d->type), natural);
-        snprintf(fix, sizeof fix, "use SIMT_ALIGN(%lld) or more, or drop SIMT_ALIGN", natural);
-        return fail(s, at, fix, msg);
-    }
-    d->align = (int)v;
-    return true;
-}
-
-bool fe_simt_no_layout(Ctx *cx, CXCursor c, const char *what)
-{
-    const char *v;
-    bool align = fe_annotation(c, "tilec.align:", &v, cx);
-    if (!align && !fe_annotation(c, "tilec.order:", &v, cx)) return true;
-    const char *m = align ? "SIMT_ALIGN" : v[0] == 'F' ? "SIMT_ORDER_F" : "SIMT_ORDER_C";
-    char fix[64];
-    snprintf(fix, sizeof fix, "drop %s", m);
-    diag_error_fix(fe_loc_of(cx, c), fix, "%s lays out local and shared arrays of SIMT code, not %s", m, what);
-    return false;
-}
-
-/* ---- array initializers ------------------------------------------------
- * C places an initializer's items (with brace elision) at row-major
- * positions; a column-major array is stored transposed, so its initializer
- * is rebuilt, fully braced, in storage order.  Row-major ones are rebuilt
- * fully braced too (gcc's -Wall warns of brace elision in the generated C),
- * and the walk finds excess items in either order. */
-typedef struct Flat {
-    SCtx *s;
-    const SimtNode *d;
-    SimtNode **slot; /* row-major element -> its item (column-major arrays only) */
-    int64_t stride[8];
-    bool ok;
-} Flat;
-
-static void flat_elided(Flat *f, const SimtNode *list, int *pos, int level, int64_t base);
-
-static void flat_braced(Flat *f, const SimtNode *list, int level, int64_t base)
-{
-    int pos = 0;
-    flat_elided(f, list, &pos, level, base);
-    if (f->ok && pos < list->nkids) {
-        char msg[320];
-        int w = snprintf(msg, sizeof msg, "excess elements in the initializer of '%s', of type %s", f->d->text,
-                         f->d->agg ? f->d->agg->name : simt_type_name(f->d->type));
-        for (int i = 0; i < f->d->ndims && w > 0 && w < (int)sizeof msg; i++)
-            w += snprintf(msg + w, sizeof msg - (size_t)w, "[%" PRId64 "]", f->d->dims[i]);
-        fail_at(f->s, list->kids[pos]->loc, NULL, msg);
-        f->ok = false;
-    }
-}
-
-static void flat_elided(Flat *f, const SimtNode *list, int *pos, int level, int64_t base)
-{
-    for (int64_t k = 0; k < f->d->dims[level] && *pos < list->nkids && f->ok; k++) {
-        int64_t at = base + k * f->stride[level];
-        SimtNode *x = list->kids[*pos];
-        if (level < f->d->ndims - 1) {
-            if (x->kind == SX_LIST) {
-                (*pos)++;
-                flat_braced(f, x, level + 1, at);
-            } else {
-                flat_elided(f, list, pos, level + 1, at); /* brace elision */
-            }
-            continue;
-        }
-        (*pos)++;
-        if (x->kind == SX_LIST) { /* a scalar in braces */
-            if (x->nkids != 1 || x->kids[0]->kind == SX_LIST) {
-                fail_at(f->s, x->loc, NULL, "braces around an element hold one value");
-                f->ok = false;
-                return;
-            }
-            x = x->kids[0];
-        }
-        if (f->slot) f->slot[at] = x;
-    }
-}
-
-static SimtNode *zero_item(SCtx *s, SrcLoc at, SimtType t, const SimtAgg *agg)
-{
-    if (t == SIMT_VEC || t == SIMT_STRUCT) { /* a vector or struct of no given lanes or fields */
-        SimtNode *m = arena_alloc(s->cx->arena, sizeof *m);
-        int n = agg->vector ? agg->lanes : agg->nfields;
-        *m = (SimtNode){.kind = SX_MAKE, .loc = at, .type = t, .agg = agg, .param = -1, .nkids = n,
-                        .kids = arena_alloc(s->cx->arena, sizeof(SimtNode *) * (size_t)n)};
-        return m;
-    }
-    SimtNode *z = arena_alloc(s->cx->arena, sizeof *z), *c = arena_alloc(s->cx->arena, sizeof *c);
-    *z = (SimtNode){.kind = SX_INT, .loc = at, .text = "0", .type = SIMT_INT, .param = -1};
-    *c = (SimtNode){.kind = SX_CAST, .loc = at, .type = t, .a = z, .param = -1};
-    return c;
-}
-
-/* Storage level `level` of the array (logical dimension ndims - 1 - level
- * if column-major) with the outer logical indices in idx; NULL when no
- * element under it has an item (trailing ones are left out, inner gaps are
- * zeros). */
-static SimtNode *rebuilt(Flat *f, int level, int64_t *idx, SrcLoc at)
-{
-    SCtx *s = f->s;
-    int n = f->d->ndims, dim = f->d->col_major ? n - 1 - level : level;
-    int64_t extent = f->d->dims[dim];
-    SimtNode **items = arena_alloc(s->cx->arena, sizeof *items * (size_t)extent);
-    int64_t used = 0;
-    for (int64_t k = 0; k < extent; k++) {
-        idx[dim] = k;
-        if (level == n - 1) {
-            int64_t r = 0;
-            for (int i = 0; i < n; i++) r += idx[i] * f->stride[i];
-            items[k] = f->slot[r];
-        } else {
-            items[k] = rebuilt(f, level + 1, idx, at);
-        }
-        if (items[k]) used = k + 1;
-    }
-    if (!used) return NULL;
-    SimtNode *l = arena_alloc(s->cx->arena, sizeof *l);
-    *l = (SimtNode){.kind = SX_LIST, .loc = at, .param = -1, .nkids = (int)used, .kids = items};
-    for (int64_t k = 0; k < used; k++) {
-        if (items[k]) continue;
-        items[k] = zero_item(s, at, f->d->type, f->d->agg);
-        if (level < n - 1) { /* an empty row: {0} */
-            SimtNode *z = arena_alloc(s->cx->arena, sizeof *z);
-            SimtNode **one = arena_alloc(s->cx->arena, sizeof *one);
-            one[0] = items[k];
-            *z = (SimtNode){.kind = SX_LIST, .loc = at, .param = -1, .nkids = 1, .kids = one};
-            items[k] = z;
-        }
-    }
-    return l;
-}
-
-/* d's initializer list (d->a) checked for excess items and rebuilt in
- * storage order (arrays of up to 2^20 elements: larger ones keep their list,
- * as long as they are row-major). */
-static bool layout_init(SCtx *s, SimtNode *d)
-{
-    if (!d->a || d->a->kind != SX_LIST) return true;
-    Flat f = {.s = s, .d = d, .ok = true};
-    int64_t total = 1;
-    for (int i = d->ndims - 1; i >= 0; i--) {
-        f.stride[i] = total;
-        total = total > (int64_t)1 << 40 || d->dims[i] > (int64_t)1 << 20 ? (int64_t)1 << 60 : total * d->dims[i];
-    }
-    if (total >= (int64_t)1 << 60 && !d->col_major) return true; /* clang has checked it; C's rules hold */
-    bool rebuild = d->col_major || total <= (int64_t)1 << 20;
-    if (d->col_major && total > (int64_t)1 << 20) {
-        char msg[320];
-        snprintf(msg, sizeof msg, "column-major array '%s' of %" PRId64 " elements is too large to initialize", d->text, total);
-        return !!fail_at(s, d->a->loc, "assign its elements in the body", msg);
-    }
-    if (rebuild) f.slot = arena_alloc(s->cx->arena, sizeof *f.slot * (size_t)total); /* zeroed */
-    flat_braced(&f, d->a, 0, 0);
-    if (!f.ok || !rebuild) return f.ok;
-    int64_t idx[8] = {0};
-    SimtNode *t = rebuilt(&f, 0, idx, d->a->loc);
-    if (!t) { /* {} */
-        t = arena_alloc(s->cx->arena, sizeof *t);
-        SimtNode **one = arena_alloc(s->cx->arena, sizeof *one);
-        one[0] = zero_item(s, d->a->loc, d->type, d->agg);
-        *t = (SimtNode){.kind = SX_LIST, .loc = d->a->loc, .param = -1, .nkids = 1, .kids = one};
-    }
-    d->b = d->a; /* as written, for --emit=ast */
-    d->a = t;
-    return true;
-}
-
 static SimtNode *var_decl(SCtx *s, CXCursor c)
 {
-    SimtNode *d = node(s, SS_DECL, c);
-    const char *name = spelling(s, c);
+    SimtNode *d = sx_node(s, SS_DECL, c);
+    const char *name = sx_spelling(s, c);
     d->text = name;
     d->loc = fe_loc_of(s->cx, c);
     char msg[320];
@@ -1283,24 +813,24 @@ static SimtNode *var_decl(SCtx *s, CXCursor c)
     if (d->type == SIMT_NONE || d->type == SIMT_VOID) {
         snprintf(msg, sizeof msg, "variable '%s' has type '%s'; SIMT code has scalars of C's arithmetic types, vectors, structs and arrays of them",
                  name, fe_str_take(s->cx, clang_getTypeSpelling(clang_getCursorType(c))));
-        return fail(s, c, NULL, msg);
+        return sx_fail(s, c, NULL, msg);
     }
     if (d->dynamic != (sc == CX_SC_Extern) || (d->dynamic && !d->shared)) {
-        return fail(s, c, "declare the launch's dynamic shared memory as 'SIMT_SHARED extern T name[];'",
+        return sx_fail(s, c, "declare the launch's dynamic shared memory as 'SIMT_SHARED extern T name[];'",
                     "only SIMT_SHARED arrays of unknown size may be extern");
     }
     if (sc == CX_SC_Static && !d->shared)
-        return fail(s, c, "declare it SIMT_SHARED to share it across the block, or drop 'static'",
+        return sx_fail(s, c, "declare it SIMT_SHARED to share it across the block, or drop 'static'",
                     "static local variables are not allowed in SIMT code");
     if (d->shared && !s->sf->f.is_kernel)
-        return fail(s, c, "declare it in the kernel", "shared variables belong to SIMT kernels, not SIMT functions");
-    if (!layout(s, c, d, t)) return NULL;
+        return sx_fail(s, c, "declare it in the kernel", "shared variables belong to SIMT kernels, not SIMT functions");
+    if (!sx_layout(s, c, d, t)) return NULL;
     CXCursor init = clang_Cursor_getVarDeclInitializer(c);
     if (!clang_Cursor_isNull(init)) {
-        if (d->shared) return fail(s, c, "assign it in the body (after a barrier before it is read)", "shared variables cannot be initialized");
-        if (d->ndims || d->type == SIMT_VEC || d->type == SIMT_STRUCT) d->a = init_list(s, sstrip(init), d->type, d->agg, d->ndims);
-        else d->a = expr(s, init, 0);
-        if (!d->a || !layout_init(s, d)) return NULL;
+        if (d->shared) return sx_fail(s, c, "assign it in the body (after a barrier before it is read)", "shared variables cannot be initialized");
+        if (d->ndims || d->type == SIMT_VEC || d->type == SIMT_STRUCT) d->a = sx_init_list(s, sx_strip(init), d->type, d->agg, d->ndims);
+        else d->a = sx_expr(s, init, 0);
+        if (!d->a || !sx_layout_init(s, d)) return NULL;
     }
     if (d->shared) {
         SimtFunc *f = s->sf;
@@ -1350,7 +880,7 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
     bool ok = true;
     switch (k) {
     case CXCursor_CompoundStmt: {
-        n = node(s, SS_BLOCK, c);
+        n = sx_node(s, SS_BLOCK, c);
         int ncap = 0, mark = s->nvars;
         for (int i = 0; i < ks->n; i++)
             if (!stmt_into(s, ks->c[i], n, &ncap)) ok = false;
@@ -1360,38 +890,38 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
     case CXCursor_DeclStmt:
         for (int i = 0; i < ks->n; i++) {
             if (clang_getCursorKind(ks->c[i]) != CXCursor_VarDecl) {
-                fail(s, ks->c[i], NULL, "only variables may be declared in SIMT code");
+                sx_fail(s, ks->c[i], NULL, "only variables may be declared in SIMT code");
                 ok = false;
                 continue;
             }
             SimtNode *d = var_decl(s, ks->c[i]);
             if (!d) ok = false;
-            else push(s, block, d, cap);
+            else sx_push(s, block, d, cap);
         }
         fe_kids_free(ks);
         return ok;
     case CXCursor_IfStmt:
-        n = node(s, SS_IF, c);
+        n = sx_node(s, SS_IF, c);
         if (ks->n >= 2 && target_cond(s, ks->c[0], n)) {
             if (!s->ok) { ok = false; break; }
             ok = (n->b = single(s, ks->c[1])) && (ks->n < 3 || (n->c = single(s, ks->c[2])));
             break;
         }
-        ok = ks->n >= 2 && (n->a = expr(s, ks->c[0], 0)) && (n->b = single(s, ks->c[1])) && (ks->n < 3 || (n->c = single(s, ks->c[2])));
+        ok = ks->n >= 2 && (n->a = sx_expr(s, ks->c[0], 0)) && (n->b = single(s, ks->c[1])) && (ks->n < 3 || (n->c = single(s, ks->c[2])));
         break;
     case CXCursor_WhileStmt:
-        n = node(s, SS_WHILE, c);
-        ok = ks->n == 2 && (n->a = expr(s, ks->c[0], 0)) && (n->b = single(s, ks->c[1]));
+        n = sx_node(s, SS_WHILE, c);
+        ok = ks->n == 2 && (n->a = sx_expr(s, ks->c[0], 0)) && (n->b = single(s, ks->c[1]));
         break;
     case CXCursor_DoStmt:
-        n = node(s, SS_DO, c);
-        ok = ks->n == 2 && (n->b = single(s, ks->c[0])) && (n->a = expr(s, ks->c[1], 0));
+        n = sx_node(s, SS_DO, c);
+        ok = ks->n == 2 && (n->b = single(s, ks->c[0])) && (n->a = sx_expr(s, ks->c[1], 0));
         break;
     case CXCursor_ForStmt: {
         unsigned semi[2], rparen;
-        n = node(s, SS_FOR, c);
+        n = sx_node(s, SS_FOR, c);
         if (!fe_for_header(s->cx, c, semi, &rparen)) {
-            fail(s, c, NULL, "cannot understand this for statement (is its header made by a macro?)");
+            sx_fail(s, c, NULL, "cannot understand this for statement (is its header made by a macro?)");
             ok = false;
             break;
         }
@@ -1400,33 +930,33 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
             CXCursor x = ks->c[i];
             unsigned off = fe_start_offset(x);
             if (off < semi[0]) {
-                SimtNode *b = node(s, SS_BLOCK, x);
+                SimtNode *b = sx_node(s, SS_BLOCK, x);
                 int bc = 0;
                 ok = stmt_into(s, x, b, &bc);
-                if (ok && b->nkids != 1) ok = !!fail(s, x, "declare the other variables before the loop", "declare one variable in a for header");
+                if (ok && b->nkids != 1) ok = !!sx_fail(s, x, "declare the other variables before the loop", "declare one variable in a for header");
                 if (ok) n->a = b->kids[0];
-            } else if (off < semi[1]) ok = (n->b = expr(s, x, 0)) != NULL;
-            else if (off < rparen) ok = (n->c = expr(s, x, 0)) != NULL;
+            } else if (off < semi[1]) ok = (n->b = sx_expr(s, x, 0)) != NULL;
+            else if (off < rparen) ok = (n->c = sx_expr(s, x, 0)) != NULL;
             else ok = (n->d = single(s, x)) != NULL;
         }
         s->nvars = mark;
         break;
     }
     case CXCursor_ReturnStmt:
-        n = node(s, SS_RETURN, c);
-        if (ks->n) ok = (n->a = expr(s, ks->c[0], 0)) != NULL;
+        n = sx_node(s, SS_RETURN, c);
+        if (ks->n) ok = (n->a = sx_expr(s, ks->c[0], 0)) != NULL;
         break;
-    case CXCursor_BreakStmt: n = node(s, SS_BREAK, c); break;
-    case CXCursor_ContinueStmt: n = node(s, SS_CONTINUE, c); break;
-    case CXCursor_NullStmt: n = node(s, SS_EMPTY, c); break;
+    case CXCursor_BreakStmt: n = sx_node(s, SS_BREAK, c); break;
+    case CXCursor_ContinueStmt: n = sx_node(s, SS_CONTINUE, c); break;
+    case CXCursor_NullStmt: n = sx_node(s, SS_EMPTY, c); break;
     default:
         if (clang_isExpression(k)) {
-            n = node(s, SS_EXPR, c);
-            ok = (n->a = expr(s, c, 0)) != NULL;
+            n = sx_node(s, SS_EXPR, c);
+            ok = (n->a = sx_expr(s, c, 0)) != NULL;
         } else if (k == CXCursor_LabelStmt && s->cx->goto_reported) {
             ok = false; /* the label of a goto already reported */
         } else {
-            fail(s, c, k == CXCursor_GotoStmt ? "use a loop with break or continue, or an if" : NULL,
+            sx_fail(s, c, k == CXCursor_GotoStmt ? "use a loop with break or continue, or an if" : NULL,
                  k == CXCursor_SwitchStmt ? "switch statements are not supported in SIMT code yet; use if/else"
                  : k == CXCursor_GotoStmt  ? "goto is not allowed in SIMT code"
                  : k == CXCursor_LabelStmt ? "labels are not allowed in SIMT code"
@@ -1437,7 +967,7 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
         break;
     }
     fe_kids_free(ks);
-    if (ok && n) push(s, block, n, cap);
+    if (ok && n) sx_push(s, block, n, cap);
     return ok;
 }
 
@@ -1453,16 +983,16 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
     SCtx s = {.cx = cx, .sf = sf, .fn = c, .ok = fe_simt_no_layout(cx, c, "functions")};
     sf->interop = fe_annotation(c, "tilec.interop", NULL, cx);
     if (sf->interop && kernel)
-        fail(&s, c, "SIMT kernels are reached from CUDA C++ through tilec_kernel_NAME() and cudaLaunchKernel",
+        sx_fail(&s, c, "SIMT kernels are reached from CUDA C++ through tilec_kernel_NAME() and cudaLaunchKernel",
              "SIMT_INTEROP marks a SIMT_FUNC, not a kernel");
     char msg[320];
     sf->ret = fe_simt_type(cx, clang_getResultType(clang_getCursorType(c)), c, &sf->ret_agg, &s.ok);
     if (!s.ok) {
     } else if (kernel && sf->ret != SIMT_VOID)
-        fail(&s, c, "SIMT kernels write results to their arrays; declare it 'void'", "SIMT kernel must return void");
+        sx_fail(&s, c, "SIMT kernels write results to their arrays; declare it 'void'", "SIMT kernel must return void");
     else if (sf->ret == SIMT_NONE)
-        fail(&s, c, NULL, "a SIMT function returns void, a scalar of C's arithmetic types, a vector or a struct");
-    if (clang_Cursor_isVariadic(c)) fail(&s, c, NULL, "SIMT functions cannot be variadic");
+        sx_fail(&s, c, NULL, "a SIMT function returns void, a scalar of C's arithmetic types, a vector or a struct");
+    if (clang_Cursor_isVariadic(c)) sx_fail(&s, c, NULL, "SIMT functions cannot be variadic");
     int np = clang_Cursor_getNumArguments(c);
     f->params = arena_alloc(cx->arena, sizeof(Param) * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {
@@ -1489,7 +1019,7 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
             if (p->rank < 1 || p->rank + 1 > TILE_MAX_RANK) {
                 snprintf(msg, sizeof msg, "array of vectors '%s' has rank %s; ranks 1 to %d are supported (the lanes are one more dimension)",
                          p->name, rank_text, TILE_MAX_RANK - 1);
-                fail(&s, a, NULL, msg);
+                sx_fail(&s, a, NULL, msg);
             }
             continue;
         }
@@ -1507,11 +1037,11 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
         }
         if (!fe_lower_param(cx, a, p)) s.ok = false;
         else if (p->kind == PARAM_CONST) {
-            fail(&s, a, "pass it as a plain scalar parameter", "TILE_CONST parameters are not supported in SIMT code yet");
+            sx_fail(&s, a, "pass it as a plain scalar parameter", "TILE_CONST parameters are not supported in SIMT code yet");
         } else if (simt_type_of_dtype(p->type.dtype) == SIMT_NONE) {
             snprintf(msg, sizeof msg, "parameter '%s' has element type %s; SIMT code has bool, integers, float32 and float64 yet",
                      p->name, dtype_name(p->type.dtype));
-            fail(&s, a, NULL, msg);
+            sx_fail(&s, a, NULL, msg);
         }
     }
     CXString raw = clang_Cursor_getRawCommentText(c);
@@ -1521,7 +1051,7 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
     if (s.ok)
         for (int i = 0; i < ks->n; i++)
             if (clang_getCursorKind(ks->c[i]) == CXCursor_CompoundStmt) {
-                SimtNode *b = node(&s, SS_BLOCK, ks->c[i]);
+                SimtNode *b = sx_node(&s, SS_BLOCK, ks->c[i]);
                 int cap = 0;
                 if (stmt_into(&s, ks->c[i], b, &cap)) sf->body = b->kids[0];
             }
