@@ -3,7 +3,7 @@
  * conversions: _Float16 op _Float16 is a _Float16, _Float16 op float a
  * float), and every operation of a narrow type rounds to that type, as
  * CUDA's __half and __nv_bfloat16 operators do: on the GPU through CUDA's
- * intrinsics (__hadd, __hlt, __float2half_rn ...); on the host each
+ * intrinsics (__hadd_rn, __hlt, __float2half_rn ...); on the host each
  * operation is computed in float and rounded once to the narrow type, which
  * gives the correctly rounded result for + - * / (float has at least 2p + 2
  * bits, p = 11 or 8), with host values held as tilec_simt_f16 and
@@ -168,7 +168,9 @@ static void arith(SimtEmit *e, char op, SimtType t, Opd a, Opd b)
         return;
     }
     const char *name = op == '+' ? "add" : op == '-' ? "sub" : op == '*' ? "mul" : "div";
-    if (e->cuda) fprintf(o, "__h%s(", name); /* overloaded for __half and __nv_bfloat16 */
+    /* overloaded for __half and __nv_bfloat16; the _rn forms are never
+     * contracted with another operation into an fma (__hadd may be) */
+    if (e->cuda) fprintf(o, "__h%s%s(", name, op == '/' ? "" : "_rn");
     else fprintf(o, "tilec_simt_%s_%s(", simt_type_suffix(t), name);
     opd(e, a);
     fputs(", ", o);

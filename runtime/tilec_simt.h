@@ -120,8 +120,8 @@ TILEC_SIMT_NAN_(nanmin, <)
         }                                                                                          \
     }
 #define TILEC_SIMT_NARROW_ATOMICS_(T)                                                              \
-    TILEC_SIMT_NARROW_CAS_(T, add_cas_, __hadd(old_, v))                                           \
-    TILEC_SIMT_NARROW_CAS_(T, sub_cas_, __hsub(old_, v))                                           \
+    TILEC_SIMT_NARROW_CAS_(T, add_cas_, __hadd_rn(old_, v))                                           \
+    TILEC_SIMT_NARROW_CAS_(T, sub_cas_, __hsub_rn(old_, v))                                           \
     TILEC_SIMT_NARROW_CAS_(T, max, __hgt(v, old_) ? v : old_)                                      \
     TILEC_SIMT_NARROW_CAS_(T, min, __hlt(v, old_) ? v : old_)                                      \
     TILEC_SIMT_NARROW_CAS_(T, nanmax, __hisnan(old_) ? v : __hisnan(v) ? old_ : __hgt(v, old_) ? v : old_) \
@@ -169,8 +169,8 @@ static __device__ __forceinline__ unsigned tilec_simt_lanemask_lt(void)
  * operation widens its operands to float (exactly), computes there and
  * rounds the result once to the narrow type, to nearest even; for + - * /
  * that is the correctly rounded result (float's 24 bits are at least
- * 2p + 2, p = 11 and 8), which CUDA's __hadd, __hsub, __hmul and __hdiv
- * give.  Comparisons are float's (NaN unordered); neg flips the sign bit.
+ * 2p + 2, p = 11 and 8), which CUDA's __hadd_rn, __hsub_rn, __hmul_rn and
+ * __hdiv give.  Comparisons are float's (NaN unordered); neg flips the sign bit.
  * Conversions from double and 64-bit integers round once (tilec_fp.h), as
  * CUDA's __double2half, __ll2half_rn ... do. */
 typedef struct tilec_simt_f16 {
