@@ -58,7 +58,7 @@ static void atomic(E *e, const SimtNode *n)
     }
     for (int i = 1; i < n->nkids; i++) {
         fputs(", ", o);
-        if (narrow) {
+        if (narrow || simt_type_is_narrow(n->kids[i]->type)) { /* into or out of a narrow float */
             simt_narrow_convert(e, n->kids[i], t);
             continue;
         }
