@@ -608,8 +608,11 @@ static bool mixed_narrow(SCtx *s, CXCursor c, CXCursor x, CXCursor y)
 {
     SimtType a = ctype(clang_getCursorType(fe_strip(x))), b = ctype(clang_getCursorType(fe_strip(y)));
     if (!simt_type_is_narrow(a) || !simt_type_is_narrow(b) || a == b) return false;
-    fail(s, c, "convert one operand explicitly, e.g. to float: '(float)x'",
-         "operands of types _Float16 and __bf16: SIMT code does not convert one to the other implicitly");
+    CXCursor bf = fe_strip(a == SIMT_BF16 ? x : y); /* named in the fix when it is a name */
+    char fix[320];
+    snprintf(fix, sizeof fix, "convert one operand explicitly, e.g. to float: '(float)%s'",
+             clang_getCursorKind(bf) == CXCursor_DeclRefExpr ? spelling(s, bf) : "x");
+    fail(s, c, fix, "operands of types _Float16 and __bf16: SIMT code does not convert one to the other implicitly");
     return true;
 }
 
