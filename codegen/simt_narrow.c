@@ -91,8 +91,8 @@ static bool const_bits(const SimtNode *n, SimtType t, unsigned *bits)
     const char *p = n->text + (n->text[0] == '(');
     bool f16 = t == SIMT_HALF;
     if (strchr(p, ' ')) return false; /* "(-2147483647 - 1)" */
-    if (n->kind == SX_FLOAT) { /* float or double: exact in a double */
-        double v = strtod(p, NULL);
+    if (n->kind == SX_FLOAT) { /* the text round-trips to the float or double value, exact in a double */
+        double v = n->type == SIMT_FLOAT ? (double)strtof(p, NULL) : strtod(p, NULL);
         *bits = f16 ? tilec_f16_from_double(neg ? -v : v, TILEC_RN) : tilec_bf16_from_double(neg ? -v : v, TILEC_RN);
     } else if (*p == '-' || n->type == SIMT_INT || n->type == SIMT_LONG || n->type == SIMT_LLONG) {
         int64_t v = strtoll(p, NULL, 10);

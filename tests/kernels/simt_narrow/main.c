@@ -8,7 +8,7 @@
 #include "../../../examples/common/example.h"
 #include "simt_narrow.h"
 
-enum { N = 1000, BS = 128, NH = 12, NB = 12, NI = 10 };
+enum { N = 1000, BS = 128, NH = 15, NB = 12, NI = 10 };
 
 /* one rounding to float16 / bfloat16, and the values of their bits */
 static double R(double v) { return tilec_f16_to_double(tilec_f16_from_double(v, TILEC_RN)); }
@@ -64,6 +64,9 @@ static void test_ops(void)
         w[9] = R(R(x * 0.25) + R(nb * 0.75));
         w[10] = R(nb + nb); /* shfl_xor by 1 and the shared tile's t ^ 1: the same neighbour */
         w[11] = R(R(x * 1.5) + R(0.1));
+        w[12] = 1.001953125; /* 1 + 3 * 2^-11 is a tie between 1 + 2^-10 and 1 + 2^-9 */
+        w[13] = 4096;
+        w[14] = -INFINITY;
     }
     for (int64_t i = 0; i < N * NH; i++) got[i] = H16(oh[i]);
     ex_check("float16: arithmetic, conversions, compound assignments, ++/--, SIMT_FUNC, shuffle, shared memory", got, want,

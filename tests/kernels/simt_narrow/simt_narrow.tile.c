@@ -7,7 +7,7 @@
  * __hdiv multiplies by an approximate reciprocal); bfloat16's are general. */
 #include <tilec.h>
 
-enum { NH = 12, NB = 12, NI = 10 };
+enum { NH = 15, NB = 12, NI = 10 };
 
 /* a*t + b*(1 - t), every operation in float16 */
 SIMT_FUNC _Float16 mix(_Float16 a, _Float16 b, _Float16 t)
@@ -65,6 +65,9 @@ SIMT_KERNEL void narrow_ops(TILE_ARRAY(const _Float16, 1) a, TILE_ARRAY(const __
     SIMT_AT(oh, i, 9) = mix(x, nb, 0.25f16);
     SIMT_AT(oh, i, 10) = sx + nb;
     SIMT_AT(oh, i, 11) = x * 1.5f16 + (_Float16)0.1;
+    SIMT_AT(oh, i, 12) = (_Float16)1.00146484375f; /* constants, rounded by tilec: a float16 tie, to even */
+    SIMT_AT(oh, i, 13) = (_Float16)4095u;          /* a tie too */
+    SIMT_AT(oh, i, 14) = -(_Float16)70000;         /* overflow: -inf */
 
     SIMT_AT(ob, i, 0) = y * bs + y;
     SIMT_AT(ob, i, 1) = y / bs;
