@@ -128,9 +128,9 @@ typedef struct SCtx {
     bool ok;
 } SCtx;
 
-/* ARG_VALUE: a builtin's value argument, which tilec.h declares double: its
- * implicit conversion to double is not the program's (the builtin takes the
- * operand's type). */
+/* ARG_VALUE: a builtin's value argument, which tilec.h declares double (or
+ * unsigned long long): its implicit conversion there is not the program's
+ * (the builtin takes the operand's type). */
 enum { ALLOW_ADDR = 1, ALLOW_ARRAY = 2, ARG_VALUE = 4 };
 
 static SimtNode *node(SCtx *s, SimtKind k, CXCursor c)
