@@ -11,14 +11,18 @@
 #include <string.h>
 
 #include "codegen/emit.h"
+#include "codegen/simt_emit.h"
 #include "frontend/simt.h"
 #include "sema/targetset.h"
 
-typedef struct E {
-    FILE *o;
-    bool cuda;
-    const SimtFunc *sf;
-} E;
+typedef SimtEmit E;
+
+/* Any SIMT type's spelling on a target: a vector's or struct's name, a
+ * narrow float's type there (simt_narrow.c), C's otherwise. */
+static const char *ttext(bool cuda, SimtType t, const SimtAgg *agg)
+{
+    return agg && (t == SIMT_VEC || t == SIMT_STRUCT) ? agg->cname : simt_ctype(cuda, t);
+}
 
 static void ex(E *e, const SimtNode *n);
 
@@ -49,16 +53,23 @@ static void atomic(E *e, const SimtNode *n)
     const char *op = simt_builtin_name(n->builtin) + 7; /* after "atomic_" */
     SimtType t = n->kids[0]->a->type;
     const char *tn = simt_type_name(t), *suf = simt_type_suffix(t);
+    bool narrow = simt_type_is_narrow(t); /* no casts: conversions of the values (simt_narrow.c) */
     if (e->cuda) {
         fprintf(o, "tilec_simt_atomic_%s<%s>(", op, cuda_scopes[n->scope]);
         ex(e, n->kids[0]);
     } else {
-        if (n->builtin != SB_ATOMIC_STORE) fprintf(o, "((%s)", tn);
-        fprintf(o, "tilec_simt_atomic_%s_%s((%s *)", op, suf, suffix_type(suf));
+        if (n->builtin != SB_ATOMIC_STORE && !narrow) fprintf(o, "((%s)", tn);
+        fprintf(o, "tilec_simt_atomic_%s_%s(", op, suf);
+        if (!narrow) fprintf(o, "(%s *)", suffix_type(suf));
         ex(e, n->kids[0]);
     }
     for (int i = 1; i < n->nkids; i++) {
-        fprintf(o, ", (%s)(", e->cuda ? tn : suffix_type(suf));
+        fputs(", ", o);
+        if (narrow || simt_type_is_narrow(n->kids[i]->type)) { /* into or out of a narrow float */
+            simt_narrow_convert(e, n->kids[i], t);
+            continue;
+        }
+        fprintf(o, "(%s)(", e->cuda ? tn : suffix_type(suf));
         ex(e, n->kids[i]);
         fputc(')', o);
     }
@@ -68,7 +79,7 @@ static void atomic(E *e, const SimtNode *n)
         /* a failed compare-exchange only loads: no release part */
         static const int fail_order[] = {0, 1, 2, 1, 2, 5};
         if (n->builtin == SB_ATOMIC_CAS) fprintf(o, ", %s", host_orders[fail_order[n->order]]);
-        fputs(n->builtin != SB_ATOMIC_STORE ? "))" : ")", o);
+        fputs(n->builtin != SB_ATOMIC_STORE && !narrow ? "))" : ")", o);
     }
 }
 
@@ -101,8 +112,14 @@ static void builtin_cuda(E *e, const SimtNode *n)
     case SB_SHFL_UP: fputs("__shfl_up_sync(", o); break;
     case SB_SHFL_DOWN: fputs("__shfl_down_sync(", o); break;
     case SB_SHFL_XOR: fputs("__shfl_xor_sync(", o); break;
-    case SB_MATCH_ANY: fputs("__match_any_sync(", o); break;
-    case SB_MATCH_ALL: fputs("tilec_simt_match_all(", o); break;
+    case SB_MATCH_ANY: case SB_MATCH_ALL:
+        fputs(n->builtin == SB_MATCH_ANY ? "__match_any_sync(" : "tilec_simt_match_all(", o);
+        if (!simt_type_is_narrow(n->kids[1]->type)) break;
+        ex(e, n->kids[0]); /* a narrow float's bits, as float's are compared */
+        fprintf(o, ", (unsigned)%s(", n->kids[1]->type == SIMT_HALF ? "__half_as_ushort" : "__bfloat16_as_ushort");
+        ex(e, n->kids[1]);
+        fputs("))", o);
+        return;
     case SB_EQ: fputs("__uni_sync(", o); break;
     case SB_FENCE: fputs("__threadfence()", o); return;
     case SB_FENCE_BLOCK: fputs("__threadfence_block()", o); return;
@@ -153,7 +170,8 @@ static void builtin_host(E *e, const SimtNode *n)
         const char *suf = simt_type_suffix(n->kids[1]->type);
         fprintf(o, "tilec_simt_match_%s_%s(ctx_, ", n->builtin == SB_MATCH_ANY ? "any" : "all", suf);
         ex(e, n->kids[0]);
-        fprintf(o, ", (%s)", suffix_type(suf));
+        fputs(", ", o);
+        if (!simt_type_is_narrow(n->kids[1]->type)) fprintf(o, "(%s)", suffix_type(suf));
         ex(e, n->kids[1]);
         fputc(')', o);
         return;
@@ -178,9 +196,13 @@ static void builtin_host(E *e, const SimtNode *n)
     }
     if (mode >= 0) {
         const char *suf = simt_type_suffix(n->type);
-        fprintf(o, "((%s)tilec_simt_shfl_%s(ctx_, ", simt_type_name(n->type), suf);
+        bool narrow = simt_type_is_narrow(n->type); /* no casts of struct values */
+        fputc('(', o);
+        if (!narrow) fprintf(o, "(%s)", simt_type_name(n->type));
+        fprintf(o, "tilec_simt_shfl_%s(ctx_, ", suf);
         ex(e, n->kids[0]);
-        fprintf(o, ", (%s)", suffix_type(suf));
+        fputs(", ", o);
+        if (!narrow) fprintf(o, "(%s)", suffix_type(suf));
         ex(e, n->kids[1]);
         fputs(", (int)", o);
         ex(e, n->kids[2]);
@@ -263,9 +285,15 @@ static void make(E *e, const SimtNode *n)
     fputc('}', o);
 }
 
+void simt_emit_expr(E *e, const SimtNode *n) { ex(e, n); }
+
 static void ex(E *e, const SimtNode *n)
 {
     FILE *o = e->o;
+    if (simt_narrow_handles(n)) { /* operations on float16 and bfloat16 */
+        simt_narrow_expr(e, n);
+        return;
+    }
     switch (n->kind) {
     case SX_INT: case SX_FLOAT: fputs(n->text, o); return;
     case SX_VAR: var_name(e, n); return;
@@ -324,7 +352,7 @@ static void ex(E *e, const SimtNode *n)
         const char *cq = p->readonly ? "const " : "";
         if (n->type == SIMT_VEC) fprintf(o, "(*(%s%s *)((%s%s *)p_%s.data + ", cq, n->agg->cname, cq, simt_type_name(n->agg->elem), p->name);
         else if (n->type == SIMT_STRUCT) fprintf(o, "(*(%s%s *)((%sunsigned char *)p_%s.data + ", cq, n->agg->cname, cq, p->name);
-        else fprintf(o, "((%s%s *)p_%s.data)[", cq, simt_type_name(n->type), p->name);
+        else fprintf(o, "((%s%s *)p_%s.data)[", cq, simt_ctype(e->cuda, n->type), p->name);
         for (int i = 0; i < n->nkids; i++) {
             fputs(i ? " + (int64_t)(" : "(int64_t)(", o);
             ex(e, n->kids[i]);
@@ -378,7 +406,7 @@ static void ex(E *e, const SimtNode *n)
  * statements, initializers. */
 static void ex_top(E *e, const SimtNode *n)
 {
-    if (n->kind != SX_BINARY) {
+    if (n->kind != SX_BINARY || simt_narrow_handles(n)) {
         ex(e, n);
         return;
     }
@@ -408,7 +436,7 @@ static void alignment(FILE *o, bool cuda, const SimtNode *d)
 static void decl(E *e, const SimtNode *d)
 {
     FILE *o = e->o;
-    const char *t = simt_type_text(d->type, d->agg);
+    const char *t = ttext(e->cuda, d->type, d->agg);
     if (d->dynamic) { /* CUDA's extern __shared__ array is declared just before (stmt) */
         fprintf(o, "%s *const v_%s = (%s *)%s", t, d->text, t, e->cuda ? "tilec_dyn_" : "ctx_->dyn");
         return;
@@ -549,21 +577,21 @@ static void body(E *e, const SimtFunc *sf)
 }
 
 /* The C type of scalar (or vector, or struct) parameter i of SIMT function f. */
-static const char *param_type(const Func *f, int i)
+static const char *param_type(bool cuda, const Func *f, int i)
 {
     const SimtFunc *sf = (const SimtFunc *)f; /* f is the first member */
     if (sf->param_aggs && sf->param_aggs[i]) return sf->param_aggs[i]->cname;
-    return dtype_host_type(f->params[i].type.dtype);
+    return simt_param_ctype(cuda, f->params[i].type.dtype);
 }
 
 /* `const tilec_array p_a, int32_t p_n`: a kernel's or SIMT function's parameters. */
-static void params(FILE *o, const Func *f, bool first)
+static void params(FILE *o, bool cuda, const Func *f, bool first)
 {
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
         fputs(first && i == 0 ? "" : ", ", o);
         if (p->kind == PARAM_ARRAY) fprintf(o, "const tilec_array p_%s", p->name);
-        else fprintf(o, "%s p_%s", param_type(f, i), p->name);
+        else fprintf(o, "%s p_%s", param_type(cuda, f, i), p->name);
     }
 }
 
@@ -582,7 +610,7 @@ static void launch_prototype(FILE *o, const CodegenOptions *co, const Func *f)
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
         if (p->kind == PARAM_ARRAY) fprintf(o, ", const tilec_array *%s", p->name);
-        else if (p->type.dtype == DT_INVALID) fprintf(o, ", %s %s", param_type(f, i), p->name);
+        else if (p->type.dtype == DT_INVALID) fprintf(o, ", %s %s", param_type(false, f, i), p->name);
         else fprintf(o, ", %s %s", emit_scalar_api_type(p->type.dtype), p->name);
     }
     fputc(')', o);
@@ -614,11 +642,17 @@ static void launch_checks(FILE *o, const Func *f)
     fputs("    if ((st_ = tilec_check_grid(grid)) != TILEC_OK) return st_;\n", o);
 }
 
-static void call_args(FILE *o, const Func *f)
+/* The launcher's arguments: a float16 or bfloat16 scalar comes as a float
+ * (as tile kernels take it) and is rounded to nearest even. */
+static void call_args(FILE *o, bool cuda, const Func *f)
 {
+    E e = {o, cuda, NULL};
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
-        fprintf(o, "%s%s%s", i ? ", " : "", p->kind == PARAM_ARRAY ? "*" : "", p->name);
+        SimtType t = p->kind == PARAM_ARRAY ? SIMT_NONE : simt_type_of_dtype(p->type.dtype);
+        fputs(i ? ", " : "", o);
+        if (simt_type_is_narrow(t)) simt_narrow_convert_text(&e, p->name, SIMT_FLOAT, t);
+        else fprintf(o, "%s%s", p->kind == PARAM_ARRAY ? "*" : "", p->name);
     }
 }
 
@@ -626,20 +660,21 @@ void simt_emit_cuda(FILE *o, const CodegenOptions *co, const Program *p)
 {
     if (!p->nsimt) return;
     fputs("/* ---- SIMT kernels ---- */\n#include \"tilec_simt.h\"\n\n", o);
+    simt_narrow_helpers(o, true, p);
     for (int i = 0; i < p->nsimt; i++) {
         const SimtFunc *sf = p->simt[i];
         const Func *f = &sf->f;
         E e = {o, true, sf};
         if (f->is_kernel) fprintf(o, "static __global__ void tilec_sk_%s(", f->name);
-        else fprintf(o, "static __device__ __forceinline__ %s tilec_sf_%s(", simt_type_text(sf->ret, sf->ret_agg), f->name);
-        params(o, f, true);
+        else fprintf(o, "static __device__ __forceinline__ %s tilec_sf_%s(", ttext(true, sf->ret, sf->ret_agg), f->name);
+        params(o, true, f, true);
         if (!f->nparams) fputs("void", o);
         fputs(")\n{\n", o);
         body(&e, sf);
         fputs("}\n\n", o);
         if (!f->is_kernel && sf->interop) { /* SIMT_INTEROP: the same function for CUDA C++ callers */
-            fprintf(o, "extern \"C\" __device__ %s %s(", simt_type_text(sf->ret, sf->ret_agg), f->name);
-            params(o, f, true);
+            fprintf(o, "extern \"C\" __device__ %s %s(", ttext(true, sf->ret, sf->ret_agg), f->name);
+            params(o, true, f, true);
             if (!f->nparams) fputs("void", o);
             fprintf(o, ")\n{\n    %stilec_sf_%s(", sf->ret == SIMT_VOID ? "" : "return ", f->name);
             for (int j = 0; j < f->nparams; j++) fprintf(o, "%sp_%s", j ? ", " : "", f->params[j].name);
@@ -667,7 +702,7 @@ void simt_emit_cuda(FILE *o, const CodegenOptions *co, const Program *p)
                 f->name);
         fprintf(o, "    tilec_sk_%s<<<dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z), dyn_smem, (cudaStream_t)stream>>>(",
                 f->name);
-        call_args(o, f);
+        call_args(o, true, f);
         fputs(");\n    cudaError_t e_ = cudaGetLastError();\n", o);
         fputs("    if (e_ != cudaSuccess) return tilec_fail(TILEC_ERR_CUDA, \"%s: %s\", cudaGetErrorName(e_), cudaGetErrorString(e_));\n", o);
         fputs("    return TILEC_OK;\n}\n\n", o);
@@ -679,22 +714,23 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
     if (!p->nsimt) return;
     fputs("/* ---- SIMT kernels: each block's threads are POSIX threads (tilec_simt.h) ---- */\n"
           "#include \"tilec_simt.h\"\n\n", o);
+    simt_narrow_helpers(o, false, p);
     for (int i = 0; i < p->nsimt; i++) {
         const SimtFunc *sf = p->simt[i];
         const Func *f = &sf->f;
         E e = {o, false, sf};
         if (!f->is_kernel) {
-            fprintf(o, "static inline %s tilec_sf_%s(tilec_simt_ctx *ctx_", simt_type_text(sf->ret, sf->ret_agg), f->name);
-            params(o, f, false);
+            fprintf(o, "static inline %s tilec_sf_%s(tilec_simt_ctx *ctx_", ttext(false, sf->ret, sf->ret_agg), f->name);
+            params(o, false, f, false);
             fputs(")\n{\n", o);
             body(&e, sf);
             fputs("}\n\n", o);
             if (sf->interop) { /* SIMT_INTEROP: the same function for C callers, run as one thread */
-                fprintf(o, "%s %s(", simt_type_text(sf->ret, sf->ret_agg), f->name);
-                params(o, f, true);
+                fprintf(o, "%s %s(", ttext(false, sf->ret, sf->ret_agg), f->name);
+                params(o, false, f, true);
                 if (!f->nparams) fputs("void", o);
                 fputs(")\n{\n    tilec_simt_solo solo_;\n    tilec_simt_ctx *const ctx_ = tilec_simt_solo_begin(&solo_);\n", o);
-                fprintf(o, "    %stilec_sf_%s(ctx_", sf->ret == SIMT_VOID ? "" : arena_printf(p->arena, "const %s r_ = ", simt_type_text(sf->ret, sf->ret_agg)),
+                fprintf(o, "    %stilec_sf_%s(ctx_", sf->ret == SIMT_VOID ? "" : arena_printf(p->arena, "const %s r_ = ", ttext(false, sf->ret, sf->ret_agg)),
                         f->name);
                 for (int j = 0; j < f->nparams; j++) fprintf(o, ", p_%s", f->params[j].name);
                 fprintf(o, ");\n    tilec_simt_solo_end(&solo_);\n%s}\n\n", sf->ret == SIMT_VOID ? "" : "    return r_;\n");
@@ -705,7 +741,7 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         for (int j = 0; j < f->nparams; j++) {
             const Param *q = &f->params[j];
             if (q->kind == PARAM_ARRAY) fprintf(o, "    tilec_array %s;\n", q->name);
-            else fprintf(o, "    %s %s;\n", param_type(f, j), q->name);
+            else fprintf(o, "    %s %s;\n", param_type(false, f, j), q->name);
         }
         if (!f->nparams) fputs("    int none_;\n", o);
         fputs("};\n\n", o);
@@ -717,7 +753,7 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
                 if (d->dynamic) continue;
                 fputs("    ", o);
                 alignment(o, false, d);
-                fprintf(o, "%s s%d_%s", simt_type_text(d->type, d->agg), d->id, d->text);
+                fprintf(o, "%s s%d_%s", ttext(false, d->type, d->agg), d->id, d->text);
                 extents(o, d);
                 fputs(";\n", o);
                 if (d->align > 16) over_aligned = true;
@@ -730,7 +766,7 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         for (int j = 0; j < f->nparams; j++) {
             const Param *q = &f->params[j];
             if (q->kind == PARAM_ARRAY) fprintf(o, "    const tilec_array p_%s = a_->%s;\n", q->name, q->name);
-            else fprintf(o, "    %s p_%s = a_->%s;\n", param_type(f, j), q->name, q->name);
+            else fprintf(o, "    %s p_%s = a_->%s;\n", param_type(false, f, j), q->name, q->name);
         }
         if (!f->nparams) fputs("    (void)a_;\n", o);
         body(&e, sf);
@@ -739,7 +775,7 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
         fputs("\n{\n", o);
         launch_checks(o, f);
         fprintf(o, "    (void)stream;\n    const struct tilec_sk_%s_args_ args_ = {", f->name);
-        call_args(o, f);
+        call_args(o, false, f);
         if (!f->nparams) fputc('0', o);
         if (over_aligned) /* SIMT_ALIGN over malloc's 16 bytes: the block's struct at its own alignment */
             fprintf(o, "};\n    return tilec_simt_run_aligned(grid, block, dyn_smem, sizeof(struct tilec_sk_%s_shared_),\n"
@@ -754,21 +790,35 @@ void simt_emit_host(FILE *o, const CodegenOptions *co, const Program *p)
     }
 }
 
-/* `float table_at(tilec_array table, int64_t i);` for each SIMT_INTEROP function. */
-static void interop_prototypes(FILE *o, const Program *p, const char *space)
+/* `float table_at(tilec_array table, int64_t i);` for each SIMT_INTEROP
+ * function, in the types of a target. */
+static void interop_prototypes(FILE *o, const Program *p, bool cuda)
 {
     for (int i = 0; i < p->nsimt; i++) {
         const SimtFunc *sf = p->simt[i];
         const Func *f = &sf->f;
         if (!sf->interop) continue;
-        fprintf(o, "%s%s %s(", space, simt_type_text(sf->ret, sf->ret_agg), f->name);
+        fprintf(o, "%s%s %s(", cuda ? "__device__ " : "", ttext(cuda, sf->ret, sf->ret_agg), f->name);
         for (int j = 0; j < f->nparams; j++) {
             const Param *pa = &f->params[j];
             if (pa->kind == PARAM_ARRAY) fprintf(o, "%stilec_array %s", j ? ", " : "", pa->name);
-            else fprintf(o, "%s%s %s", j ? ", " : "", param_type(f, j), pa->name);
+            else fprintf(o, "%s%s %s", j ? ", " : "", param_type(cuda, f, j), pa->name);
         }
         fputs(f->nparams ? ");\n" : "void);\n", o);
     }
+}
+
+/* Whether a SIMT_INTEROP function takes or returns a float16 or bfloat16. */
+static bool narrow_interop(const Program *p)
+{
+    for (int i = 0; i < p->nsimt; i++) {
+        const SimtFunc *sf = p->simt[i];
+        bool n = sf->interop && simt_type_is_narrow(sf->ret);
+        for (int j = 0; sf->interop && j < sf->f.nparams; j++)
+            n |= sf->f.params[j].kind != PARAM_ARRAY && simt_type_is_narrow(simt_type_of_dtype(sf->f.params[j].type.dtype));
+        if (n) return true;
+    }
+    return false;
 }
 
 void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
@@ -823,12 +873,15 @@ void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
      * the host target's C functions for everything else */
     fputs("#ifdef __CUDACC__\n/* SIMT_INTEROP functions, callable from CUDA C++ device code (CUDA target; link\n"
           " * the .cu with -rdc=true): arrays as tilec_array by value, scalars by value. */\n", o);
-    interop_prototypes(o, p, "__device__ ");
+    if (narrow_interop(p)) /* __half, __nv_bfloat16: C++ headers, outside the extern "C" block */
+        fputs("}\n#include <cuda_bf16.h>\n#include <cuda_fp16.h>\nextern \"C\" {\n", o);
+    interop_prototypes(o, p, true);
     fputs("#else\n/* SIMT_INTEROP functions, callable from C (host target): arrays as tilec_array by\n"
           " * value, scalars by value.  Each call runs the function as one thread, thread 0\n"
           " * of block 0 of a 1 x 1 x 1 grid and lane 0 of a warp of one lane: barriers pass\n"
           " * at once, collectives see this lane only (runtime/tilec_simt.h). */\n", o);
-    interop_prototypes(o, p, "");
+    if (narrow_interop(p)) fputs("#include \"tilec_simt.h\" /* tilec_simt_f16, tilec_simt_bf16 */\n", o);
+    interop_prototypes(o, p, false);
     fputs("#endif\n\n", o);
 }
 

@@ -14,6 +14,7 @@
 #include "frontend/diag.h"
 #include "frontend/simt_impl.h"
 #include "sema/targetset.h"
+#include "tilec_fp.h" /* a _Float16 literal's bits */
 
 static const char *const builtin_names[SB_COUNT] = {
 #define SIMT_B_(id, name) [SB_##id] = name,
@@ -38,6 +39,7 @@ static const char *const type_names[] = {
     [SIMT_UCHAR] = "unsigned char", [SIMT_SHORT] = "short", [SIMT_USHORT] = "unsigned short", [SIMT_INT] = "int",
     [SIMT_UINT] = "unsigned int", [SIMT_LONG] = "long", [SIMT_ULONG] = "unsigned long", [SIMT_LLONG] = "long long",
     [SIMT_ULLONG] = "unsigned long long", [SIMT_FLOAT] = "float", [SIMT_DOUBLE] = "double",
+    [SIMT_HALF] = "_Float16", [SIMT_BF16] = "__bf16",
 };
 
 const char *simt_type_name(SimtType t) { return type_names[t]; }
@@ -56,6 +58,8 @@ SimtType simt_type_of_dtype(Dtype d)
     case DT_UINT64: return SIMT_ULLONG;
     case DT_FLOAT32: return SIMT_FLOAT;
     case DT_FLOAT64: return SIMT_DOUBLE;
+    case DT_FLOAT16: return SIMT_HALF;
+    case DT_BFLOAT16: return SIMT_BF16;
     default: return SIMT_NONE;
     }
 }
@@ -69,18 +73,27 @@ const char *simt_type_suffix(SimtType t)
     case SIMT_ULONG: case SIMT_ULLONG: return "u64";
     case SIMT_FLOAT: return "f32";
     case SIMT_DOUBLE: return "f64";
+    case SIMT_HALF: return "f16";
+    case SIMT_BF16: return "bf16";
     default: return NULL;
     }
 }
 
-bool simt_type_is_float(SimtType t) { return t == SIMT_FLOAT || t == SIMT_DOUBLE; }
+bool simt_type_is_float(SimtType t) { return t == SIMT_FLOAT || t == SIMT_DOUBLE || simt_type_is_narrow(t); }
 bool simt_type_is_64(SimtType t) { return t == SIMT_LONG || t == SIMT_ULONG || t == SIMT_LLONG || t == SIMT_ULLONG || t == SIMT_DOUBLE; }
 
 SimtType simt_scalar_ctype(CXType t)
 {
+    t = clang_getCanonicalType(t);
     /* SIMT_ATOMIC(T) (C's _Atomic): T, whose accesses are checked in sx_expr() */
-    if (clang_getCanonicalType(t).kind == CXType_Atomic) return simt_scalar_ctype(clang_Type_getValueType(clang_getCanonicalType(t)));
-    switch (clang_getCanonicalType(t).kind) {
+    if (t.kind == CXType_Atomic) return simt_scalar_ctype(clang_Type_getValueType(t));
+    if (t.kind == CXType_Unexposed) { /* libclang 19 has __bf16 unexposed */
+        CXString sp = clang_getTypeSpelling(t);
+        bool bf = !strcmp(clang_getCString(sp), "__bf16");
+        clang_disposeString(sp);
+        return bf ? SIMT_BF16 : SIMT_NONE;
+    }
+    switch (t.kind) {
     case CXType_Void: return SIMT_VOID;
     case CXType_Bool: return SIMT_BOOL;
     case CXType_Char_S: case CXType_SChar: return SIMT_SCHAR;
@@ -95,6 +108,8 @@ SimtType simt_scalar_ctype(CXType t)
     case CXType_ULongLong: return SIMT_ULLONG;
     case CXType_Float: return SIMT_FLOAT;
     case CXType_Double: return SIMT_DOUBLE;
+    case CXType_Float16: return SIMT_HALF;
+    case CXType_BFloat16: return SIMT_BF16; /* libclang after 19 */
     default: return SIMT_NONE;
     }
 }
@@ -199,7 +214,14 @@ static SimtNode *float_node(SCtx *s, CXCursor c)
     double v = clang_EvalResult_getAsDouble(r);
     clang_EvalResult_dispose(r);
     SimtNode *n = sx_node(s, SX_FLOAT, c);
-    n->type = ctype(clang_getCursorType(c)) == SIMT_FLOAT ? SIMT_FLOAT : SIMT_DOUBLE;
+    SimtType t = ctype(clang_getCursorType(c));
+    n->type = t == SIMT_FLOAT || simt_type_is_narrow(t) ? t : SIMT_DOUBLE;
+    if (simt_type_is_narrow(n->type)) { /* 1.5f16: clang has rounded it already, so this is exact */
+        if (v != v || v - v != 0) return sx_fail(s, c, NULL, "this floating-point literal is not finite");
+        unsigned bits = t == SIMT_HALF ? tilec_f16_from_double(v, TILEC_RN) : tilec_bf16_from_double(v, TILEC_RN);
+        n->text = arena_printf(s->cx->arena, "0x%04xu", bits);
+        return n;
+    }
     char buf[64];
     snprintf(buf, sizeof buf, n->type == SIMT_FLOAT ? "%.9g" : "%.17g", v);
     if (!strpbrk(buf, ".en")) strcat(buf, ".0"); /* 1e30 and 1.5 are floating already; 2 is not */
@@ -481,9 +503,13 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
     int na = clang_Cursor_getNumArguments(c), cap = 0;
     bool atomic = simt_is_atomic(b);
     if (atomic) na--; /* the options */
+    /* the operands tilec.h passes as double or unsigned long long */
+    bool bits = b == SB_POPC || b == SB_CLZ || b == SB_FFS || b == SB_BREV;
+    bool xchg = (b >= SB_SHFL && b <= SB_SHFL_XOR) || b == SB_MATCH_ANY || b == SB_MATCH_ALL;
     for (int i = 0; i < na; i++) {
         CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
-        SimtNode *x = sx_expr(s, a, atomic && i == 0 ? ALLOW_ADDR : b == SB_SHAPE && i == 0 ? ALLOW_ARRAY : 0);
+        bool value = atomic ? i > 0 : xchg ? i == 1 : bits && i == 0;
+        SimtNode *x = sx_expr(s, a, atomic && i == 0 ? ALLOW_ADDR : b == SB_SHAPE && i == 0 ? ALLOW_ARRAY : value ? ARG_VALUE : 0);
         if (!x) return NULL;
         /* a value's type is the operand's, before tilec.h's conversion to double */
         x->type = x->type ? x->type : ctype(clang_getCursorType(fe_strip(a)));
@@ -520,7 +546,7 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
     }
     case SB_SHFL: case SB_SHFL_UP: case SB_SHFL_DOWN: case SB_SHFL_XOR: case SB_MATCH_ANY: case SB_MATCH_ALL:
         if (!simt_type_suffix(n->kids[1]->type)) {
-            snprintf(msg, sizeof msg, "simt_%s exchanges 32- and 64-bit integers and floats, not '%s'", name,
+            snprintf(msg, sizeof msg, "simt_%s exchanges 32- and 64-bit integers and floating-point values, not '%s'", name,
                      simt_type_name(n->kids[1]->type));
             return sx_fail(s, clang_Cursor_getArgument(c, 1), "convert the value to int, unsigned, long long, float or double", msg);
         }
@@ -546,7 +572,8 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
     bool bitwise = b == SB_ATOMIC_AND || b == SB_ATOMIC_OR || b == SB_ATOMIC_XOR;
     if (!suf || (bitwise && simt_type_is_float(t))) {
         snprintf(msg, sizeof msg, "simt_%s needs an element of type %s, not '%s'", name,
-                 bitwise ? "int32, uint32, int64 or uint64" : "int32, uint32, int64, uint64, float32 or float64", simt_type_name(t));
+                 bitwise ? "int32, uint32, int64 or uint64" : "int32, uint32, int64, uint64, float16, bfloat16, float32 or float64",
+                 simt_type_name(t));
         return sx_fail(s, clang_Cursor_getArgument(c, 0), NULL, msg);
     }
     if (p->a->kind == SX_ELEM && s->sf->f.params[p->a->param].readonly) {
@@ -633,9 +660,71 @@ static SimtNode *call(SCtx *s, CXCursor c)
 
 /* ---- expressions -------------------------------------------------------- */
 
+/* n as a condition (if, loops, !, &&, ||, ?:): C compares a scalar with 0,
+ * which CUDA's __half and __nv_bfloat16 do not do implicitly, so a narrow
+ * float becomes an explicit (bool)n. */
+static SimtNode *truth(SCtx *s, SimtNode *n)
+{
+    if (!n || !simt_type_is_narrow(n->type)) return n;
+    SimtNode *b = arena_alloc(s->cx->arena, sizeof *b);
+    b->kind = SX_CAST;
+    b->loc = n->loc;
+    b->param = -1;
+    b->type = SIMT_BOOL;
+    b->a = n;
+    return b;
+}
+
+/* Whether operands x and y of c are a _Float16 and a __bf16: clang converts
+ * the __bf16 one to _Float16 (bfloat16's range lost), CUDA has no such
+ * conversion, so SIMT code asks for an explicit one (an error). */
+static bool mixed_narrow(SCtx *s, CXCursor c, CXCursor x, CXCursor y)
+{
+    SimtType a = ctype(clang_getCursorType(fe_strip(x))), b = ctype(clang_getCursorType(fe_strip(y)));
+    if (!simt_type_is_narrow(a) || !simt_type_is_narrow(b) || a == b) return false;
+    CXCursor bf = fe_strip(a == SIMT_BF16 ? x : y); /* named in the fix when it is a name */
+    char fix[320];
+    snprintf(fix, sizeof fix, "convert one operand explicitly, e.g. to float: '(float)%s'",
+             clang_getCursorKind(bf) == CXCursor_DeclRefExpr ? sx_spelling(s, bf) : "x");
+    sx_fail(s, c, fix, "operands of types _Float16 and __bf16: SIMT code does not convert one to the other implicitly");
+    return true;
+}
+
+static SimtNode *expr_of(SCtx *s, CXCursor c, int flags);
+
+/* c without its parentheses and implicit conversions (as sx_strip), except
+ * the conversions to or from a narrow float, which become explicit casts:
+ * C converts implicitly where CUDA's __half and __nv_bfloat16 take a call,
+ * and the host target emulates every one.  ARG_VALUE skips the first: the
+ * one to a builtin's generic parameter. */
 SimtNode *sx_expr(SCtx *s, CXCursor c, int flags)
 {
-    c = sx_strip(c);
+    for (;;) {
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr) break;
+        Kids *ks = fe_kids_of(c);
+        bool one = ks->n == 1 && clang_isExpression(clang_getCursorKind(ks->c[0]));
+        CXCursor in = one ? ks->c[0] : c;
+        fe_kids_free(ks);
+        if (!one || (k == CXCursor_UnexposedExpr && vector_boundary(c, in))) break; /* v.x, a splat: sx_vector_access */
+        SimtType to = ctype(clang_getCursorType(c)), from = ctype(clang_getCursorType(in));
+        if (to != from && to > SIMT_VOID && from > SIMT_VOID && (simt_type_is_narrow(to) || simt_type_is_narrow(from))) {
+            if (flags & ARG_VALUE) {
+                flags &= ~ARG_VALUE;
+                c = in;
+                continue;
+            }
+            SimtNode *n = sx_node(s, SX_CAST, c);
+            n->type = to;
+            return (n->a = sx_expr(s, in, 0)) ? n : NULL;
+        }
+        c = in;
+    }
+    return expr_of(s, c, flags & ~ARG_VALUE);
+}
+
+static SimtNode *expr_of(SCtx *s, CXCursor c, int flags)
+{
     enum CXCursorKind k = clang_getCursorKind(c);
     SimtType t = ctype(clang_getCursorType(c));
     switch (k) {
@@ -718,7 +807,9 @@ SimtNode *sx_expr(SCtx *s, CXCursor c, int flags)
         SimtNode *n = sx_node(s, post ? SX_POSTFIX : SX_UNARY, c);
         n->text = fe_str_take(s->cx, clang_getUnaryOperatorKindSpelling(op));
         n->type = t;
-        return (n->a = sx_expr(s, a, 0)) ? n : NULL;
+        n->a = sx_expr(s, a, 0);
+        if (op == CXUnaryOperator_LNot) n->a = truth(s, n->a);
+        return n->a ? n : NULL;
     }
     case CXCursor_BinaryOperator: case CXCursor_CompoundAssignOperator: {
         Kids *ks = fe_kids_of(c);
@@ -727,12 +818,15 @@ SimtNode *sx_expr(SCtx *s, CXCursor c, int flags)
             return sx_fail(s, c, NULL, "cannot read this operator");
         }
         SimtNode *n = sx_node(s, SX_BINARY, c);
-        n->text = fe_str_take(s->cx, clang_getBinaryOperatorKindSpelling(clang_getCursorBinaryOperatorKind(c)));
+        enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+        n->text = fe_str_take(s->cx, clang_getBinaryOperatorKindSpelling(op));
         n->type = t;
-        n->a = sx_expr(s, ks->c[0], 0);
+        bool mixed = op != CXBinaryOperator_Assign && op != CXBinaryOperator_Comma && mixed_narrow(s, c, ks->c[0], ks->c[1]);
+        n->a = mixed ? NULL : sx_expr(s, ks->c[0], 0);
         n->b = n->a ? sx_expr(s, ks->c[1], 0) : NULL;
         fe_kids_free(ks);
         if (!n->a || !n->b) return NULL;
+        if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) n->a = truth(s, n->a), n->b = truth(s, n->b);
         bool whole = n->a->type == SIMT_VEC || n->a->type == SIMT_STRUCT || n->b->type == SIMT_VEC || n->b->type == SIMT_STRUCT;
         if (whole && strcmp(n->text, "=") != 0 && strcmp(n->text, ",") != 0)
             return sx_fail(s, c, "apply it to the lanes or fields one at a time",
@@ -748,7 +842,8 @@ SimtNode *sx_expr(SCtx *s, CXCursor c, int flags)
         Kids *ks = fe_kids_of(c);
         SimtNode *n = sx_node(s, SX_COND, c);
         n->type = t;
-        bool ok = ks->n == 3 && (n->a = sx_expr(s, ks->c[0], 0)) && (n->b = sx_expr(s, ks->c[1], 0)) && (n->c = sx_expr(s, ks->c[2], 0));
+        bool ok = ks->n == 3 && !mixed_narrow(s, c, ks->c[1], ks->c[2]) && (n->a = truth(s, sx_expr(s, ks->c[0], 0))) &&
+                  (n->b = sx_expr(s, ks->c[1], 0)) && (n->c = sx_expr(s, ks->c[2], 0));
         fe_kids_free(ks);
         if (ok && (n->b->type == SIMT_VEC || n->b->type == SIMT_STRUCT)) {
             n->type = n->b->type;
@@ -907,15 +1002,16 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
             ok = (n->b = single(s, ks->c[1])) && (ks->n < 3 || (n->c = single(s, ks->c[2])));
             break;
         }
-        ok = ks->n >= 2 && (n->a = sx_expr(s, ks->c[0], 0)) && (n->b = single(s, ks->c[1])) && (ks->n < 3 || (n->c = single(s, ks->c[2])));
+        ok = ks->n >= 2 && (n->a = truth(s, sx_expr(s, ks->c[0], 0))) && (n->b = single(s, ks->c[1])) &&
+             (ks->n < 3 || (n->c = single(s, ks->c[2])));
         break;
     case CXCursor_WhileStmt:
         n = sx_node(s, SS_WHILE, c);
-        ok = ks->n == 2 && (n->a = sx_expr(s, ks->c[0], 0)) && (n->b = single(s, ks->c[1]));
+        ok = ks->n == 2 && (n->a = truth(s, sx_expr(s, ks->c[0], 0))) && (n->b = single(s, ks->c[1]));
         break;
     case CXCursor_DoStmt:
         n = sx_node(s, SS_DO, c);
-        ok = ks->n == 2 && (n->b = single(s, ks->c[0])) && (n->a = sx_expr(s, ks->c[1], 0));
+        ok = ks->n == 2 && (n->b = single(s, ks->c[0])) && (n->a = truth(s, sx_expr(s, ks->c[1], 0)));
         break;
     case CXCursor_ForStmt: {
         unsigned semi[2], rparen;
@@ -935,7 +1031,7 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
                 ok = stmt_into(s, x, b, &bc);
                 if (ok && b->nkids != 1) ok = !!sx_fail(s, x, "declare the other variables before the loop", "declare one variable in a for header");
                 if (ok) n->a = b->kids[0];
-            } else if (off < semi[1]) ok = (n->b = sx_expr(s, x, 0)) != NULL;
+            } else if (off < semi[1]) ok = (n->b = truth(s, sx_expr(s, x, 0))) != NULL;
             else if (off < rparen) ok = (n->c = sx_expr(s, x, 0)) != NULL;
             else ok = (n->d = single(s, x)) != NULL;
         }
@@ -1039,7 +1135,7 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
         else if (p->kind == PARAM_CONST) {
             sx_fail(&s, a, "pass it as a plain scalar parameter", "TILE_CONST parameters are not supported in SIMT code yet");
         } else if (simt_type_of_dtype(p->type.dtype) == SIMT_NONE) {
-            snprintf(msg, sizeof msg, "parameter '%s' has element type %s; SIMT code has bool, integers, float32 and float64 yet",
+            snprintf(msg, sizeof msg, "parameter '%s' has element type %s; SIMT code has bool, integers, float16, bfloat16, float32 and float64",
                      p->name, dtype_name(p->type.dtype));
             sx_fail(&s, a, NULL, msg);
         }

@@ -14,6 +14,7 @@
 typedef enum SimtType {
     SIMT_NONE = 0, SIMT_VOID, SIMT_BOOL, SIMT_SCHAR, SIMT_UCHAR, SIMT_SHORT, SIMT_USHORT, SIMT_INT, SIMT_UINT,
     SIMT_LONG, SIMT_ULONG, SIMT_LLONG, SIMT_ULLONG, SIMT_FLOAT, SIMT_DOUBLE,
+    SIMT_HALF, SIMT_BF16, /* _Float16 and __bf16: every operation rounds to the type (codegen/simt_narrow.c) */
     SIMT_VEC, SIMT_STRUCT,
 } SimtType;
 
@@ -76,7 +77,7 @@ static inline bool simt_is_atomic(SimtBuiltin b) { return b >= SB_ATOMIC_LOAD &&
 typedef enum SimtKind {
     /* expressions */
     SX_INT,     /* text: the value with its C suffix */
-    SX_FLOAT,   /* text: the value, round-trip exact, with f for float */
+    SX_FLOAT,   /* text: the value, round-trip exact, with f for float; _Float16: its bits (0x3e00u) */
     SX_VAR,     /* a local or shared variable (decl), or a scalar parameter (param >= 0) */
     SX_ARRAY,   /* a TILE_ARRAY parameter passed to a SIMT_FUNC (param) */
     SX_UNARY,   /* text a: prefix - + ! ~ ++ -- */
@@ -151,12 +152,13 @@ const char *simt_lane_name(int i);
 void simt_layout(SimtType t, const SimtAgg *agg, int64_t *size, int64_t *align);
 /* The field of struct a called name, or NULL. */
 const SimtField *simt_field(const SimtAgg *a, const char *name);
-/* The dtype's C type (SIMT_NONE for narrow floats, which SIMT code does not
- * have yet). */
+/* The dtype's C type (SIMT_NONE for tf32 and float8, which SIMT code does
+ * not have). */
 SimtType simt_type_of_dtype(Dtype d);
-/* i32, u32, i64, u64, f32, f64: the host helpers' suffix of a type, or
- * NULL (bool, narrow integers). */
+/* i32, u32, i64, u64, f32, f64, f16, bf16: the host helpers' suffix of a
+ * type, or NULL (bool, narrow integers). */
 const char *simt_type_suffix(SimtType t);
-bool simt_type_is_float(SimtType t);
+bool simt_type_is_float(SimtType t); /* the narrow floats too */
+static inline bool simt_type_is_narrow(SimtType t) { return t == SIMT_HALF || t == SIMT_BF16; }
 bool simt_type_is_64(SimtType t);
 #endif

@@ -26,7 +26,10 @@ typedef struct SCtx {
 /* What an expression may be besides a scalar: an atomic's &element, an
  * array parameter (a SIMT function's argument), a row of a local array (the
  * base of the next subscript), a SIMT_ATOMIC object (an atomic's operand). */
-enum { ALLOW_ADDR = 1, ALLOW_ARRAY = 2, ALLOW_ROW = 4, ALLOW_ATOMIC = 8 };
+/* ARG_VALUE: a builtin's value argument, which tilec.h declares double (or
+ * unsigned long long): its implicit conversion there is not the program's
+ * (the builtin takes the operand's type). */
+enum { ALLOW_ADDR = 1, ALLOW_ARRAY = 2, ALLOW_ROW = 4, ALLOW_ATOMIC = 8, ARG_VALUE = 16 };
 
 /* simt.c */
 SimtNode *sx_node(SCtx *s, SimtKind k, CXCursor c);

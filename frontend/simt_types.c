@@ -111,6 +111,12 @@ static bool struct_fields(Ctx *cx, CXCursor decl, SimtAgg *a, bool *ok)
         }
         sf->type = simt_scalar_ctype(ft);
         if (sf->type == SIMT_NONE) sf->type = agg_type(cx, ft, f, &sf->agg, ok);
+        if (simt_type_is_narrow(sf->type)) {
+            snprintf(msg, sizeof msg, "field '%s' is a %s; fields of SIMT structs are not float16 or bfloat16 yet", name,
+                     simt_type_name(sf->type));
+            good = fail_at(f, cx, ok, "store its bits in a uint16_t field, or use a float", msg);
+            break;
+        }
         if (!*ok) {
             good = false;
             break;
@@ -216,7 +222,7 @@ static int64_t scalar_size(SimtType t)
 {
     switch (t) {
     case SIMT_BOOL: case SIMT_SCHAR: case SIMT_UCHAR: return 1;
-    case SIMT_SHORT: case SIMT_USHORT: return 2;
+    case SIMT_SHORT: case SIMT_USHORT: case SIMT_HALF: case SIMT_BF16: return 2;
     case SIMT_INT: case SIMT_UINT: case SIMT_FLOAT: return 4;
     default: return 8;
     }

@@ -17,7 +17,12 @@
  * thread no longer takes part in barriers.  Warp collectives on the host
  * need every live lane of the warp to reach the same collective (converged
  * warps); their masks select results, not participants.  A SIMT_INTEROP
- * function called from C runs as one thread alone (tilec_simt_solo). */
+ * function called from C runs as one thread alone (tilec_simt_solo).
+ *
+ * float16 and bfloat16 (SIMT code's _Float16 and __bf16) are CUDA's __half
+ * and __nv_bfloat16 on the GPU, and on the host structs of their bits with
+ * one helper per operation, each computed in float and rounded once to the
+ * narrow type, as CUDA's intrinsics round (codegen/simt_narrow.c). */
 #ifndef TILEC_SIMT_H
 #define TILEC_SIMT_H
 #include <stdint.h>
@@ -63,6 +68,8 @@ static inline tilec_status tilec_simt_check_vectors(const tilec_array *a, const 
 
 #if defined(__CUDACC__)
 #include <cuda/atomic>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 /* ---- CUDA: atomics (S a cuda::thread_scope) ------------------------------ */
 template <cuda::thread_scope S, class T>
@@ -118,6 +125,48 @@ TILEC_SIMT_NAN_(nanmax, >)
 TILEC_SIMT_NAN_(nanmin, <)
 #undef TILEC_SIMT_NAN_
 
+/* float16 and bfloat16: load, store, exchange and compare-and-swap are the
+ * templates above (atomic_ref of any 2-byte type, compared bitwise).  add is
+ * atomicAdd when relaxed and at most device scope (atom.add.noftz.f16 on
+ * sm_70+; bfloat16 natively on sm_90, by a 16-bit compare-and-swap loop
+ * before), otherwise a compare-and-swap loop with the order; sub adds -v
+ * (the same result); max, min, nanmax and nanmin are compare-and-swap loops
+ * with the host target's formulas. */
+#define TILEC_SIMT_NARROW_CAS_(T, op, expr)                                                        \
+    template <cuda::thread_scope S>                                                                \
+    static __device__ __forceinline__ T tilec_simt_atomic_##op(T *p, T v, cuda::memory_order o)    \
+    {                                                                                              \
+        cuda::atomic_ref<T, S> r_(*p);                                                             \
+        T old_ = r_.load(cuda::memory_order_relaxed);                                              \
+        for (;;) {                                                                                 \
+            T new_ = (expr);                                                                       \
+            if (r_.compare_exchange_weak(old_, new_, o, cuda::memory_order_relaxed)) return old_; \
+        }                                                                                          \
+    }
+#define TILEC_SIMT_NARROW_ATOMICS_(T)                                                              \
+    TILEC_SIMT_NARROW_CAS_(T, add_cas_, __hadd_rn(old_, v))                                           \
+    TILEC_SIMT_NARROW_CAS_(T, sub_cas_, __hsub_rn(old_, v))                                           \
+    TILEC_SIMT_NARROW_CAS_(T, max, __hgt(v, old_) ? v : old_)                                      \
+    TILEC_SIMT_NARROW_CAS_(T, min, __hlt(v, old_) ? v : old_)                                      \
+    TILEC_SIMT_NARROW_CAS_(T, nanmax, __hisnan(old_) ? v : __hisnan(v) ? old_ : __hgt(v, old_) ? v : old_) \
+    TILEC_SIMT_NARROW_CAS_(T, nanmin, __hisnan(old_) ? v : __hisnan(v) ? old_ : __hlt(v, old_) ? v : old_) \
+    template <cuda::thread_scope S>                                                                \
+    static __device__ __forceinline__ T tilec_simt_atomic_add(T *p, T v, cuda::memory_order o)     \
+    {                                                                                              \
+        if (o == cuda::memory_order_relaxed && S != cuda::thread_scope_system) return atomicAdd(p, v); \
+        return tilec_simt_atomic_add_cas_<S>(p, v, o);                                             \
+    }                                                                                              \
+    template <cuda::thread_scope S>                                                                \
+    static __device__ __forceinline__ T tilec_simt_atomic_sub(T *p, T v, cuda::memory_order o)     \
+    {                                                                                              \
+        if (o == cuda::memory_order_relaxed && S != cuda::thread_scope_system) return atomicAdd(p, __hneg(v)); \
+        return tilec_simt_atomic_sub_cas_<S>(p, v, o);                                             \
+    }
+TILEC_SIMT_NARROW_ATOMICS_(__half)
+TILEC_SIMT_NARROW_ATOMICS_(__nv_bfloat16)
+#undef TILEC_SIMT_NARROW_ATOMICS_
+#undef TILEC_SIMT_NARROW_CAS_
+
 /* %lanemask_lt: the lanes below this one. */
 /* __match_all_sync's mask, or 0 when the lanes' values differ (its pred) */
 template <class T>
@@ -136,6 +185,58 @@ static __device__ __forceinline__ unsigned tilec_simt_lanemask_lt(void)
 #else /* the host target */
 #include <pthread.h>
 #include <stdlib.h>
+#include "tilec_fp.h"
+
+/* ---- host: float16 and bfloat16 --------------------------------------------
+ * A value is its bits in a struct, so that no C operator applies to it by
+ * mistake: the generated code calls these for every operation.  Each
+ * operation widens its operands to float (exactly), computes there and
+ * rounds the result once to the narrow type, to nearest even; for + - * /
+ * that is the correctly rounded result (float's 24 bits are at least
+ * 2p + 2, p = 11 and 8), which CUDA's __hadd_rn, __hsub_rn, __hmul_rn and
+ * __hdiv give.  Comparisons are float's (NaN unordered); neg flips the sign bit.
+ * Conversions from double and 64-bit integers round once (tilec_fp.h), as
+ * CUDA's __double2half, __ll2half_rn ... do. */
+typedef struct tilec_simt_f16 {
+    uint16_t bits;
+} tilec_simt_f16;
+typedef struct tilec_simt_bf16 {
+    uint16_t bits;
+} tilec_simt_bf16;
+#define TILEC_SIMT_NARROW_(T, S)                                                                   \
+    static inline T tilec_simt_##S##_bits(unsigned b)                                              \
+    {                                                                                              \
+        T r_ = {(uint16_t)b};                                                                      \
+        return r_;                                                                                 \
+    }                                                                                              \
+    static inline float tilec_simt_##S##_to_f32(T x) { return tilec_##S##_to_float(x.bits); }     \
+    static inline T tilec_simt_##S##_from_f32(float x) { return tilec_simt_##S##_bits(tilec_##S##_from_float(x, TILEC_RN)); } \
+    static inline T tilec_simt_##S##_from_f64(double x) { return tilec_simt_##S##_bits(tilec_##S##_from_double(x, TILEC_RN)); } \
+    static inline T tilec_simt_##S##_from_i64(int64_t x) { return tilec_simt_##S##_bits(tilec_##S##_from_i64(x, TILEC_RN)); } \
+    static inline T tilec_simt_##S##_from_u64(uint64_t x) { return tilec_simt_##S##_bits(tilec_##S##_from_u64(x, TILEC_RN)); } \
+    static inline T tilec_simt_##S##_neg(T x) { return tilec_simt_##S##_bits(x.bits ^ 0x8000u); } \
+    TILEC_SIMT_NARROW_OP_(T, S, add, +)                                                            \
+    TILEC_SIMT_NARROW_OP_(T, S, sub, -)                                                            \
+    TILEC_SIMT_NARROW_OP_(T, S, mul, *)                                                            \
+    TILEC_SIMT_NARROW_OP_(T, S, div, /)                                                            \
+    TILEC_SIMT_NARROW_CMP_(T, S, eq, ==)                                                           \
+    TILEC_SIMT_NARROW_CMP_(T, S, ne, !=)                                                           \
+    TILEC_SIMT_NARROW_CMP_(T, S, lt, <)                                                            \
+    TILEC_SIMT_NARROW_CMP_(T, S, le, <=)                                                           \
+    TILEC_SIMT_NARROW_CMP_(T, S, gt, >)                                                            \
+    TILEC_SIMT_NARROW_CMP_(T, S, ge, >=)
+#define TILEC_SIMT_NARROW_OP_(T, S, name, op)                                                      \
+    static inline T tilec_simt_##S##_##name(T a, T b)                                              \
+    {                                                                                              \
+        return tilec_simt_##S##_from_f32(tilec_simt_##S##_to_f32(a) op tilec_simt_##S##_to_f32(b)); \
+    }
+#define TILEC_SIMT_NARROW_CMP_(T, S, name, op)                                                     \
+    static inline int tilec_simt_##S##_##name(T a, T b) { return tilec_simt_##S##_to_f32(a) op tilec_simt_##S##_to_f32(b); }
+TILEC_SIMT_NARROW_(tilec_simt_f16, f16)
+TILEC_SIMT_NARROW_(tilec_simt_bf16, bf16)
+#undef TILEC_SIMT_NARROW_
+#undef TILEC_SIMT_NARROW_OP_
+#undef TILEC_SIMT_NARROW_CMP_
 
 /* ---- host: atomics --------------------------------------------------------
  * GCC/Clang __atomic builtins; the floating-point operations, max and min
@@ -150,7 +251,7 @@ static __device__ __forceinline__ unsigned tilec_simt_lanemask_lt(void)
         while (!__atomic_compare_exchange(p, &old_, &new_, 0, mo, __ATOMIC_RELAXED));              \
         return old_;                                                                               \
     }
-#define TILEC_SIMT_ATOMICS_(T, S)                                                                  \
+#define TILEC_SIMT_BASIC_ATOMICS_(T, S)                                                            \
     static inline T tilec_simt_atomic_load_##S(T *p, int mo)                                       \
     {                                                                                              \
         T r_;                                                                                      \
@@ -168,7 +269,9 @@ static __device__ __forceinline__ unsigned tilec_simt_lanemask_lt(void)
     {                                                                                              \
         __atomic_compare_exchange(p, &expected, &v, 0, mo, fail);                                  \
         return expected;                                                                           \
-    }                                                                                              \
+    }
+#define TILEC_SIMT_ATOMICS_(T, S)                                                                  \
+    TILEC_SIMT_BASIC_ATOMICS_(T, S)                                                                \
     TILEC_SIMT_CASLOOP_(T, S, max, v > old_ ? v : old_)                                            \
     TILEC_SIMT_CASLOOP_(T, S, min, v < old_ ? v : old_)                                            \
     TILEC_SIMT_CASLOOP_(T, S, nanmax, old_ != old_ ? v : v != v ? old_ : (v > old_ ? v : old_))   \
@@ -190,9 +293,25 @@ TILEC_SIMT_INT_ATOMICS_(int64_t, i64)
 TILEC_SIMT_INT_ATOMICS_(uint64_t, u64)
 TILEC_SIMT_FLOAT_ATOMICS_(float, f32)
 TILEC_SIMT_FLOAT_ATOMICS_(double, f64)
+/* float16 and bfloat16: the same operations through their helpers (values
+ * compared bitwise by the compare-and-swap, as for every type) */
+#define TILEC_SIMT_NARROW_ATOMICS_(T, S)                                                           \
+    TILEC_SIMT_BASIC_ATOMICS_(T, S)                                                                \
+    TILEC_SIMT_CASLOOP_(T, S, add, tilec_simt_##S##_add(old_, v))                                  \
+    TILEC_SIMT_CASLOOP_(T, S, sub, tilec_simt_##S##_sub(old_, v))                                  \
+    TILEC_SIMT_CASLOOP_(T, S, max, tilec_simt_##S##_gt(v, old_) ? v : old_)                        \
+    TILEC_SIMT_CASLOOP_(T, S, min, tilec_simt_##S##_lt(v, old_) ? v : old_)                        \
+    TILEC_SIMT_CASLOOP_(T, S, nanmax, tilec_simt_##S##_ne(old_, old_) ? v : tilec_simt_##S##_ne(v, v) ? old_ \
+                                      : tilec_simt_##S##_gt(v, old_) ? v : old_)                   \
+    TILEC_SIMT_CASLOOP_(T, S, nanmin, tilec_simt_##S##_ne(old_, old_) ? v : tilec_simt_##S##_ne(v, v) ? old_ \
+                                      : tilec_simt_##S##_lt(v, old_) ? v : old_)
+TILEC_SIMT_NARROW_ATOMICS_(tilec_simt_f16, f16)
+TILEC_SIMT_NARROW_ATOMICS_(tilec_simt_bf16, bf16)
 #undef TILEC_SIMT_INT_ATOMICS_
 #undef TILEC_SIMT_FLOAT_ATOMICS_
+#undef TILEC_SIMT_NARROW_ATOMICS_
 #undef TILEC_SIMT_ATOMICS_
+#undef TILEC_SIMT_BASIC_ATOMICS_
 #undef TILEC_SIMT_CASLOOP_
 
 /* ---- host: bit operations with CUDA's results (__clz(0) is 32) ---------- */
@@ -432,6 +551,8 @@ TILEC_SIMT_SHFL_(int64_t, i64)
 TILEC_SIMT_SHFL_(uint64_t, u64)
 TILEC_SIMT_SHFL_(float, f32)
 TILEC_SIMT_SHFL_(double, f64)
+TILEC_SIMT_SHFL_(tilec_simt_f16, f16)
+TILEC_SIMT_SHFL_(tilec_simt_bf16, bf16)
 #undef TILEC_SIMT_SHFL_
 
 /* A thread leaves the block: barriers stop counting it, and the last one
