@@ -225,9 +225,13 @@ static void var_name(E *e, const SimtNode *n)
 static void c_zero(FILE *o, SimtType t, const SimtAgg *a, int ndims)
 {
     if (ndims) fputs("{0}", o);
+    else if (simt_type_is_narrow(t)) fprintf(o, "((%s){0})", simt_ctype(false, t));
     else if (t == SIMT_VEC) {
-        fprintf(o, "((%s){{0", a->cname);
-        for (int i = 1; i < a->lanes; i++) fputs(", 0", o);
+        fprintf(o, "((%s){{", a->cname);
+        for (int i = 0; i < a->lanes; i++) {
+            fputs(i ? ", " : "", o);
+            c_zero(o, a->elem, NULL, 0);
+        }
         fputs("}})", o);
     } else if (t == SIMT_STRUCT) {
         fprintf(o, "((%s){.%s = ", a->cname, a->fields[0].name);
@@ -249,6 +253,7 @@ static void make(E *e, const SimtNode *n)
         for (int i = 0; i < n->nkids; i++) {
             if (i) fputs(", ", o);
             if (n->kids[i]) ex(e, n->kids[i]);
+            else if (simt_type_is_narrow(a->elem)) fprintf(o, "((%s){0})", simt_ctype(false, a->elem));
             else fputc('0', o);
         }
         fputs("}})", o);
@@ -261,6 +266,7 @@ static void make(E *e, const SimtNode *n)
             if (!n->kids[i] && (a->fields[i].type == SIMT_VEC || a->fields[i].type == SIMT_STRUCT || a->fields[i].ndims)) continue;
             fprintf(o, "%s.%s = ", given++ ? ", " : "", a->fields[i].name);
             if (n->kids[i]) ex(e, n->kids[i]);
+            else if (simt_type_is_narrow(a->fields[i].type)) fprintf(o, "((%s){0})", simt_ctype(false, a->fields[i].type));
             else fputc('0', o);
         }
         if (!given) {
@@ -278,8 +284,10 @@ static void make(E *e, const SimtNode *n)
             continue;
         }
         const SimtField *f = a->vector ? NULL : &a->fields[i];
+        SimtType lt = f ? f->type : a->elem;
         if (f && f->ndims) fputs("{}", o);
         else if (f && f->agg) fprintf(o, "%s{}", f->agg->cname);
+        else if (simt_type_is_narrow(lt)) fprintf(o, "%s()", simt_ctype(true, lt)); /* +0 */
         else fputc('0', o);
     }
     fputc('}', o);
@@ -350,7 +358,7 @@ static void ex(E *e, const SimtNode *n)
     case SX_ELEM: { /* through the descriptor: strides are in elements (an array of vectors': in lanes) */
         const Param *p = &e->sf->f.params[n->param];
         const char *cq = p->readonly ? "const " : "";
-        if (n->type == SIMT_VEC) fprintf(o, "(*(%s%s *)((%s%s *)p_%s.data + ", cq, n->agg->cname, cq, simt_type_name(n->agg->elem), p->name);
+        if (n->type == SIMT_VEC) fprintf(o, "(*(%s%s *)((%s%s *)p_%s.data + ", cq, n->agg->cname, cq, simt_ctype(e->cuda, n->agg->elem), p->name);
         else if (n->type == SIMT_STRUCT) fprintf(o, "(*(%s%s *)((%sunsigned char *)p_%s.data + ", cq, n->agg->cname, cq, p->name);
         else fprintf(o, "((%s%s *)p_%s.data)[", cq, simt_ctype(e->cuda, n->type), p->name);
         for (int i = 0; i < n->nkids; i++) {

@@ -130,6 +130,8 @@ static Dtype dtype_of_simt(SimtType t)
     case SIMT_ULONG: case SIMT_ULLONG: return DT_UINT64;
     case SIMT_FLOAT: return DT_FLOAT32;
     case SIMT_DOUBLE: return DT_FLOAT64;
+    case SIMT_HALF: return DT_FLOAT16;
+    case SIMT_BF16: return DT_BFLOAT16;
     default: return DT_INVALID;
     }
 }

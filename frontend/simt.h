@@ -142,8 +142,9 @@ typedef struct SimtFunc {
 
 /* "int", "unsigned long long" ...: the spelling of a scalar SIMT type. */
 const char *simt_type_name(SimtType t);
-/* The spelling of any SIMT type in generated code and headers: a scalar's
- * C name, tilec_float32x4 for a vector, a struct's name. */
+/* The spelling of any SIMT type in generated headers (the same on both
+ * targets): a scalar's C name, tilec_float16 and tilec_bfloat16,
+ * tilec_float32x4 for a vector, a struct's name. */
 const char *simt_type_text(SimtType t, const SimtAgg *agg);
 /* "x", "y", "z", "w": the name of lane i of a vector. */
 const char *simt_lane_name(int i);

@@ -31,6 +31,8 @@ static const char *vec_elem_name(SimtType t)
     case SIMT_ULONG: case SIMT_ULLONG: return "uint64";
     case SIMT_FLOAT: return "float32";
     case SIMT_DOUBLE: return "float64";
+    case SIMT_HALF: return "float16";
+    case SIMT_BF16: return "bfloat16";
     default: return NULL;
     }
 }
@@ -38,6 +40,8 @@ static const char *vec_elem_name(SimtType t)
 const char *simt_type_text(SimtType t, const SimtAgg *agg)
 {
     if ((t == SIMT_VEC || t == SIMT_STRUCT) && agg) return agg->cname;
+    if (t == SIMT_HALF) return "tilec_float16"; /* tilec_vec.h: __half on CUDA, its bits on the host */
+    if (t == SIMT_BF16) return "tilec_bfloat16";
     return simt_type_name(t);
 }
 
@@ -111,12 +115,6 @@ static bool struct_fields(Ctx *cx, CXCursor decl, SimtAgg *a, bool *ok)
         }
         sf->type = simt_scalar_ctype(ft);
         if (sf->type == SIMT_NONE) sf->type = agg_type(cx, ft, f, &sf->agg, ok);
-        if (simt_type_is_narrow(sf->type)) {
-            snprintf(msg, sizeof msg, "field '%s' is a %s; fields of SIMT structs are not float16 or bfloat16 yet", name,
-                     simt_type_name(sf->type));
-            good = fail_at(f, cx, ok, "store its bits in a uint16_t field, or use a float", msg);
-            break;
-        }
         if (!*ok) {
             good = false;
             break;
@@ -143,7 +141,7 @@ static SimtType agg_type(Ctx *cx, CXType t, CXCursor at, const SimtAgg **agg, bo
         long long n = clang_getNumElements(c);
         const char *en = vec_elem_name(e);
         if (!en || n < 1 || n > 4) {
-            snprintf(msg, sizeof msg, "vector type '%s' is not one of SIMT code's (int8xN ... float64xN, N from 1 to 4)",
+            snprintf(msg, sizeof msg, "vector type '%s' is not one of SIMT code's (int8xN ... float64xN, float16xN, bfloat16xN, N from 1 to 4)",
                      fe_str_take(cx, clang_getTypeSpelling(t)));
             fail_at(at, cx, ok, "use a typedef of tilec.h, e.g. float32x4", msg);
             return SIMT_NONE;

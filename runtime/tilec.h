@@ -306,7 +306,8 @@ int __tilec_simt_lane_id(void);
 #define simt_grid_size(axis) __tilec_simt_grid_size(axis)
 #define simt_lane_id() __tilec_simt_lane_id()
 #define simt_warp_size 32
-/* Vectors of SIMT code (seed 001's int8xN ... float64xN, N = 1 to 4): built
+/* Vectors of SIMT code (seed 001's int8xN ... float64xN, float16xN and
+ * bfloat16xN, N = 1 to 4): built
  * as `(float32x4){a, b, c, d}` or `float32x4 v = {a, b, c, d};` (missing
  * lanes are 0), read and written through .x .y .z .w or v[i]; passed to and
  * returned from SIMT functions, and kernels' parameters by value.  Their
@@ -333,6 +334,10 @@ typedef float float32x1 __attribute__((ext_vector_type(1))); typedef float float
 typedef float float32x3 __attribute__((ext_vector_type(3))); typedef float float32x4 __attribute__((ext_vector_type(4)));
 typedef double float64x1 __attribute__((ext_vector_type(1))); typedef double float64x2 __attribute__((ext_vector_type(2)));
 typedef double float64x3 __attribute__((ext_vector_type(3))); typedef double float64x4 __attribute__((ext_vector_type(4)));
+typedef _Float16 float16x1 __attribute__((ext_vector_type(1))); typedef _Float16 float16x2 __attribute__((ext_vector_type(2)));
+typedef _Float16 float16x3 __attribute__((ext_vector_type(3))); typedef _Float16 float16x4 __attribute__((ext_vector_type(4)));
+typedef __bf16 bfloat16x1 __attribute__((ext_vector_type(1))); typedef __bf16 bfloat16x2 __attribute__((ext_vector_type(2)));
+typedef __bf16 bfloat16x3 __attribute__((ext_vector_type(3))); typedef __bf16 bfloat16x4 __attribute__((ext_vector_type(4)));
 /* The thread's position on 2 or 3 axes at once (seed 001's tid(n) and
  * grid_size(n) for n > 1): .x, .y, .z are simt_tid(0), (1), (2). */
 #define simt_tid2() ((int32x2){simt_tid(0), simt_tid(1)})

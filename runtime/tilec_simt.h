@@ -197,12 +197,8 @@ static __device__ __forceinline__ unsigned tilec_simt_lanemask_lt(void)
  * __hdiv give.  Comparisons are float's (NaN unordered); neg flips the sign bit.
  * Conversions from double and 64-bit integers round once (tilec_fp.h), as
  * CUDA's __double2half, __ll2half_rn ... do. */
-typedef struct tilec_simt_f16 {
-    uint16_t bits;
-} tilec_simt_f16;
-typedef struct tilec_simt_bf16 {
-    uint16_t bits;
-} tilec_simt_bf16;
+/* tilec_simt_f16 and tilec_simt_bf16 are in tilec_vec.h (vectors' lanes and
+ * structs' fields are made of them too). */
 #define TILEC_SIMT_NARROW_(T, S)                                                                   \
     static inline T tilec_simt_##S##_bits(unsigned b)                                              \
     {                                                                                              \

@@ -7,6 +7,7 @@
  * and an array a_ through which a lane is read at a run-time index. */
 #ifndef TILEC_VEC_H_
 #define TILEC_VEC_H_
+#include <stdint.h>
 #if defined(__CUDACC__)
 #include <vector_types.h>
 typedef char1 tilec_int8x1;
@@ -49,6 +50,20 @@ typedef double1 tilec_float64x1;
 typedef double2 tilec_float64x2;
 typedef double3 tilec_float64x3;
 typedef double4_16a tilec_float64x4;
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+/* float16xN, bfloat16xN: CUDA has __half2 and __nv_bfloat162; the other
+ * widths are structs of the lanes, aligned as CUDA aligns its vectors */
+typedef __half tilec_float16;
+typedef __nv_bfloat16 tilec_bfloat16;
+typedef struct { __half x; } tilec_float16x1;
+typedef __half2 tilec_float16x2;
+typedef struct { __half x, y, z; } tilec_float16x3;
+typedef struct __align__(8) { __half x, y, z, w; } tilec_float16x4;
+typedef struct { __nv_bfloat16 x; } tilec_bfloat16x1;
+typedef __nv_bfloat162 tilec_bfloat16x2;
+typedef struct { __nv_bfloat16 x, y, z; } tilec_bfloat16x3;
+typedef struct __align__(8) { __nv_bfloat16 x, y, z, w; } tilec_bfloat16x4;
 #else
 #ifdef __cplusplus
 #define TILEC_VEC_ALIGN_(n) alignas(n)
@@ -97,6 +112,24 @@ typedef union { struct { double x; }; double a_[1]; } tilec_float64x1;
 typedef union { struct { TILEC_VEC_ALIGN_(16) double x; double y; }; double a_[2]; } tilec_float64x2;
 typedef union { struct { double x; double y, z; }; double a_[3]; } tilec_float64x3;
 typedef union { struct { TILEC_VEC_ALIGN_(16) double x; double y, z, w; }; double a_[4]; } tilec_float64x4;
+/* float16 and bfloat16 on the host: their bits, in a struct so that no C
+ * operator applies to them by mistake (tilec_simt.h has the operations) */
+typedef struct tilec_simt_f16 {
+    uint16_t bits;
+} tilec_simt_f16;
+typedef struct tilec_simt_bf16 {
+    uint16_t bits;
+} tilec_simt_bf16;
+typedef tilec_simt_f16 tilec_float16;
+typedef tilec_simt_bf16 tilec_bfloat16;
+typedef union { struct { tilec_simt_f16 x; }; tilec_simt_f16 a_[1]; } tilec_float16x1;
+typedef union { struct { TILEC_VEC_ALIGN_(4) tilec_simt_f16 x; tilec_simt_f16 y; }; tilec_simt_f16 a_[2]; } tilec_float16x2;
+typedef union { struct { tilec_simt_f16 x; tilec_simt_f16 y, z; }; tilec_simt_f16 a_[3]; } tilec_float16x3;
+typedef union { struct { TILEC_VEC_ALIGN_(8) tilec_simt_f16 x; tilec_simt_f16 y, z, w; }; tilec_simt_f16 a_[4]; } tilec_float16x4;
+typedef union { struct { tilec_simt_bf16 x; }; tilec_simt_bf16 a_[1]; } tilec_bfloat16x1;
+typedef union { struct { TILEC_VEC_ALIGN_(4) tilec_simt_bf16 x; tilec_simt_bf16 y; }; tilec_simt_bf16 a_[2]; } tilec_bfloat16x2;
+typedef union { struct { tilec_simt_bf16 x; tilec_simt_bf16 y, z; }; tilec_simt_bf16 a_[3]; } tilec_bfloat16x3;
+typedef union { struct { TILEC_VEC_ALIGN_(8) tilec_simt_bf16 x; tilec_simt_bf16 y, z, w; }; tilec_simt_bf16 a_[4]; } tilec_bfloat16x4;
 #endif
 /* A struct member aligned to at least n bytes (SIMT_STRUCT_ALIGN) */
 #ifdef __cplusplus

@@ -6,6 +6,7 @@
  * computes for sizeof are compared with the header's C layout. */
 #include "../../../examples/common/example.h"
 #include "simt_types.h"
+#include "tilec_fp.h"
 
 int main(void)
 {
@@ -152,5 +153,38 @@ int main(void)
     gt[65] = mz.line, gt[66] = mz.current, wt[65] = wt[66] = nblocks;
     ex_check("ticket mutex of SIMT_ATOMIC fields, and a shared SIMT_ATOMIC count", gt, wt, 67, 0, 0);
     ex_free(dmx), ex_free(dtt);
+
+    /* float16x2 arrays and a struct of float16/bfloat16 fields: small integers and halves, exact in both */
+    const int64_t nh = 300;
+    uint16_t *hx = malloc(4 * nh), *hy = malloc(4 * nh);
+    float *hz = malloc(4 * nh);
+    double *gh = malloc(8 * 3 * nh), *wh = malloc(8 * 3 * nh);
+    struct narrow_pair pr;
+    memset(&pr, 0, sizeof pr);
+    pr.h.bits = tilec_f16_from_float(0.5f, TILEC_RN), pr.b.bits = tilec_bf16_from_float(-3.0f, TILEC_RN);
+    float wl[4] = {1, -2, 4, 0.25f};
+    pr.w.x.bits = tilec_bf16_from_float(wl[0], TILEC_RN), pr.w.y.bits = tilec_bf16_from_float(wl[1], TILEC_RN);
+    pr.w.z.bits = tilec_bf16_from_float(wl[2], TILEC_RN), pr.w.w.bits = tilec_bf16_from_float(wl[3], TILEC_RN);
+    for (int64_t i = 0; i < nh; i++) {
+        float a = (float)(int)ex_uniform(-200, 200) * 0.5f, b = (float)(int)ex_uniform(-200, 200);
+        hx[2 * i] = tilec_f16_from_float(a, TILEC_RN), hx[2 * i + 1] = tilec_f16_from_float(b, TILEC_RN);
+        wh[3 * i] = b * 2 + 0.5, wh[3 * i + 1] = a - wl[i % 4], wh[3 * i + 2] = -3.0 + (i % 2 ? b : a) + 0;
+    }
+    uint16_t *dhx = ex_alloc(4 * nh), *dhy = ex_alloc(4 * nh);
+    float *dhz = ex_alloc(4 * nh);
+    ex_upload(dhx, hx, 4 * nh);
+    tilec_array HX = tilec_array_2d(dhx, TILEC_FLOAT16, nh, 2), HY = tilec_array_2d(dhy, TILEC_FLOAT16, nh, 2),
+                HZ = tilec_array_1d(dhz, TILEC_FLOAT32, nh);
+    ex_status("narrow_vectors launch", narrow_vectors(NULL, (tilec_grid){3, 1, 1}, (tilec_grid){128, 1, 1}, 0, &HX, &HY, &HZ, pr));
+    ex_download(hy, dhy, 4 * nh), ex_download(hz, dhz, 4 * nh);
+    for (int64_t i = 0; i < nh; i++) {
+        gh[3 * i] = tilec_f16_to_float(hy[2 * i]), gh[3 * i + 1] = tilec_f16_to_float(hy[2 * i + 1]);
+        gh[3 * i + 2] = hz[i];
+    }
+    ex_check("float16x2 arrays, a struct of float16/bfloat16 fields (exact)", gh, wh, 3 * nh, 0, 0);
+    ex_expect("struct narrow_pair is 16 bytes, aligned to 8 (its bfloat16x4 as CUDA aligns 4 lanes of 2 bytes)",
+              sizeof(struct narrow_pair) == 16 && _Alignof(struct narrow_pair) == 8);
+    free(hx), free(hy), free(hz), free(gh), free(wh);
+    ex_free(dhx), ex_free(dhy), ex_free(dhz);
     return ex_finish("simt_types");
 }

@@ -180,3 +180,24 @@ SIMT_KERNEL void ticket_sum(TILE_ARRAY(struct ticket_mutex, 1) m, TILE_ARRAY(int
         unlock(m);
     }
 }
+
+/* float16 and bfloat16 lanes and fields. */
+struct narrow_pair {
+    _Float16 h;
+    __bf16 b;
+    bfloat16x4 w;
+};
+
+/* y[i] = (x[i].y * 2 + p.h, x[i].x - p.w[i % 4]) in float16 (each step
+ * rounded, as __half's operators), z[i] = p.b + (float)x[i][i % 2] */
+SIMT_KERNEL void narrow_vectors(TILE_ARRAY(const float16x2, 1) x, TILE_ARRAY(float16x2, 1) y, TILE_ARRAY(float, 1) z,
+                                struct narrow_pair p)
+{
+    int i = simt_tid(0);
+    if (i >= (int)simt_shape(x, 0)) return;
+    float16x2 v = x[i];
+    float16x4 pad = {v.x};
+    float16x2 r = {v.y * (_Float16)2 + p.h, v.x - (_Float16)(float)p.w[i % 4]};
+    y[i] = r;
+    z[i] = (float)p.b + (float)v[i % 2] + (float)pad.y;
+}
