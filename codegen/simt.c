@@ -868,8 +868,8 @@ void simt_emit_header(FILE *o, const CodegenOptions *co, const Program *p)
         fputs(";\n", o);
         fputs("/* The kernel itself, for cudaLaunchKernel(tilec_kernel_...(), grid, block, args, dyn_smem,\n"
               " * stream) from CUDA C++: args[i] points to parameter i, a tilec_array (by value) for\n"
-              " * an array, the scalar otherwise, in the order above; no checks are made.  NULL on\n"
-              " * the host target. */\n", o);
+              " * an array, the scalar, vector or struct otherwise, in the order above; no checks\n"
+              " * are made.  NULL on the host target. */\n", o);
         fputs("const void *tilec_kernel_", o);
         emit_launcher_name(o, co, f);
         fputs("(void);\n\n", o);
