@@ -125,6 +125,13 @@ static void builtin_cuda(E *e, const SimtNode *n)
     case SB_FENCE_BLOCK: fputs("__threadfence_block()", o); return;
     case SB_FENCE_SYSTEM: fputs("__threadfence_system()", o); return;
     case SB_POPC: fputs(w64 ? "__popcll((unsigned long long)" : "__popc((unsigned int)", o); break;
+    case SB_E4M3_TO_F: case SB_E5M2_TO_F: case SB_F_TO_E4M3: case SB_F_TO_E5M2: {
+        bool to_f = n->builtin == SB_E4M3_TO_F || n->builtin == SB_E5M2_TO_F;
+        fprintf(o, to_f ? "tilec_simt_fp8_to_float((unsigned char)(" : "tilec_simt_fp8_from_float((float)(");
+        ex(e, n->kids[0]);
+        fprintf(o, "), %s)", n->builtin == SB_E4M3_TO_F || n->builtin == SB_F_TO_E4M3 ? "__NV_E4M3" : "__NV_E5M2");
+        return;
+    }
     case SB_CLZ: fputs(w64 ? "__clzll((long long)" : "__clz((int)", o); break;
     case SB_FFS: fputs(w64 ? "__ffsll((long long)" : "__ffs((int)", o); break;
     case SB_BREV: fputs(w64 ? "__brevll((unsigned long long)" : "__brev((unsigned int)", o); break;
@@ -178,6 +185,10 @@ static void builtin_host(E *e, const SimtNode *n)
     }
     case SB_FENCE: case SB_FENCE_BLOCK: case SB_FENCE_SYSTEM: fputs("__atomic_thread_fence(__ATOMIC_SEQ_CST)", o); return;
     case SB_POPC: fprintf(o, w64 ? "tilec_simt_popc64((uint64_t)" : "tilec_simt_popc32((uint32_t)"); break;
+    case SB_E4M3_TO_F: fputs("tilec_e4m3_to_float((uint8_t)(", o); ex(e, n->kids[0]); fputs("))", o); return;
+    case SB_E5M2_TO_F: fputs("tilec_e5m2_to_float((uint8_t)(", o); ex(e, n->kids[0]); fputs("))", o); return;
+    case SB_F_TO_E4M3: fputs("tilec_e4m3_from_float((float)(", o); ex(e, n->kids[0]); fputs("), TILEC_RN, 1)", o); return;
+    case SB_F_TO_E5M2: fputs("tilec_e5m2_from_float((float)(", o); ex(e, n->kids[0]); fputs("), TILEC_RN, 1)", o); return;
     case SB_CLZ: fprintf(o, w64 ? "tilec_simt_clz64((uint64_t)" : "tilec_simt_clz32((uint32_t)"); break;
     case SB_FFS: fprintf(o, w64 ? "tilec_simt_ffs64((uint64_t)" : "tilec_simt_ffs32((uint32_t)"); break;
     case SB_BREV: fprintf(o, w64 ? "tilec_simt_brev64((uint64_t)" : "tilec_simt_brev32((uint32_t)"); break;

@@ -60,6 +60,7 @@ SimtType simt_type_of_dtype(Dtype d)
     case DT_FLOAT64: return SIMT_DOUBLE;
     case DT_FLOAT16: return SIMT_HALF;
     case DT_BFLOAT16: return SIMT_BF16;
+    case DT_FLOAT8_E4M3FN: case DT_FLOAT8_E5M2: return SIMT_UCHAR; /* bytes, converted by simt_fp8_* */
     default: return SIMT_NONE;
     }
 }
@@ -699,6 +700,17 @@ static SimtNode *expr_of(SCtx *s, CXCursor c, int flags);
  * C converts implicitly where CUDA's __half and __nv_bfloat16 take a call,
  * and the host target emulates every one.  ARG_VALUE skips the first: the
  * one to a builtin's generic parameter. */
+/* 1 when t is tilec_fp8_e4m3 (maybe const), 2 for tilec_fp8_e5m2, else 0:
+ * clang sees unsigned char, the sugar of the typedef tells float8. */
+static int fp8_kind(CXType t)
+{
+    CXString sp = clang_getTypeSpelling(t);
+    const char *n = clang_getCString(sp);
+    int r = strstr(n, "tilec_fp8_e4m3") ? 1 : strstr(n, "tilec_fp8_e5m2") ? 2 : 0;
+    clang_disposeString(sp);
+    return r;
+}
+
 SimtNode *sx_expr(SCtx *s, CXCursor c, int flags)
 {
     for (;;) {
@@ -710,6 +722,14 @@ SimtNode *sx_expr(SCtx *s, CXCursor c, int flags)
         fe_kids_free(ks);
         if (!one || (k == CXCursor_UnexposedExpr && vector_boundary(c, in))) break; /* v.x, a splat: sx_vector_access */
         SimtType to = ctype(clang_getCursorType(c)), from = ctype(clang_getCursorType(in));
+        int f8 = k == CXCursor_UnexposedExpr ? fp8_kind(clang_getCursorType(in)) : 0, t8 = k == CXCursor_UnexposedExpr ? fp8_kind(clang_getCursorType(c)) : 0;
+        if (f8 != t8 && to > SIMT_VOID && from > SIMT_VOID) { /* a float8 byte converted as a number: the byte's value, not the float8's */
+            const char *ty = (f8 ? f8 : t8) == 1 ? "e4m3" : "e5m2";
+            char msg[320], fix[320];
+            snprintf(msg, sizeof msg, "a float8 %s value is a byte in C; SIMT code converts it %s float explicitly", ty, f8 ? "to" : "from");
+            snprintf(fix, sizeof fix, f8 ? "write simt_fp8_%s_to_float(x)" : "write simt_fp8_%s_from_float(x)", ty);
+            return sx_fail(s, c, fix, msg);
+        }
         if (to != from && to > SIMT_VOID && from > SIMT_VOID && (simt_type_is_narrow(to) || simt_type_is_narrow(from))) {
             if (flags & ARG_VALUE) {
                 flags &= ~ARG_VALUE;
@@ -1114,6 +1134,11 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
             p->rank = atoi(rank_text);
             p->readonly = clang_isConstQualifiedType(pt);
             p->type.dtype = agg->vector ? dtype_of_simt(agg->elem) : DT_UINT8;
+            CXString psp = clang_getTypeSpelling(pt); /* float8e4m3x4: float8 lanes, a float8 descriptor */
+            const char *pn = clang_getCString(psp);
+            int f8 = !agg->vector ? 0 : strstr(pn, "float8e4m3") ? 1 : strstr(pn, "float8e5m2") ? 2 : 0;
+            clang_disposeString(psp);
+            if (f8) p->type.dtype = f8 == 1 ? DT_FLOAT8_E4M3FN : DT_FLOAT8_E5M2;
             if (p->rank < 1 || p->rank + 1 > TILE_MAX_RANK) {
                 snprintf(msg, sizeof msg, "array of vectors '%s' has rank %s; ranks 1 to %d are supported (the lanes are one more dimension)",
                          p->name, rank_text, TILE_MAX_RANK - 1);

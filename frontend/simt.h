@@ -59,7 +59,8 @@ struct SimtAgg {
     X(ATOMIC_ADD, "atomic_add") X(ATOMIC_SUB, "atomic_sub") X(ATOMIC_AND, "atomic_and")            \
     X(ATOMIC_OR, "atomic_or") X(ATOMIC_XOR, "atomic_xor") X(ATOMIC_MAX, "atomic_max")              \
     X(ATOMIC_MIN, "atomic_min") X(ATOMIC_NANMAX, "atomic_nanmax") X(ATOMIC_NANMIN, "atomic_nanmin") X(POPC, "popc") X(CLZ, "clz") X(FFS, "ffs") X(BREV, "brev")     \
-    X(SHAPE, "shape")
+    X(SHAPE, "shape") X(E4M3_TO_F, "fp8_e4m3_to_float") X(F_TO_E4M3, "fp8_e4m3_from_float")                   \
+    X(E5M2_TO_F, "fp8_e5m2_to_float") X(F_TO_E5M2, "fp8_e5m2_from_float")
 typedef enum SimtBuiltin {
     SB_NONE = 0,
 #define SIMT_B_(id, name) SB_##id,

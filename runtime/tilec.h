@@ -338,6 +338,12 @@ typedef _Float16 float16x1 __attribute__((ext_vector_type(1))); typedef _Float16
 typedef _Float16 float16x3 __attribute__((ext_vector_type(3))); typedef _Float16 float16x4 __attribute__((ext_vector_type(4)));
 typedef __bf16 bfloat16x1 __attribute__((ext_vector_type(1))); typedef __bf16 bfloat16x2 __attribute__((ext_vector_type(2)));
 typedef __bf16 bfloat16x3 __attribute__((ext_vector_type(3))); typedef __bf16 bfloat16x4 __attribute__((ext_vector_type(4)));
+/* float8e4m3xN, float8e5m2xN: vectors of float8 bytes, CUDA's __nv_fp8x2_e4m3 ...
+ * in memory (as uint8xN: their lanes are converted as the scalars are) */
+typedef tilec_fp8_e4m3 float8e4m3x1 __attribute__((ext_vector_type(1))); typedef tilec_fp8_e4m3 float8e4m3x2 __attribute__((ext_vector_type(2)));
+typedef tilec_fp8_e4m3 float8e4m3x3 __attribute__((ext_vector_type(3))); typedef tilec_fp8_e4m3 float8e4m3x4 __attribute__((ext_vector_type(4)));
+typedef tilec_fp8_e5m2 float8e5m2x1 __attribute__((ext_vector_type(1))); typedef tilec_fp8_e5m2 float8e5m2x2 __attribute__((ext_vector_type(2)));
+typedef tilec_fp8_e5m2 float8e5m2x3 __attribute__((ext_vector_type(3))); typedef tilec_fp8_e5m2 float8e5m2x4 __attribute__((ext_vector_type(4)));
 /* The thread's position on 2 or 3 axes at once (seed 001's tid(n) and
  * grid_size(n) for n > 1): .x, .y, .z are simt_tid(0), (1), (2). */
 #define simt_tid2() ((int32x2){simt_tid(0), simt_tid(1)})
@@ -445,4 +451,18 @@ unsigned long long __tilec_simt_brev(unsigned long long x);
 #define simt_clz(x) __tilec_simt_clz(x)
 #define simt_ffs(x) __tilec_simt_ffs(x)
 #define simt_brev(x) ((__typeof__(x))__tilec_simt_brev(x))
+/* float8 (seed 001's float8e4m3, float8e5m2): in C a byte (tilec_fp8_e4m3,
+ * tilec_fp8_e5m2, as tile code's arrays hold them), converted explicitly,
+ * as CUDA's __nv_fp8_e4m3 is: to float exactly, from float rounded to
+ * nearest even and saturated to the largest finite value (__NV_SATFINITE,
+ * the __nv_fp8_e4m3 constructor's default).  A float8 byte used as a
+ * number without these (float v = x[i]) is an error in SIMT code. */
+float __tilec_simt_fp8_e4m3_to_float(tilec_fp8_e4m3 v);
+tilec_fp8_e4m3 __tilec_simt_fp8_e4m3_from_float(float f);
+float __tilec_simt_fp8_e5m2_to_float(tilec_fp8_e5m2 v);
+tilec_fp8_e5m2 __tilec_simt_fp8_e5m2_from_float(float f);
+#define simt_fp8_e4m3_to_float(v) __tilec_simt_fp8_e4m3_to_float(v)
+#define simt_fp8_e4m3_from_float(f) __tilec_simt_fp8_e4m3_from_float(f)
+#define simt_fp8_e5m2_to_float(v) __tilec_simt_fp8_e5m2_to_float(v)
+#define simt_fp8_e5m2_from_float(f) __tilec_simt_fp8_e5m2_from_float(f)
 #endif

@@ -70,6 +70,7 @@ static inline tilec_status tilec_simt_check_vectors(const tilec_array *a, const 
 #include <cuda/atomic>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 /* ---- CUDA: atomics (S a cuda::thread_scope) ------------------------------ */
 template <cuda::thread_scope S, class T>
@@ -182,6 +183,16 @@ static __device__ __forceinline__ unsigned tilec_simt_lanemask_lt(void)
     return r;
 }
 
+/* float8 bytes to and from float (simt_fp8_e4m3_to_float ...): CUDA's
+ * conversions, saturating to the largest finite value */
+static __device__ __forceinline__ float tilec_simt_fp8_to_float(unsigned char v, __nv_fp8_interpretation_t k)
+{
+    return __half2float(__half(__nv_cvt_fp8_to_halfraw((__nv_fp8_storage_t)v, k)));
+}
+static __device__ __forceinline__ unsigned char tilec_simt_fp8_from_float(float f, __nv_fp8_interpretation_t k)
+{
+    return (unsigned char)__nv_cvt_float_to_fp8(f, __NV_SATFINITE, k);
+}
 #else /* the host target */
 #include <pthread.h>
 #include <stdlib.h>

@@ -186,5 +186,27 @@ int main(void)
               sizeof(struct narrow_pair) == 16 && _Alignof(struct narrow_pair) == 8);
     free(hx), free(hy), free(hz), free(gh), free(wh);
     ex_free(dhx), ex_free(dhy), ex_free(dhz);
+
+    /* float8: every e4m3 byte (NaN 0x7f/0xff included), times 3 into e5m2 (overflow saturates) */
+    const int64_t n8 = 256;
+    uint8_t x8[256], y8[256], q8[4 * 256];
+    float z8[256];
+    double g8[512], w8[512];
+    for (int i = 0; i < 256; i++) {
+        x8[i] = (uint8_t)i;
+        for (int l = 0; l < 4; l++) q8[4 * i + l] = (uint8_t)((i * 7 + l * 31) & 0xff);
+        w8[i] = tilec_e5m2_from_float(tilec_e4m3_to_float(x8[i]) * 3.0f, TILEC_RN, 1);
+        w8[256 + i] = (double)(tilec_e4m3_to_float(q8[4 * i + 1]) + tilec_e4m3_to_float(q8[4 * i + 3]));
+    }
+    uint8_t *dx8 = ex_alloc(256), *dy8 = ex_alloc(256), *dq8 = ex_alloc(1024);
+    float *dz8 = ex_alloc(4 * 256);
+    ex_upload(dx8, x8, 256), ex_upload(dq8, q8, 1024);
+    tilec_array X8 = tilec_array_1d(dx8, TILEC_FLOAT8_E4M3FN, n8), Y8 = tilec_array_1d(dy8, TILEC_FLOAT8_E5M2, n8),
+                Q8 = tilec_array_2d(dq8, TILEC_FLOAT8_E4M3FN, n8, 4), Z8 = tilec_array_1d(dz8, TILEC_FLOAT32, n8);
+    ex_status("fp8_convert launch", fp8_convert(NULL, (tilec_grid){2, 1, 1}, (tilec_grid){128, 1, 1}, 0, &X8, &Y8, &Q8, &Z8));
+    ex_download(y8, dy8, 256), ex_download(z8, dz8, 4 * 256);
+    for (int i = 0; i < 256; i++) g8[i] = y8[i], g8[256 + i] = z8[i];
+    ex_check("float8 e4m3 -> float -> e5m2 bytes, and float8e4m3x4 lanes (exact; NaN as NaN)", g8, w8, 512, 0, 0);
+    ex_free(dx8), ex_free(dy8), ex_free(dq8), ex_free(dz8);
     return ex_finish("simt_types");
 }

@@ -201,3 +201,15 @@ SIMT_KERNEL void narrow_vectors(TILE_ARRAY(const float16x2, 1) x, TILE_ARRAY(flo
     y[i] = r;
     z[i] = (float)p.b + (float)v[i % 2] + (float)pad.y;
 }
+
+/* float8 bytes, converted explicitly (seed 001's float8e4m3 and float8e5m2):
+ * y[i] = e5m2(e4m3 x[i] * 3), z[i] = lanes 1 + 3 of q[i] (float8e4m3x4) */
+SIMT_KERNEL void fp8_convert(TILE_ARRAY(const tilec_fp8_e4m3, 1) x, TILE_ARRAY(tilec_fp8_e5m2, 1) y,
+                             TILE_ARRAY(const float8e4m3x4, 1) q, TILE_ARRAY(float, 1) z)
+{
+    int i = simt_tid(0);
+    if (i >= (int)simt_shape(x, 0)) return;
+    y[i] = simt_fp8_e5m2_from_float(simt_fp8_e4m3_to_float(x[i]) * 3.0f);
+    float8e4m3x4 w = q[i];
+    z[i] = simt_fp8_e4m3_to_float(w.y) + simt_fp8_e4m3_to_float(w[3]);
+}
