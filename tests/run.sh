@@ -19,10 +19,17 @@ mkdir -p "$OUT"
 TOTAL_P=0
 TOTAL_F=0
 
+# Each section's wall time goes to $OUT/times.txt ("SECONDS NAME"), and the
+# slowest are listed at the end: make check should stay near 15 minutes on
+# two cores (CI's budget), and this says where the time goes.
+LAST_T=$(date +%s)
 section() { # name passed failed
     echo "$1: $2 passed, $3 failed"
     TOTAL_P=$((TOTAL_P + $2))
     TOTAL_F=$((TOTAL_F + $3))
+    now=$(date +%s)
+    echo "$((now - LAST_T)) $1" >> "$OUT/times.txt"
+    LAST_T=$now
 }
 
 want() { case "${TILEC_TEST_FILTER:-}" in ""|*"$1"*) return 0 ;; *) return 1 ;; esac; }
@@ -219,5 +226,6 @@ if want nvcc; then
     script_section nvcc TILEC="$TILEC" OUT="$OUT/nvcc" sh tests/nvcc_check.sh
 fi
 
+[ -f "$OUT/times.txt" ] && echo "slowest sections (seconds): $(sort -rn "$OUT/times.txt" | head -n 6 | awk '{printf "%s %s, ", $2, $1}' | sed 's/, $//')"
 echo "$TOTAL_P passed, $TOTAL_F failed"
 [ "$TOTAL_F" -eq 0 ]
