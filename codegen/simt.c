@@ -121,7 +121,13 @@ static void builtin_cuda(E *e, const SimtNode *n)
         fputs("))", o);
         return;
     case SB_EQ: fputs("__uni_sync(", o); break;
-    case SB_FENCE: fputs("__threadfence()", o); return;
+    case SB_FENCE: /* __threadfence and its forms when sequentially consistent; else libcu++'s fence */
+        if (n->order == 5 && n->scope != 4) {
+            fputs(n->scope == 1 ? "__threadfence_block()" : n->scope == 3 ? "__threadfence_system()" : "__threadfence()", o);
+            return;
+        }
+        fprintf(o, "cuda::atomic_thread_fence(%s, %s)", cuda_orders[n->order], cuda_scopes[n->scope]);
+        return;
     case SB_FENCE_BLOCK: fputs("__threadfence_block()", o); return;
     case SB_FENCE_SYSTEM: fputs("__threadfence_system()", o); return;
     case SB_POPC: fputs(w64 ? "__popcll((unsigned long long)" : "__popc((unsigned int)", o); break;
@@ -183,7 +189,8 @@ static void builtin_host(E *e, const SimtNode *n)
         fputc(')', o);
         return;
     }
-    case SB_FENCE: case SB_FENCE_BLOCK: case SB_FENCE_SYSTEM: fputs("__atomic_thread_fence(__ATOMIC_SEQ_CST)", o); return;
+    case SB_FENCE: fprintf(o, "__atomic_thread_fence(%s)", host_orders[n->order]); return;
+    case SB_FENCE_BLOCK: case SB_FENCE_SYSTEM: fputs("__atomic_thread_fence(__ATOMIC_SEQ_CST)", o); return;
     case SB_POPC: fprintf(o, w64 ? "tilec_simt_popc64((uint64_t)" : "tilec_simt_popc32((uint32_t)"); break;
     case SB_E4M3_TO_F: fputs("tilec_e4m3_to_float((uint8_t)(", o); ex(e, n->kids[0]); fputs("))", o); return;
     case SB_E5M2_TO_F: fputs("tilec_e5m2_to_float((uint8_t)(", o); ex(e, n->kids[0]); fputs("))", o); return;

@@ -448,7 +448,7 @@ static SimtNode *subscript(SCtx *s, CXCursor c, int flags)
 /* .memory_order and .scope of an atomic's option literal. */
 static bool atomic_options(SCtx *s, SimtNode *n, CXCursor lit)
 {
-    n->order = 1; /* TILE_RELAXED: as tile atomics */
+    n->order = n->builtin == SB_FENCE ? 5 : 1; /* TILE_RELAXED as tile atomics; a fence: TILE_SEQ_CST, as __threadfence */
     n->scope = 2; /* TILE_SCOPE_DEVICE */
     CXCursor init = clang_getNullCursor();
     Kids *ks = fe_kids_of(fe_strip(lit));
@@ -464,10 +464,10 @@ static bool atomic_options(SCtx *s, SimtNode *n, CXCursor lit)
         bool u;
         if (d->n != 2 || clang_getCursorKind(d->c[0]) != CXCursor_MemberRef) {
             sx_fail(s, items->c[i], "write '.memory_order = TILE_ACQUIRE' or '.scope = TILE_SCOPE_BLOCK'",
-                 "options of SIMT atomics must be written as designated initializers");
+                 "options of SIMT atomics and fences must be written as designated initializers");
             ok = false;
         } else if (!sx_eval_int(d->c[1], &v, &u)) {
-            sx_fail(s, d->c[1], "use an enumerator of tilec.h, e.g. TILE_ACQ_REL", "an atomic's memory order and scope must be constants");
+            sx_fail(s, d->c[1], "use an enumerator of tilec.h, e.g. TILE_ACQ_REL", "a memory order and a scope must be constants");
             ok = false;
         } else {
             const char *f = sx_spelling(s, d->c[0]);
@@ -505,7 +505,7 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
     n->type = ctype(clang_getCursorType(c));
     int na = clang_Cursor_getNumArguments(c), cap = 0;
     bool atomic = simt_is_atomic(b);
-    if (atomic) na--; /* the options */
+    if (atomic || b == SB_FENCE) na--; /* the options */
     /* the operands tilec.h passes as double or unsigned long long */
     bool bits = b == SB_POPC || b == SB_CLZ || b == SB_FFS || b == SB_BREV;
     bool xchg = (b >= SB_SHFL && b <= SB_SHFL_XOR) || b == SB_MATCH_ANY || b == SB_MATCH_ALL;
@@ -563,6 +563,12 @@ static SimtNode *builtin(SCtx *s, CXCursor c, const char *name)
         break;
     }
     default: break;
+    }
+    if (b == SB_FENCE) { /* seed 001's threadfence(memory, scope) */
+        if (!atomic_options(s, n, clang_Cursor_getArgument(c, (unsigned)na))) return NULL;
+        if (n->order == 1)
+            return sx_fail(s, c, "give TILE_ACQUIRE, TILE_RELEASE, TILE_ACQ_REL or TILE_SEQ_CST", "a relaxed fence orders nothing");
+        return n;
     }
     if (!atomic) return n;
     SimtNode *p = n->kids[0];

@@ -78,7 +78,7 @@ static void builtin(const D *d, const SimtNode *n)
         break;
     case SB_SHAPE: fprintf(o, " dim %d", n->order); break;
     default:
-        if (simt_is_atomic(n->builtin)) fprintf(o, " order %s scope %s", order_name(n->order), scope_name(n->scope));
+        if (simt_is_atomic(n->builtin) || n->builtin == SB_FENCE) fprintf(o, " order %s scope %s", order_name(n->order), scope_name(n->scope));
         break;
     }
 }

@@ -359,6 +359,11 @@ typedef tilec_fp8_e5m2 float8e5m2x3 __attribute__((ext_vector_type(3))); typedef
  * @struct(align=n)): `typedef struct SIMT_STRUCT_ALIGN(16) { float re, im; }
  * complex64;`.  n is an integer literal, a power of two. */
 #define SIMT_STRUCT_ALIGN(n) __attribute__((aligned(n), annotate("tilec.struct_align:" TILE_XSTR_(n))))
+/* The options of atomics and fences (.memory_order, .scope; below). */
+struct tilec_simt_atomic_opts {
+    int memory_order;
+    int scope;
+};
 /* Barriers and warp collectives (CUDA's __syncthreads, __shfl_sync ...). */
 void __tilec_simt_syncthreads(void);
 int __tilec_simt_syncthreads_count(int pred);
@@ -377,7 +382,7 @@ double __tilec_simt_shfl_xor_sync(unsigned mask, double v, int lane_mask);
 unsigned __tilec_simt_match_any_sync(unsigned mask, double v);
 unsigned __tilec_simt_match_all_sync(unsigned mask, double v);
 int __tilec_simt_eq_sync(unsigned mask, int pred);
-void __tilec_simt_threadfence(void);
+void __tilec_simt_threadfence(struct tilec_simt_atomic_opts o);
 void __tilec_simt_threadfence_block(void);
 void __tilec_simt_threadfence_system(void);
 #define simt_syncthreads() __tilec_simt_syncthreads()
@@ -400,17 +405,16 @@ void __tilec_simt_threadfence_system(void);
 #define simt_match_all_sync(mask, v) __tilec_simt_match_all_sync(mask, v)
 /* whether pred is the same (all true or all false) in every lane of mask */
 #define simt_eq_sync(mask, pred) __tilec_simt_eq_sync(mask, pred)
-#define simt_threadfence() __tilec_simt_threadfence()
+/* simt_threadfence(.memory_order = TILE_ACQ_REL, .scope = TILE_SCOPE_BLOCK):
+ * seed 001's threadfence(memory, scope); sequentially consistent at device
+ * scope unless given (CUDA's __threadfence) */
+#define simt_threadfence(...) __tilec_simt_threadfence(SIMT_OPTS_(__VA_ARGS__))
 #define simt_threadfence_block() __tilec_simt_threadfence_block()
 #define simt_threadfence_system() __tilec_simt_threadfence_system()
 /* Atomics on one element: simt_atomic_add(&a[i], v) returns the old value.
  * Options .memory_order (TILE_RELAXED ... TILE_SEQ_CST) and .scope
  * (TILE_SCOPE_BLOCK, _DEVICE, _SYSTEM), relaxed and device scope unless
  * given, as tile atomics. */
-struct tilec_simt_atomic_opts {
-    int memory_order;
-    int scope;
-};
 double __tilec_simt_atomic_load(void *p, struct tilec_simt_atomic_opts o);
 void __tilec_simt_atomic_store(void *p, double v, struct tilec_simt_atomic_opts o);
 double __tilec_simt_atomic_exch(void *p, double v, struct tilec_simt_atomic_opts o);
