@@ -271,8 +271,7 @@ static void make(E *e, const SimtNode *n)
         for (int i = 0; i < n->nkids; i++) {
             if (i) fputs(", ", o);
             if (n->kids[i]) ex(e, n->kids[i]);
-            else if (simt_type_is_narrow(a->elem)) fprintf(o, "((%s){0})", simt_ctype(false, a->elem));
-            else fputc('0', o);
+            else c_zero(o, a->elem, NULL, 0);
         }
         fputs("}})", o);
         return;
@@ -284,8 +283,7 @@ static void make(E *e, const SimtNode *n)
             if (!n->kids[i] && (a->fields[i].type == SIMT_VEC || a->fields[i].type == SIMT_STRUCT || a->fields[i].ndims)) continue;
             fprintf(o, "%s.%s = ", given++ ? ", " : "", a->fields[i].name);
             if (n->kids[i]) ex(e, n->kids[i]);
-            else if (simt_type_is_narrow(a->fields[i].type)) fprintf(o, "((%s){0})", simt_ctype(false, a->fields[i].type));
-            else fputc('0', o);
+            else c_zero(o, a->fields[i].type, NULL, 0);
         }
         if (!given) {
             fprintf(o, ".%s = ", a->fields[0].name);

@@ -117,24 +117,12 @@ SimtType simt_scalar_ctype(CXType t)
 
 static SimtType ctype(CXType t) { return simt_scalar_ctype(t); }
 
-/* The dtype of a vector's lane type (the descriptor's of an array of vectors). */
-static Dtype dtype_of_simt(SimtType t)
+Dtype simt_dtype_of_type(SimtType t)
 {
-    switch (t) {
-    case SIMT_SCHAR: return DT_INT8;
-    case SIMT_SHORT: return DT_INT16;
-    case SIMT_INT: return DT_INT32;
-    case SIMT_LONG: case SIMT_LLONG: return DT_INT64;
-    case SIMT_UCHAR: return DT_UINT8;
-    case SIMT_USHORT: return DT_UINT16;
-    case SIMT_UINT: return DT_UINT32;
-    case SIMT_ULONG: case SIMT_ULLONG: return DT_UINT64;
-    case SIMT_FLOAT: return DT_FLOAT32;
-    case SIMT_DOUBLE: return DT_FLOAT64;
-    case SIMT_HALF: return DT_FLOAT16;
-    case SIMT_BF16: return DT_BFLOAT16;
-    default: return DT_INVALID;
-    }
+    if (t == SIMT_LONG || t == SIMT_ULONG) t = t == SIMT_LONG ? SIMT_LLONG : SIMT_ULLONG; /* int64_t is a long on Linux */
+    for (int d = DT_INVALID + 1; d < DT_COUNT; d++) /* the first: int8 for signed char, uint8 before the float8s */
+        if (simt_type_of_dtype((Dtype)d) == t) return (Dtype)d;
+    return DT_INVALID;
 }
 
 /* ---- the lowering's state ----------------------------------------------- */
@@ -728,7 +716,8 @@ SimtNode *sx_expr(SCtx *s, CXCursor c, int flags)
         fe_kids_free(ks);
         if (!one || (k == CXCursor_UnexposedExpr && vector_boundary(c, in))) break; /* v.x, a splat: sx_vector_access */
         SimtType to = ctype(clang_getCursorType(c)), from = ctype(clang_getCursorType(in));
-        int f8 = k == CXCursor_UnexposedExpr ? fp8_kind(clang_getCursorType(in)) : 0, t8 = k == CXCursor_UnexposedExpr ? fp8_kind(clang_getCursorType(c)) : 0;
+        bool bytes = k == CXCursor_UnexposedExpr && (to == SIMT_UCHAR || from == SIMT_UCHAR); /* a float8 is one */
+        int f8 = bytes ? fp8_kind(clang_getCursorType(in)) : 0, t8 = bytes ? fp8_kind(clang_getCursorType(c)) : 0;
         if (f8 != t8 && to > SIMT_VOID && from > SIMT_VOID) { /* a float8 byte converted as a number: the byte's value, not the float8's */
             const char *ty = (f8 ? f8 : t8) == 1 ? "e4m3" : "e5m2";
             char msg[320], fix[320];
@@ -1139,7 +1128,7 @@ bool fe_simt_lower_func(Ctx *cx, CXCursor c, bool kernel)
             p->kind = PARAM_ARRAY;
             p->rank = atoi(rank_text);
             p->readonly = clang_isConstQualifiedType(pt);
-            p->type.dtype = agg->vector ? dtype_of_simt(agg->elem) : DT_UINT8;
+            p->type.dtype = agg->vector ? simt_dtype_of_type(agg->elem) : DT_UINT8;
             CXString psp = clang_getTypeSpelling(pt); /* float8e4m3x4: float8 lanes, a float8 descriptor */
             const char *pn = clang_getCString(psp);
             int f8 = !agg->vector ? 0 : strstr(pn, "float8e4m3") ? 1 : strstr(pn, "float8e5m2") ? 2 : 0;

@@ -157,6 +157,9 @@ const SimtField *simt_field(const SimtAgg *a, const char *name);
 /* The dtype's C type (SIMT_NONE for tf32 and float8, which SIMT code does
  * not have). */
 SimtType simt_type_of_dtype(Dtype d);
+/* Its inverse: the first dtype whose C type is t (int64 for long and long
+ * long, uint8 for unsigned char), DT_INVALID for none. */
+Dtype simt_dtype_of_type(SimtType t);
 /* i32, u32, i64, u64, f32, f64, f16, bf16: the host helpers' suffix of a
  * type, or NULL (bool, narrow integers). */
 const char *simt_type_suffix(SimtType t);

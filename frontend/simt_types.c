@@ -12,29 +12,18 @@
 #include "frontend/diag.h"
 #include "frontend/frontend_ctx.h"
 #include "frontend/simt.h"
+#include "sema/dtype.h"
 
 static const char *const lane_names[] = {"x", "y", "z", "w"};
 
 const char *simt_lane_name(int i) { return i >= 0 && i < 4 ? lane_names[i] : "?"; }
 
-/* The seed's name of a vector's lane type: float32 in float32x4. */
+/* The seed's name of a vector's lane type (float32 in float32x4): its
+ * dtype's; NULL for bool, which has no vectors. */
 static const char *vec_elem_name(SimtType t)
 {
-    switch (t) {
-    case SIMT_SCHAR: return "int8";
-    case SIMT_SHORT: return "int16";
-    case SIMT_INT: return "int32";
-    case SIMT_LONG: case SIMT_LLONG: return "int64";
-    case SIMT_UCHAR: return "uint8";
-    case SIMT_USHORT: return "uint16";
-    case SIMT_UINT: return "uint32";
-    case SIMT_ULONG: case SIMT_ULLONG: return "uint64";
-    case SIMT_FLOAT: return "float32";
-    case SIMT_DOUBLE: return "float64";
-    case SIMT_HALF: return "float16";
-    case SIMT_BF16: return "bfloat16";
-    default: return NULL;
-    }
+    Dtype d = simt_dtype_of_type(t);
+    return d == DT_INVALID || d == DT_BOOL ? NULL : dtype_name(d);
 }
 
 const char *simt_type_text(SimtType t, const SimtAgg *agg)
@@ -216,15 +205,7 @@ const SimtField *simt_field(const SimtAgg *a, const char *name)
     return NULL;
 }
 
-static int64_t scalar_size(SimtType t)
-{
-    switch (t) {
-    case SIMT_BOOL: case SIMT_SCHAR: case SIMT_UCHAR: return 1;
-    case SIMT_SHORT: case SIMT_USHORT: case SIMT_HALF: case SIMT_BF16: return 2;
-    case SIMT_INT: case SIMT_UINT: case SIMT_FLOAT: return 4;
-    default: return 8;
-    }
-}
+static int64_t scalar_size(SimtType t) { return dtype_bits(simt_dtype_of_type(t)) / 8; }
 
 void simt_layout(SimtType t, const SimtAgg *a, int64_t *size, int64_t *align)
 {
