@@ -93,7 +93,7 @@ static void emit_op(Emitter *em, const TirOp *op)
         case BCLASS_INDEXED: mem_indexed(em, e); return;
         case BCLASS_MMA: mma_emit(em, e); return;
         case BCLASS_FACTORY: case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE:
-        case BCLASS_SHAPE: case BCLASS_QUERY: case BCLASS_TARGET: case BCLASS_DEBUG:
+        case BCLASS_SHAPE: case BCLASS_QUERY: case BCLASS_TARGET: case BCLASS_DEBUG: case BCLASS_VIEW:
             break;
         }
         em->ok = false; /* element-wise values do not materialise */

@@ -303,7 +303,7 @@ char *ex_ev(Emitter *em, Expr *e, Ctx c)
             return tv_read(em, em->tmp[e->id], em->tmp_dt[e->id], &e->shape, em->tmp_smem[e->id], c);
         switch (builtin_info(e->bi)->cls) {
         case BCLASS_QUERY: {
-            if (e->bi == BI_DIM) return S("p_%s.shape[%" PRId64 "]", e->args[0]->name, e->args[1]->cval.i);
+            if (e->bi == BI_DIM) return view_dim(em, e->args[0], e->args[1]->cval.i);
             int64_t ax = e->args[0]->cval.i;
             if (e->bi == BI_BID)
                 return S(em->tg->block_index, "xyz"[ax]);
@@ -334,8 +334,8 @@ char *ex_ev(Emitter *em, Expr *e, Ctx c)
         case BCLASS_MATH:
             return ev_math(em, e, c);
         case BCLASS_MEM: case BCLASS_REDUCE: case BCLASS_SCAN: case BCLASS_INDEXED: case BCLASS_MMA:
-        case BCLASS_TARGET: case BCLASS_DEBUG:
-            break; /* materialised; scatter, printf and assert have no value; target ifs compile to #if (body.c) */
+        case BCLASS_TARGET: case BCLASS_DEBUG: case BCLASS_VIEW:
+            break; /* materialised; views are declarations (sema); scatter, printf and assert have no value; target ifs compile to #if (body.c) */
         }
         em->ok = false;
         return S("0");

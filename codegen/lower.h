@@ -281,6 +281,18 @@ void mem_load(Emitter *em, Expr *e);
 void mem_store(Emitter *em, Expr *e);
 void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const char *arr);
 void mem_indexed(Emitter *em, Expr *e);
+/* The array (or view) axis each tile axis runs along (.order). */
+void mem_tile_order(Expr *e, int rank, int *ord);
+/* The value TILE_PAD_* pad gives an element of dtype d. */
+const char *mem_pad_value(Emitter *em, Dtype d, int64_t pad);
+
+/* view.c */
+/* The view e's first argument names, or NULL (an array). */
+const struct View *view_arg(const Expr *e);
+/* tile_dim of array or view a along axis. */
+char *view_dim(Emitter *em, const Expr *a, int64_t axis);
+void view_load(Emitter *em, Expr *e);
+void view_store(Emitter *em, Expr *e);
 
 /* reduce.c */
 void red_note(Emitter *em, Expr *e);

@@ -33,7 +33,7 @@ void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Exp
     tv_close_loop(em);
 }
 
-static const char *pad_value(Emitter *em, Dtype d, int64_t pad)
+const char *mem_pad_value(Emitter *em, Dtype d, int64_t pad)
 {
     ConstValue z = {.i = 0};
     if (dtype_is_float(d)) {
@@ -65,7 +65,7 @@ static const char *pad_value(Emitter *em, Dtype d, int64_t pad)
 }
 
 /* The array axis each tile axis runs along (.order). */
-static void tile_order(Expr *e, int rank, int *ord)
+void mem_tile_order(Expr *e, int rank, int *ord)
 {
     for (int k = 0; k < rank; k++) ord[k] = k;
     Option *o = ast_option(e, "order");
@@ -135,19 +135,23 @@ static char *inbounds_expr(Emitter *em, const Shape *s, const int *ord, const ch
 
 void mem_load(Emitter *em, Expr *e)
 {
+    if (view_arg(e)) {
+        view_load(em, e);
+        return;
+    }
     const char *name = em->tmp[e->id];
     const char *arr = S("p_%s", e->args[0]->name);
     Dtype d = e->dtype;
     const Shape *s = &e->shape;
     int ord[TILE_MAX_RANK];
-    tile_order(e, s->rank, ord);
+    mem_tile_order(e, s->rank, ord);
     Lay l = tv_lay(em, s);
     const char *ty = emit_storage_type(d);
     line(em, "{ /* tile_load %s */", e->args[0]->name);
     em->ind++;
     mem_prologue(em, e, s, ord, arr);
     line(em, "const %s *p_ = (const %s *)%s.data;", ty, ty, arr);
-    const char *pad = pad_value(em, d, ex_opt_int(e, "padding", 0));
+    const char *pad = mem_pad_value(em, d, ex_opt_int(e, "padding", 0));
     bool vec = em->tg->threads && !l.repl && l.V > 1 && tv_vector_width(em, s, ord) >= l.V;
     if (vec) {
         line(em, "if (ALIGNED && full_) {");
@@ -176,13 +180,17 @@ void mem_load(Emitter *em, Expr *e)
 
 void mem_store(Emitter *em, Expr *e)
 {
+    if (view_arg(e)) {
+        view_store(em, e);
+        return;
+    }
     const char *name = em->tmp[e->id];
     const char *arr = S("p_%s", e->args[0]->name);
     Dtype d = em->tmp_dt[e->id];
     const Shape *s = &e->shape;
     mem_materialize(em, name, d, s, e->args[1]);
     int ord[TILE_MAX_RANK];
-    tile_order(e, s->rank, ord);
+    mem_tile_order(e, s->rank, ord);
     Lay l = tv_lay(em, s);
     const char *ty = emit_storage_type(d);
     line(em, "{ /* tile_store %s */", e->args[0]->name);
@@ -265,7 +273,7 @@ void mem_indexed(Emitter *em, Expr *e)
     }
     const char *dst = s->rank ? S("%s[%s]", em->tmp[e->id] ? em->tmp[e->id] : "", tv_home_idx(em)) : em->tmp[e->id];
     if (e->bi == BI_GATHER) {
-        line(em, "%s = (%s) ? p_[%s] : %s;", dst, inb, off, pad_value(em, d, ex_opt_int(e, "padding", 0)));
+        line(em, "%s = (%s) ? p_[%s] : %s;", dst, inb, off, mem_pad_value(em, d, ex_opt_int(e, "padding", 0)));
     } else {
         if (em->tg->threads && l.repl) inb = S("t_ < %" PRId64 " && %s", l.n, inb);
         char *v = val_st(em, d, ex_evc(em, e->args[1], ex_sub_ctx(em, e->args[1], c), d));

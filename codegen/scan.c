@@ -131,6 +131,8 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             break; /* element-wise: evaluated in its reader's loop */
         case BCLASS_TARGET:
             return; /* a target if's condition: compiled to #if */
+        case BCLASS_VIEW:
+            return; /* a view's declaration (sema): nothing runs */
         }
         for (int i = 0; i < e->nargs; i++) scan_expr(em, e->args[i], &e->shape, my_home);
         return;

@@ -182,7 +182,8 @@ static void hoist(Lower *L, Expr *e)
             for (int i = 0; i < e->nargs; i++) hoist(L, e->args[i]);
             return; /* element-wise: evaluated where it is read (debug: statements) */
         case BCLASS_TARGET:
-            return; /* a target if's condition: compiled to #if, nothing to evaluate */
+        case BCLASS_VIEW:
+            return; /* a target if's condition: compiled to #if; a view's declaration: nothing to evaluate */
         }
         TirOp *op = add(L, TIR_MATERIALIZE, e->loc);
         op->expr = e;

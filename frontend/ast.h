@@ -30,6 +30,7 @@ typedef struct TypeRef {
     bool is_auto;
     bool is_const;
     const StructType *stype; /* a struct: a tuple of tiles (docs/language.md), or NULL */
+    int view_rank;        /* a TILE_VIEW local: its rank (dtype and is_const: its elements'); else 0 */
 } TypeRef;
 
 /* A struct type used as a tuple: its fields, in order, each of an element
@@ -210,6 +211,7 @@ struct Symbol {
     bool assigned;   /* assigned after its declaration */
     int id;          /* unique within its function */
     const StructType *stype; /* a struct variable (a tuple): its fields are the variables "name.field" */
+    const struct View *view;  /* a TILE_VIEW variable: its layout over an array (sema/view.h) */
 };
 
 /* Per-call inlining data, attached to EX_CALL expressions by sema. */

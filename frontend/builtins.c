@@ -18,6 +18,11 @@ static const char *const BOPTS_SCATTER[] = {"index", NULL};
 static const char *const BOPTS_ATOMIC[] = {"index", "memory_order", "scope", NULL};
 static const char *const BOPTS_EXTRACT[] = {"index", "shape", NULL};
 static const char *const BOPTS_SCAN[] = {"axis", "exclusive", "reverse", NULL};
+static const char *const BOPTS_VIEW_PERMUTE[] = {"axes", NULL};
+static const char *const BOPTS_VIEW_PAD[] = {"low", "high", "padding", NULL};
+static const char *const BOPTS_VIEW_WINDOW[] = {"window_axes", "size", "stride", "dilation", "low", "high", "padding", NULL};
+static const char *const BOPTS_VIEW_IM2COL[] = {"size", "stride", "dilation", "low", "high", "padding", "channels_last", NULL};
+static const char *const BOPTS_VIEW_LAYOUT[] = {"offset", "padding", NULL};
 
 static const BuiltinInfo rows[BI_COUNT] = {
     [BI_NONE] = {"?", BCLASS_QUERY, BOPTS_NONE, -1, false},

@@ -31,6 +31,7 @@ typedef enum BuiltinClass {
     BCLASS_QUERY,   /* bid, num_blocks, dim: scalars of the launch */
     BCLASS_TARGET,  /* target, provides, is_host ...: target specialization (sema/targetset.h) */
     BCLASS_DEBUG,   /* printf, assert: statements the block runs once */
+    BCLASS_VIEW,    /* view_transpose, view_pad ...: a view's layout (sema/view.h), only as a TILE_VIEW's value */
 } BuiltinClass;
 
 typedef struct BuiltinInfo {

@@ -412,14 +412,32 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
                        "local array '%s' is not allowed in tile code", name);
         return false;
     }
-    if (t.kind == CXType_Pointer) {
-        diag_error(loc, "pointer variable '%s' is not allowed in tile code", name);
+    const char *vrank = NULL;
+    if (t.kind == CXType_Pointer && !fe_annotation(v, "tilec.view:", &vrank, cx)) {
+        diag_error_fix(loc, "a view of an array is declared TILE_VIEW(T, rank) name = tile_view_...(array, ...)",
+                       "pointer variable '%s' is not allowed in tile code", name);
         return false;
     }
     Stmt *s = new_stmt(cx, ST_DECL, loc);
     s->name = name;
     s->name_loc = loc;
-    s->type = fe_type_ref(cx, t);
+    if (vrank) {
+        CXType pt = clang_getPointeeType(t);
+        s->type = fe_type_ref(cx, pt);
+        s->type.is_const = clang_isConstQualifiedType(pt);
+        s->type.view_rank = atoi(vrank);
+        if (s->type.view_rank < 1 || s->type.view_rank > TILE_MAX_RANK) {
+            diag_error(loc, "view '%s' has rank %s; ranks 1 to %d are supported", name, vrank, TILE_MAX_RANK);
+            return false;
+        }
+        if (s->type.dtype == DT_INVALID) {
+            diag_error(loc, "view '%s' has element type '%s', which is not a Tile C element type", name,
+                       s->type.spelling);
+            return false;
+        }
+    } else {
+        s->type = fe_type_ref(cx, t);
+    }
     if (first_token_is(cx, v, "auto") || first_token_is(cx, v, "const") ) {
         /* 'const auto x' or 'auto x': look for auto among the first tokens. */
         CXToken *toks;

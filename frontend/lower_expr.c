@@ -348,7 +348,7 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
         bool debug = builtin_info(e->bi)->cls == BCLASS_DEBUG;
         for (int i = debug ? 1 : 0; i < nargs; i++) {
             CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
-            if (debug && clang_getCursorKind(fe_strip(a)) == CXCursor_StringLiteral) {
+            if ((debug || e->bi == BI_VIEW_LAYOUT) && clang_getCursorKind(fe_strip(a)) == CXCursor_StringLiteral) {
                 Expr *x = lower_string(cx, fe_strip(a));
                 if (!x) ok = false;
                 e->args[e->nargs++] = x;

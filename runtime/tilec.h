@@ -36,6 +36,12 @@ typedef unsigned char tilec_fp8_e5m2;
 #define TILE_XSTR_(...) TILE_STR_(__VA_ARGS__)
 /* A global array parameter: element type T (const T for read-only), rank N. */
 #define TILE_ARRAY(T, N) __attribute__((annotate("tilec.array:" TILE_XSTR_(N)))) T *
+/* A view: a local that sees an array (or another view) through a CuTe
+ * layout, built by a tile_view_* constructor and read and written by
+ * tile_load and tile_store like an array of rank N (docs/language.md,
+ * "Views"): `TILE_VIEW(const _Float16, 3) xt = tile_view_transpose(x);`.
+ * Nothing is copied; the layout is folded into the loads' addresses. */
+#define TILE_VIEW(T, N) __attribute__((annotate("tilec.view:" TILE_XSTR_(N)))) T *
 /* A compile-time constant parameter, compiled once for each listed value;
  * the launcher dispatches on the run-time value. */
 #define TILE_CONST(T, ...) __attribute__((annotate("tilec.const:" TILE_XSTR_(__VA_ARGS__)))) const T
@@ -90,6 +96,27 @@ struct tilec_mem_opts {
     int latency;
     int memory_order; /* atomics: TILE_RELAXED ... TILE_SEQ_CST */
     int scope;        /* atomics: TILE_SCOPE_BLOCK, _DEVICE, _SYSTEM */
+};
+/* View constructors' options (all compile-time constants):
+ *   .axes      permute: the source axis of each view axis
+ *   .low/.high pad: elements added before/after each axis; window and
+ *              im2col: the padding of each windowed axis
+ *   .size, .stride, .dilation  window and im2col: per windowed axis
+ *   .window_axes  window: the axes windowed (default: the last ones)
+ *   .offset    layout: added to the array coordinates
+ *   .padding   what elements outside the array read (TILE_PAD_*; zero)
+ *   .channels_last  im2col: the array is (N, spatial..., C) */
+struct tilec_view_opts {
+    int axes[8];
+    int64_t low[8];
+    int64_t high[8];
+    int64_t size[8];
+    int64_t stride[8];
+    int64_t dilation[8];
+    int window_axes[8];
+    int64_t offset[8];
+    int padding;
+    bool channels_last;
 };
 /* gather/scatter/atomics take tiles of indices in .index; cat and extract
  * use .axis and .index/.shape. */
@@ -168,6 +195,12 @@ tilec_targets __tilec_is_host(void);
 tilec_targets __tilec_is_device(void);
 tilec_targets __tilec_any_target(void);
 tilec_targets __tilec_no_target(void);
+void *__tilec_view_transpose(const void *a);
+void *__tilec_view_permute(const void *a, struct tilec_view_opts o);
+void *__tilec_view_pad(const void *a, struct tilec_view_opts o);
+void *__tilec_view_window(const void *a, struct tilec_view_opts o);
+void *__tilec_view_im2col(const void *a, struct tilec_view_opts o);
+void *__tilec_view_layout(const void *a, const char *layout, struct tilec_view_opts o);
 double __tilec_mma(double a, double b, double acc);
 double __tilec_matmul(double a, double b);
 /* tile_printf and tile_assert: the leading 0 keeps C happy with a format or
@@ -241,6 +274,13 @@ void __tilec_assert(int tilec_unused_, ...);
 #define tile_is_device __tilec_is_device()
 #define tile_any_target __tilec_any_target()
 #define tile_no_target __tilec_no_target()
+/* Views (docs/language.md, "Views"). */
+#define tile_view_transpose(a) __tilec_view_transpose(a)
+#define tile_view_permute(a, ...) __tilec_view_permute(a, (struct tilec_view_opts){__VA_ARGS__})
+#define tile_view_pad(a, ...) __tilec_view_pad(a, (struct tilec_view_opts){__VA_ARGS__})
+#define tile_view_window(a, ...) __tilec_view_window(a, (struct tilec_view_opts){__VA_ARGS__})
+#define tile_view_im2col(a, ...) __tilec_view_im2col(a, (struct tilec_view_opts){__VA_ARGS__})
+#define tile_view_layout(a, layout, ...) __tilec_view_layout(a, layout, (struct tilec_view_opts){__VA_ARGS__})
 #define tile_mma(a, b, acc) __tilec_mma(a, b, acc)
 #define tile_matmul(a, b) __tilec_matmul(a, b)
 /* tile_printf(fmt, args...): the block prints once; tile arguments print all

@@ -5,6 +5,7 @@
  * file:line:col.  Part of the semantic pass (sema.c types the rest of an
  * expression; sema_impl.h is what the two share). */
 #include "sema/sema_impl.h"
+#include "sema/view.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ static bool check_opts(Expr *e)
 }
 
 /* A brace list of compile-time integers: .shape = {16, 8}. */
-static bool const_list(Sema *s, Expr *v, const char *what, int64_t *out, int *n)
+bool sem_const_list(Sema *s, Expr *v, const char *what, int64_t *out, int *n)
 {
     if (!sem_type_expr(s, v)) return false;
     if (v->kind != EX_LIST) {
@@ -67,7 +68,7 @@ static bool shape_option(Sema *s, Expr *e, Option *o, Shape *sh)
 {
     int64_t d[TILE_MAX_RANK];
     int n;
-    if (!const_list(s, o->value, "a tile shape", d, &n)) return false;
+    if (!sem_const_list(s, o->value, "a tile shape", d, &n)) return false;
     sh->rank = n;
     for (int i = 0; i < n; i++) {
         sh->dim[i] = d[i];
@@ -88,13 +89,24 @@ static bool shape_option(Sema *s, Expr *e, Option *o, Shape *sh)
     return true;
 }
 
-static Param *array_arg(Sema *s, Expr *e, Expr *a)
+Param *sem_array_arg(Sema *s, Expr *e, Expr *a, bool views_ok)
 {
     if (a->kind != EX_NAME) {
         diag_error(a->loc, "the first argument of tile_%s must be an array parameter", e->name);
         return NULL;
     }
     Symbol *sym = sem_lookup(s, a->name);
+    if (sym && sym->view) {
+        if (!views_ok) {
+            diag_error_fix(a->loc, "pass the array itself, or read the view with tile_load",
+                           "tile_%s takes an array, not a view ('%s')", e->name, a->name);
+            return NULL;
+        }
+        a->sym = sym;
+        a->dtype = sym->view->base->type.dtype;
+        a->shape = sem_scalar_shape;
+        return sym->view->as_param;
+    }
     if (!sym || sym->kind != SYM_PARAM || sym->param->kind != PARAM_ARRAY) {
         diag_error(a->loc, "'%s' is not an array parameter (declare it TILE_ARRAY(T, rank))", a->name);
         return NULL;
@@ -162,7 +174,7 @@ static bool order_option(Sema *s, Option *o, int rank)
 {
     int64_t v[TILE_MAX_RANK];
     int n;
-    if (!const_list(s, o->value, ".order", v, &n)) return false;
+    if (!sem_const_list(s, o->value, ".order", v, &n)) return false;
     if (n == 1 && (v[0] == -1 || v[0] == -2)) return true; /* TILE_ORDER_F / _C */
     if (n != rank) {
         diag_error(o->loc, ".order has %d entries but the array has rank %d", n, rank);
@@ -182,7 +194,7 @@ static bool order_option(Sema *s, Option *o, int rank)
 static bool builtin_mem(Sema *s, Expr *e, bool store)
 {
     if (!check_opts(e)) return false;
-    Param *arr = array_arg(s, e, e->args[0]);
+    Param *arr = sem_array_arg(s, e, e->args[0], true);
     if (!arr) return false;
     Option *idx = ast_option(e, "index");
     Option *shp = ast_option(e, "shape");
@@ -228,7 +240,19 @@ static bool builtin_mem(Sema *s, Expr *e, bool store)
         e->shape = sh;
         return true;
     }
-    if (arr->readonly) {
+    const View *vw = sem_view_named(s, e->args[0]);
+    if (vw) {
+        char why[256];
+        if (arr->readonly) {
+            diag_error(e->args[0]->loc, "view '%s' is read-only (it or its array '%s' has a const element type)",
+                       arr->name, vw->base->name);
+            return false;
+        }
+        if (!view_storable(vw, why, sizeof why)) {
+            diag_error(e->args[0]->loc, "tile_store cannot write through view '%s': %s", arr->name, why);
+            return false;
+        }
+    } else if (arr->readonly) {
         diag_error_fix(e->args[0]->loc, "drop 'const' from its TILE_ARRAY declaration",
                        "array '%s' is read-only (declared with a const element type)", arr->name);
         return false;
@@ -452,7 +476,7 @@ static bool axes_option(Sema *s, Expr *e, int rank, int *axes, int *n)
     if (!o) return true;
     int64_t v[TILE_MAX_RANK];
     int k;
-    if (!const_list(s, o->value, ".axis", v, &k)) return false;
+    if (!sem_const_list(s, o->value, ".axis", v, &k)) return false;
     bool seen[TILE_MAX_RANK] = {0};
     for (int i = 0; i < k; i++) {
         int64_t a = v[i] < 0 ? v[i] + rank : v[i];
@@ -584,7 +608,7 @@ static bool builtin_shape_op(Sema *s, Expr *e)
             diag_error_fix(e->loc, "add '.axis = {...}' with a permutation of the axes", "tile_permute needs .axis");
             return false;
         }
-        if (!const_list(s, o->value, ".axis", v, &k)) return false;
+        if (!sem_const_list(s, o->value, ".axis", v, &k)) return false;
         bool seen[TILE_MAX_RANK] = {0};
         if (k != x->shape.rank) {
             diag_error(o->loc, ".axis has %d entries but the tile has rank %d", k, x->shape.rank);
@@ -675,7 +699,7 @@ static bool builtin_gather_scatter(Sema *s, Expr *e)
     bool gather = e->bi == BI_GATHER;
     bool atomic = e->bi != BI_GATHER && e->bi != BI_SCATTER;
     if (!check_opts(e)) return false;
-    Param *arr = array_arg(s, e, e->args[0]);
+    Param *arr = sem_array_arg(s, e, e->args[0], false);
     if (!arr) return false;
     if (!gather && arr->readonly) {
         diag_error_fix(e->args[0]->loc, "drop 'const' from its TILE_ARRAY declaration",
@@ -788,7 +812,7 @@ static bool builtin_extract(Sema *s, Expr *e)
     }
     int64_t idx[TILE_MAX_RANK];
     int n;
-    if (!const_list(s, io->value, "a tile_extract index", idx, &n)) return false;
+    if (!sem_const_list(s, io->value, "a tile_extract index", idx, &n)) return false;
     char a[SHAPE_FMT_MAX], b[SHAPE_FMT_MAX];
     if (n != x->shape.rank || sh.rank != x->shape.rank) {
         diag_error(e->loc, "tile_extract of a rank-%d tile needs .index and .shape of rank %d", x->shape.rank, x->shape.rank);
@@ -900,7 +924,7 @@ bool sem_type_builtin(Sema *s, Expr *e)
         return true;
     }
     case BI_DIM: {
-        Param *arr = array_arg(s, e, e->args[0]);
+        Param *arr = sem_array_arg(s, e, e->args[0], true);
         int64_t axis;
         if (!arr || !sem_type_expr(s, e->args[1]) || !sem_expect_const_int(s, e->args[1], "the axis", &axis))
             return false;
@@ -942,6 +966,11 @@ bool sem_type_builtin(Sema *s, Expr *e)
                        "tile_%s describes targets, it is not a value", n);
         return false;
     case BI_PRINTF: case BI_ASSERT: return sem_builtin_debug(s, e);
+    case BI_VIEW_TRANSPOSE: case BI_VIEW_PERMUTE: case BI_VIEW_PAD: case BI_VIEW_WINDOW: case BI_VIEW_IM2COL:
+    case BI_VIEW_LAYOUT:
+        diag_error_fix(e->loc, "declare a view with it: TILE_VIEW(T, rank) v = tile_view_...(array, ...);",
+                       "tile_%s builds a view; it is only the value of a TILE_VIEW declaration", n);
+        return false;
     case BI_NONE: case BI_COUNT: break;
     }
     diag_error(e->loc, "tile_%s is not supported by this version of tilec yet", n);

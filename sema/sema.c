@@ -578,6 +578,11 @@ static bool type_expr_inner(Sema *s, Expr *e)
                            "array '%s' used as a value", e->name);
             return false;
         }
+        if (sym->view) {
+            diag_error_fix(e->loc, "load a tile: tile_load(view, .index = {...}, .shape = {...})",
+                           "view '%s' used as a value", e->name);
+            return false;
+        }
         e->dtype = sym->dtype;
         e->shape = sym->shape;
         e->is_const = sym->is_const;
@@ -732,6 +737,7 @@ static void warn_narrow_reduction(const Expr *v, Dtype dest)
 
 bool sem_check_decl(Sema *s, Stmt *st)
 {
+    if (st->type.view_rank) return sem_view_decl(s, st);
     Expr *v = st->init;
     if (st->type.stype) return sem_struct_bind(s, st, st->type.stype, st->name, st->name_loc, v, true, NULL);
     if (st->type.is_auto) { /* `auto q = r;` copies a struct as `T q = r;` would */
@@ -828,6 +834,11 @@ bool sem_check_assign(Sema *s, Stmt *st)
                 return false;
             }
             return sem_struct_bind(s, st, sv->stype, t->name, t->loc, st->value, false, NULL);
+        }
+        if (sv && sv->view) {
+            diag_error_fix(st->loc, "declare another TILE_VIEW for the other layout",
+                           "view '%s' cannot be assigned; a view is fixed where it is declared", t->name);
+            return false;
         }
     }
     if (!sem_type_expr(s, t)) return false;

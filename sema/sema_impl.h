@@ -46,6 +46,17 @@ void sem_set_const_int(Expr *e, int64_t v);
 /* e's value when it is a compile-time integer constant; otherwise reports
  * that `what` must be one and returns false. */
 bool sem_expect_const_int(Sema *s, Expr *e, const char *what, int64_t *out);
+/* A compile-time integer or a list of them (at most TILE_MAX_RANK) in
+ * out[*n]; otherwise reports that `what` must be constant. */
+bool sem_const_list(Sema *s, Expr *v, const char *what, int64_t *out, int *n);
+/* TILE_VIEW declarations (view_types.c): types the constructor, declares
+ * the view's symbol and leaves nothing to run in st. */
+bool sem_view_decl(Sema *s, Stmt *st);
+/* The view a name refers to, or NULL. */
+const struct View *sem_view_named(Sema *s, const Expr *a);
+/* The first argument of a builtin: an array parameter, or (views_ok: for
+ * tile_load, tile_store and tile_dim) a view seen as an array of its rank. */
+Param *sem_array_arg(Sema *s, Expr *e, Expr *a, bool views_ok);
 /* The innermost declaration of name in scope, or NULL. */
 Symbol *sem_lookup(Sema *s, const char *name);
 /* A new symbol, name, declared at loc in the current scope. */
