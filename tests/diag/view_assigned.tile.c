@@ -1,0 +1,11 @@
+/* view assigned: a view assigned after its declaration: rejected. */
+#include <tilec.h>
+TILE_KERNEL void k(TILE_ARRAY(const float, 2) x, TILE_ARRAY(float, 2) y)
+{
+    TILE_VIEW(const float, 2) v = tile_view_transpose(x);
+    v = tile_view_pad(x, .low = {1, 1});
+    tile_store(y, tile_load(v, .index = {0, 0}, .shape = {4, 4}), .index = {0, 0});
+}
+// expect: tests/diag/view_assigned.tile.c:5:31: error: view 'v' is assigned after its declaration; a view is fixed where it is declared
+// expect:     5 |     TILE_VIEW(const float, 2) v = tile_view_transpose(x);
+// expect:       |                               ^
