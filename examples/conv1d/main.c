@@ -1,9 +1,12 @@
 /* main.c: checks conv1d.tile.c, seed 004's causal 1-D convolution fused into
  * one kernel, against a float64 reference computed directly from the
  * definition (no im2col), on random float16 data whose sizes are multiples
- * of none of the tiles (ci = 40 against CI 32 and 64, hi = 150 against BT 64
- * and 128, co = 70 against CO 64), for every compiled (CI, BT) pair, plus a
- * 2-tap kernel on a 1-channel signal.
+ * of none of the tiles (ci * KW = 37 * 4 = 148 against BK 32 and 64, hi = 150
+ * against BT 64 and 128, co = 70 against CO 64), for every compiled (BK, BT)
+ * pair, plus a 2-tap kernel on a 1-channel signal (ci * KW = 2, far less than
+ * one BK chunk).  The kernel reads x and w through im2col views; the
+ * reference below sums the definition directly, so a wrong view nesting
+ * (which tap pairs with which weight) or wrong causal padding shows up.
  * Tolerance: the products of float16 inputs are exact in float32 and the
  * sums accumulate in float32 (1e-5 of the largest sum|w x| covers that); the
  * float16 result adds one rounding, 2^-11 relative (2^-10 allowed). */
@@ -42,7 +45,7 @@ static Conv conv_new(int64_t n, int64_t ci, int64_t hi, int64_t co, int64_t kw)
     return c;
 }
 
-static void conv_check(const Conv *c, int32_t ci_step, int32_t bt, const char *what)
+static void conv_check(const Conv *c, int32_t bk, int32_t bt, const char *what)
 {
     int64_t nx = c->n * c->ci * c->hi, nw = c->co * c->ci * c->kw, ny = c->n * c->co * c->hi;
     uint16_t *dx = ex_alloc(2 * nx), *dw = ex_alloc(2 * nw), *dy = ex_alloc(2 * ny);
@@ -51,7 +54,7 @@ static void conv_check(const Conv *c, int32_t ci_step, int32_t bt, const char *w
     tilec_array W = tilec_array_3d(dw, TILEC_FLOAT16, c->co, c->ci, c->kw);
     tilec_array Y = tilec_array_3d(dy, TILEC_FLOAT16, c->n, c->co, c->hi);
     tilec_grid g = tilec_grid_3d(c->hi, c->co, c->n, bt, 64, 1);
-    ex_status(what, conv1d_causal(NULL, g, &X, &W, &Y, (int32_t)c->kw, 64, ci_step, bt));
+    ex_status(what, conv1d_causal(NULL, g, &X, &W, &Y, (int32_t)c->kw, 64, bk, bt));
     uint16_t *y = malloc(2 * ny);
     double *got = malloc(8 * ny);
     ex_download(y, dy, 2 * ny);
@@ -68,13 +71,13 @@ static void conv_free(Conv *c)
 
 int main(void)
 {
-    Conv c = conv_new(2, 40, 150, 70, 4);
-    const int32_t cis[2] = {32, 64}, bts[2] = {64, 128};
+    Conv c = conv_new(2, 37, 150, 70, 4);
+    const int32_t bks[2] = {32, 64}, bts[2] = {64, 128};
     char what[64];
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
-            snprintf(what, sizeof what, "conv1d k=4, CI %d, BT %d", cis[i], bts[j]);
-            conv_check(&c, cis[i], bts[j], what);
+            snprintf(what, sizeof what, "conv1d k=4, BK %d, BT %d", bks[i], bts[j]);
+            conv_check(&c, bks[i], bts[j], what);
         }
     conv_free(&c);
     Conv d = conv_new(1, 1, 70, 3, 2);
