@@ -5,6 +5,7 @@
  * values, and the code of each IR operation, control flow included. */
 #include "codegen/lower.h"
 #include "sema/targetset.h"
+#include "sema/view.h"
 
 /* ---- emission from the operations (tir.h) -------------------------------- */
 
@@ -204,6 +205,17 @@ static void emit_op(Emitter *em, const TirOp *op)
         dbg_emit_assert(em, op->expr);
         return;
     case TIR_NOP:
+        if (op->stmt && op->stmt->sym && op->stmt->sym->view) { /* a view: only its layout, as a comment */
+            char *text = NULL;
+            size_t n = 0;
+            FILE *m = open_memstream(&text, &n);
+            if (m) {
+                view_print(m, op->stmt->sym->view);
+                fclose(m);
+                line(em, "/* view %s = %s o %s */", op->stmt->name, op->stmt->sym->view->base->name, text);
+                free(text);
+            }
+        }
         return;
     }
 }
@@ -355,6 +367,8 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
         line(&em, "extern __shared__ __align__(128) unsigned char s_mma_[]; /* %d bytes */", em.tir->smem_dynamic);
     if (em.red_bytes && hp && hp->pingpong) return false; /* (one buffer for two warpgroups) */
     if (em.red_bytes) line(&em, "__shared__ __align__(16) unsigned char s_red_[%" PRId64 "];", em.red_bytes);
+    if (em.vbox_bytes && hp) return false; /* (a view's box: not planned for the Hopper variant) */
+    if (em.vbox_bytes) line(&em, "__shared__ __align__(16) unsigned char s_vbox_[%" PRId64 "];", em.vbox_bytes);
     plan->smem_bytes = em.tir->smem_static;
     plan->dyn_smem_bytes = em.tir->smem_dynamic;
     tir_lower(&em);

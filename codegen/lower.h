@@ -86,6 +86,7 @@ typedef struct Emitter {
     int smem_bytes;
     int64_t red_bytes;  /* size of the shared buffer the generic reductions share */
     int64_t mma_bytes;  /* size of the shared buffer tile_mma stages through */
+    int64_t vbox_bytes; /* size of the shared buffer view loads stage their boxes in (view.c) */
     bool *sym_frag;     /* symbol lives in WMMA accumulator fragments */
     int *mma_target;    /* expr id of a `v = tile_mma(a, b, v)` value -> v's id + 1 */
     Expr **mma_exprs;   /* expr id -> the tile_mma / tile_matmul expression */
@@ -292,6 +293,9 @@ const struct View *view_arg(const Expr *e);
 /* tile_dim of array or view a along axis. */
 char *view_dim(Emitter *em, const Expr *a, int64_t axis);
 void view_load(Emitter *em, Expr *e);
+/* Bytes of the shared-memory box that load e stages its view through, or
+ * 0 when it reads global memory element by element (view.c). */
+int64_t view_box_bytes(Emitter *em, Expr *e);
 void view_store(Emitter *em, Expr *e);
 
 /* reduce.c */

@@ -64,6 +64,7 @@ static void scan_expr(Emitter *em, Expr *e, const Shape *ctx, bool home)
             }
             note_tmp(em, e, e->dtype, &e->shape);
             if (random) em->tmp_smem[e->id] = true;
+            if (view_box_bytes(em, e) > em->vbox_bytes) em->vbox_bytes = view_box_bytes(em, e);
             for (int i = 0; i < e->nopts; i++) scan_root(em, e->opts[i].value);
             return;
         case BCLASS_INDEXED: {

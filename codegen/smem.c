@@ -32,7 +32,7 @@ bool smem_plan(Emitter *em)
         if (!em->mma_exprs[i] || (t && em->sym_frag[t - 1])) continue;
         if (mma_bytes(em->mma_exprs[i]) > dyn) dyn = mma_bytes(em->mma_exprs[i]);
     }
-    int64_t stat = em->red_bytes;
+    int64_t stat = em->red_bytes + em->vbox_bytes;
     for (int i = 0; i < k->nvalues; i++)
         if (k->values[i].mirror) /* (ping-pong: one a warpgroup) */
             stat += k->values[i].n * dtype_bits(k->values[i].dtype) / 8 * (em->hp && em->hp->pingpong ? 2 : 1);

@@ -5,6 +5,7 @@
  * first, fragment conversions explicit), and prints it (tir_print). */
 #include "codegen/lower.h"
 #include "sema/targetset.h"
+#include "sema/view.h"
 
 /* ---- values --------------------------------------------------------------- */
 
@@ -323,6 +324,10 @@ static void lower_stmt(Lower *L, Stmt *st)
         add(L, TIR_RETURN, st->loc);
         break;
     case ST_BLOCK: {
+        if (st->sym && st->sym->view) { /* a view's declaration (sema): printed, nothing runs */
+            add(L, TIR_NOP, st->loc)->stmt = st;
+            break;
+        }
         TirOp *op = add(L, TIR_BLOCK, st->loc);
         op->stmt = st;
         INTO(L, &op->kids, for (int i = 0; i < st->nitems; i++) lower_stmt(L, st->items[i]));
@@ -696,7 +701,15 @@ static void print_op(FILE *o, const TirKernel *k, const TirOp *op, int ind)
         print_args(o, k, op->expr);
         fputc('\n', o);
         return;
-    case TIR_NOP: return;
+    case TIR_NOP:
+        if (op->stmt && op->stmt->sym && op->stmt->sym->view) {
+            const View *v = op->stmt->sym->view;
+            indent(o, ind);
+            fprintf(o, "view %s = %s o ", op->stmt->name, v->base->name);
+            view_print(o, v);
+            fputc('\n', o);
+        }
+        return;
     }
 }
 

@@ -67,6 +67,9 @@ static void element_coords(Emitter *em, const View *v, const Shape *s, const int
     }
     char *inv = S("true");
     for (int m = 0; m < v->rank; m++) inv = S("%s && w%d_ >= 0 && w%d_ < x%d_", inv, m, m, m);
+    line(em, "const bool in_view_ = %s;", inv);
+    line(em, "(void)in_view_;");
+    if (!arr) return; /* read from a box: the array's bounds were applied when it was filled */
     char *ina = S("true");
     for (int q = 0; q < v->ncons; q++) {
         char *c = S("(int64_t)%" PRId64, v->cons[q].c0);
@@ -76,9 +79,7 @@ static void element_coords(Emitter *em, const View *v, const Shape *s, const int
         ina = S("%s && c%d_ >= 0 && c%d_ < %s", ina, q, q, ext_c(em, v->cons[q].ext, arr));
     }
     for (int j = 0; j < v->base->rank; j++) ina = S("%s && a%d_ >= 0 && a%d_ < %s.shape[%d]", ina, j, j, arr, j);
-    line(em, "const bool in_view_ = %s;", inv);
     line(em, "const bool in_array_ = %s;", ina);
-    line(em, "(void)in_view_;");
 }
 
 /* The tile's origin (o<k>_) and the extents of the view's axes (x<m>_) and
@@ -107,9 +108,156 @@ static char *offset_c(Emitter *em, const View *v, const char *arr)
     return off;
 }
 
+/* ---- staging through a shared-memory box --------------------------------
+ *
+ * A window or im2col view reads each array element several times within one
+ * tile (the taps overlap).  When the tile's footprint in the array is a box
+ * of static extents smaller than the tile, the block first copies that box
+ * into shared memory, coalesced along the array's contiguous axis and with
+ * the padding applied, and each element of the tile is then read from the
+ * box: every array element crosses DRAM and L2 once per tile.  The
+ * footprint is static when every nested axis is walked in whole sub-modes
+ * (the tile's extent along it a multiple of the inner sub-modes' constant
+ * extents) or inside the fastest one; and views with bound constraints
+ * (padding a window) are read element by element. */
+
+typedef struct Box {
+    int rank;                          /* the array's */
+    int64_t ext[TILE_MAX_RANK];        /* B_j */
+    const char *lo[TILE_MAX_RANK];     /* its corner (C expressions of o<k>_) */
+    int64_t n;                         /* elements */
+} Box;
+
+static bool plan_box(Emitter *em, Expr *e, const View *v, Box *b)
+{
+    const Shape *s = &e->shape;
+    if (!em->tg->threads || v->ncons || !s->rank) return false;
+    Lay l = tv_lay(em, s);
+    if (l.repl) return false;
+    int ord[TILE_MAX_RANK], axis_of_mode[TILE_MAX_RANK];
+    mem_tile_order(e, s->rank, ord);
+    for (int k = 0; k < s->rank; k++) axis_of_mode[ord[k]] = k;
+    const char *start[VIEW_MAX_TERMS];
+    int64_t span[VIEW_MAX_TERMS];
+    for (int m = 0; m < v->rank; m++) {
+        int k = axis_of_mode[m];
+        int64_t S = s->dim[k];
+        const char *o = S("o%d_", k);
+        int ts[VIEW_MAX_TERMS];
+        int n = view_mode_terms(v, m, ts);
+        int64_t P = 1, ce[VIEW_MAX_TERMS];
+        for (int q = 0; q < n - 1; q++) {
+            const ViewExt *x = v->term[ts[q]].ext;
+            if (x->axis >= 0 || x->inner || x->times) return false; /* inner extents must be constants */
+            ce[q] = x->add;
+            P *= ce[q];
+        }
+        if (n == 1) {
+            start[ts[0]] = o, span[ts[0]] = S;
+        } else if (S % P == 0) {
+            for (int q = 0; q < n - 1; q++) start[ts[q]] = "0", span[ts[q]] = ce[q];
+            start[ts[n - 1]] = S("(%s / %" PRId64 ")", o, P), span[ts[n - 1]] = S / P;
+        } else if (ce[0] % S == 0) {
+            int64_t below = ce[0];
+            start[ts[0]] = S("(%s %% %" PRId64 ")", o, ce[0]), span[ts[0]] = S;
+            for (int q = 1; q < n; q++) {
+                start[ts[q]] = q == n - 1 ? S("(%s / %" PRId64 ")", o, below) : S("((%s / %" PRId64 ") %% %" PRId64 ")", o, below, ce[q]);
+                span[ts[q]] = 1;
+                if (q < n - 1) below *= ce[q];
+            }
+        } else {
+            return false;
+        }
+    }
+    b->rank = v->base->rank;
+    b->n = 1;
+    for (int j = 0; j < b->rank; j++) {
+        int64_t ext = 1;
+        char *lo = S("(int64_t)%" PRId64, v->off[j]);
+        for (int t = 0; t < v->nterms; t++) {
+            int64_t c = v->a[j][t];
+            if (!c) continue;
+            ext += (c < 0 ? -c : c) * (span[t] - 1);
+            if (c > 0) lo = S("%s + (int64_t)%" PRId64 " * %s", lo, c, start[t]);
+            else lo = S("%s + (int64_t)%" PRId64 " * (%s + %" PRId64 ")", lo, c, start[t], span[t] - 1);
+        }
+        b->ext[j] = ext;
+        b->lo[j] = lo;
+        b->n *= ext;
+    }
+    /* worth it only where the taps overlap, and small enough to leave room
+     * for other blocks on the SM */
+    int64_t bytes = b->n * dtype_bits(e->dtype) / 8;
+    return b->n < shape_numel(s) && bytes <= 16 * 1024;
+}
+
+int64_t view_box_bytes(Emitter *em, Expr *e)
+{
+    const View *v = view_arg(e);
+    Box b;
+    if (!v || e->bi != BI_LOAD || !plan_box(em, e, v, &b)) return 0;
+    return (b.n * dtype_bits(e->dtype) / 8 + 15) / 16 * 16;
+}
+
+/* The box's row-major strides (the array's last axis fastest). */
+static void box_strides(const Box *b, int64_t *st)
+{
+    int64_t r = 1;
+    for (int j = b->rank - 1; j >= 0; j--) st[j] = r, r *= b->ext[j];
+}
+
+static void box_load(Emitter *em, Expr *e, const View *v, const Box *b, const char *arr)
+{
+    const char *name = em->tmp[e->id];
+    Dtype d = e->dtype;
+    const Shape *s = &e->shape;
+    int ord[TILE_MAX_RANK];
+    mem_tile_order(e, s->rank, ord);
+    const char *ty = emit_storage_type(d);
+    int64_t bst[TILE_MAX_RANK];
+    box_strides(b, bst);
+    line(em, "{ /* tile_load %s, a view of %s, staged through a shared box of %" PRId64 " elements */", e->args[0]->name,
+         v->base->name, b->n);
+    em->ind++;
+    view_prologue(em, e, v, s, arr);
+    for (int j = 0; j < b->rank; j++) line(em, "const int64_t lo%d_ = %s;", j, b->lo[j]);
+    line(em, "const %s *p_ = (const %s *)%s.data;", ty, ty, arr);
+    line(em, "%s *vb_ = (%s *)s_vbox_;", ty, ty);
+    line(em, "%s /* the box's last readers are done */", em->bar);
+    line(em, "for (int q_ = t_; q_ < %" PRId64 "; q_ += %d) {", b->n, em->T);
+    em->ind++;
+    char *in = S("true"), *off = S("0");
+    for (int j = 0; j < b->rank; j++) {
+        if (b->ext[j] == 1) line(em, "const int64_t a%d_ = lo%d_;", j, j);
+        else if (j == 0) line(em, "const int64_t a%d_ = lo%d_ + q_ / %" PRId64 ";", j, j, bst[j]);
+        else line(em, "const int64_t a%d_ = lo%d_ + (q_ / %" PRId64 ") %% %" PRId64 ";", j, j, bst[j], b->ext[j]);
+        in = S("%s && a%d_ >= 0 && a%d_ < %s.shape[%d]", in, j, j, arr, j);
+        off = S("%s + a%d_ * %s.strides[%d]", off, j, arr, j);
+    }
+    line(em, "vb_[q_] = %s ? p_[%s] : %s;", in, off, mem_pad_value(em, d, v->padding));
+    em->ind--;
+    line(em, "}");
+    line(em, "%s", em->bar);
+    tv_open_loop(em, s);
+    element_coords(em, v, s, ord, NULL);
+    char *bix = S("0");
+    for (int j = 0; j < b->rank; j++)
+        if (b->ext[j] > 1) bix = S("%s + (int)(a%d_ - lo%d_) * %" PRId64, bix, j, j, bst[j]);
+    line(em, "%s[%s] = in_view_ ? vb_[%s] : %s;", name, tv_home_idx(em), bix,
+         mem_pad_value(em, d, ex_opt_int(e, "padding", 0)));
+    tv_close_loop(em);
+    em->ind--;
+    line(em, "}");
+}
+
 void view_load(Emitter *em, Expr *e)
 {
     const View *v = view_arg(e);
+    Box box;
+    if (plan_box(em, e, v, &box)) {
+        box_load(em, e, v, &box, S("p_%s", v->base->name));
+        return;
+    }
     const char *name = em->tmp[e->id];
     const char *arr = S("p_%s", v->base->name);
     Dtype d = e->dtype;

@@ -100,7 +100,9 @@ static void dump_stmt(FILE *o, const Stmt *s, int d, bool typed)
     indent(o, d);
     switch (s->kind) {
     case ST_DECL:
-        fprintf(o, "decl %s %s%s", s->type.spelling, s->name, s->type.is_const ? " const" : "");
+        if (s->type.view_rank) fprintf(o, "view %s%s %s rank %d", s->type.is_const ? "const " : "", s->type.spelling, s->name,
+                                       s->type.view_rank);
+        else fprintf(o, "decl %s %s%s", s->type.spelling, s->name, s->type.is_const ? " const" : "");
         loc(o, s->loc);
         fputc('\n', o);
         dump_expr(o, s->init, d + 1, typed);
@@ -156,6 +158,14 @@ static void dump_stmt(FILE *o, const Stmt *s, int d, bool typed)
         if (s->value) dump_expr(o, s->value, d + 1, typed);
         return;
     case ST_BLOCK:
+        if (s->type.view_rank) { /* a view's declaration, which sema leaves as an empty block */
+            fprintf(o, "view %s%s %s rank %d", s->type.is_const ? "const " : "", s->type.spelling, s->name,
+                    s->type.view_rank);
+            loc(o, s->loc);
+            fputc('\n', o);
+            if (s->init) dump_expr(o, s->init, d + 1, false);
+            return;
+        }
         fputs("block", o);
         loc(o, s->loc);
         fputc('\n', o);

@@ -414,8 +414,11 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
     }
     const char *vrank = NULL;
     if (t.kind == CXType_Pointer && !fe_annotation(v, "tilec.view:", &vrank, cx)) {
-        diag_error_fix(loc, "a view of an array is declared TILE_VIEW(T, rank) name = tile_view_...(array, ...)",
-                       "pointer variable '%s' is not allowed in tile code", name);
+        if (fe_type_ref(cx, clang_getPointeeType(t)).dtype != DT_INVALID)
+            diag_error_fix(loc, "a view of an array is declared TILE_VIEW(T, rank) name = tile_view_...(array, ...)",
+                           "pointer variable '%s' is not allowed in tile code", name);
+        else
+            diag_error(loc, "pointer variable '%s' is not allowed in tile code", name);
         return false;
     }
     Stmt *s = new_stmt(cx, ST_DECL, loc);

@@ -91,11 +91,17 @@ static bool shape_option(Sema *s, Expr *e, Option *o, Shape *sh)
 
 Param *sem_array_arg(Sema *s, Expr *e, Expr *a, bool views_ok)
 {
+    if (a->kind == EX_BUILTIN && builtin_info(a->bi)->cls == BCLASS_VIEW) {
+        diag_error_fix(a->loc, "declare the view first: TILE_VIEW(T, rank) v = tile_...(array, ...); then pass v",
+                       "tile_%s builds a view; it is only the value of a TILE_VIEW declaration", a->name);
+        return NULL;
+    }
     if (a->kind != EX_NAME) {
         diag_error(a->loc, "the first argument of tile_%s must be an array parameter", e->name);
         return NULL;
     }
     Symbol *sym = sem_lookup(s, a->name);
+    if (sym && sym->kind == SYM_VAR && sym->dtype == DT_INVALID && !sym->view) return NULL; /* reported at its declaration */
     if (sym && sym->view) {
         if (!views_ok) {
             diag_error_fix(a->loc, "pass the array itself, or read the view with tile_load",
@@ -238,6 +244,7 @@ static bool builtin_mem(Sema *s, Expr *e, bool store)
         }
         e->dtype = arr->type.dtype;
         e->shape = sh;
+        sem_view_rewrite(s, e, false);
         return true;
     }
     const View *vw = sem_view_named(s, e->args[0]);
@@ -281,6 +288,7 @@ static bool builtin_mem(Sema *s, Expr *e, bool store)
     }
     e->dtype = DT_INVALID; /* a statement, no value */
     e->shape = sh;         /* the stored tile's shape, for codegen */
+    sem_view_rewrite(s, e, true);
     return true;
 }
 

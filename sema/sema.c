@@ -788,7 +788,7 @@ bool sem_check_decl(Sema *s, Stmt *st)
 
 /* Remembers a node sema made, to number it once the body is typed (so the
  * ids of the user's expressions do not depend on desugaring). */
-static void add_late(Sema *s, Expr *e)
+void sem_add_late(Sema *s, Expr *e)
 {
     if (s->nlate == s->caplate) {
         int cap = s->caplate ? 2 * s->caplate : 16;
@@ -816,8 +816,8 @@ static void desugar_compound(Sema *s, Stmt *st, const Promotion *pr, const Shape
     bin->dtype = pr->result;
     bin->op_dtype = pr->operand;
     bin->shape = *shape;
-    add_late(s, x);
-    add_late(s, bin);
+    sem_add_late(s, x);
+    sem_add_late(s, bin);
     st->value = bin;
     st->op = -1;
     st->desugared = true;

@@ -46,6 +46,13 @@ void sem_set_const_int(Expr *e, int64_t v);
 /* e's value when it is a compile-time integer constant; otherwise reports
  * that `what` must be one and returns false. */
 bool sem_expect_const_int(Sema *s, Expr *e, const char *what, int64_t *out);
+/* Remembers a node sema made, numbered once the body is typed. */
+void sem_add_late(Sema *s, Expr *e);
+/* A typed tile_load (store: tile_store) through a view that only permutes
+ * its array's axes becomes the load in the array's order and a
+ * tile_permute (the store: a tile_permute stored in the array's order), so
+ * that the global accesses stay coalesced; other loads are left alone. */
+void sem_view_rewrite(Sema *s, Expr *e, bool store);
 /* A compile-time integer or a list of them (at most TILE_MAX_RANK) in
  * out[*n]; otherwise reports that `what` must be constant. */
 bool sem_const_list(Sema *s, Expr *v, const char *what, int64_t *out, int *n);

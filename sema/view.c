@@ -20,7 +20,15 @@ static View *copy_view(Arena *ar, const View *v)
 static const ViewExt *ext_new(Arena *ar, int axis, const ViewExt *inner, int64_t mul, int64_t add, int64_t div)
 {
     ViewExt *e = arena_alloc(ar, sizeof *e);
-    *e = (ViewExt){axis, inner, mul, add, div};
+    *e = (ViewExt){axis, inner, mul, add, div, NULL};
+    return e;
+}
+
+/* a * b, two extents that depend on the array's shape */
+static const ViewExt *ext_times(Arena *ar, const ViewExt *a, const ViewExt *b)
+{
+    ViewExt *e = arena_alloc(ar, sizeof *e);
+    *e = (ViewExt){-1, a, 1, 0, 1, b};
     return e;
 }
 
@@ -32,7 +40,7 @@ static const ViewExt *ext_const(Arena *ar, int64_t v)
 /* The constant value of e, when it has one. */
 static bool ext_is_const(const ViewExt *e, int64_t *v)
 {
-    if (e->axis >= 0) return false;
+    if (e->axis >= 0 || e->times) return false;
     int64_t b = 0;
     if (e->inner && !ext_is_const(e->inner, &b)) return false;
     int64_t num = b * e->mul + e->add;
@@ -48,6 +56,7 @@ static const ViewExt *ext_affine(Arena *ar, const ViewExt *e, int64_t k, int64_t
         int64_t num = c * k + add;
         return ext_const(ar, num < 0 ? 0 : num / div);
     }
+    if (e->times) return ext_new(ar, -1, e, k, add, div);
     if (e->div == 1 && e->inner == NULL && e->add == 0) return ext_new(ar, e->axis, NULL, e->mul * k, add, div);
     if (e->div == 1 && e->add == 0 && e->mul == 1 && k == 1) return ext_new(ar, e->axis, e->inner, 1, add, div);
     if (e->div == 1 && e->mul == 1 && k == 1 && e->inner == NULL) {
@@ -242,7 +251,7 @@ View *view_window(Arena *ar, const View *v, int naxes, const int *axes, const in
 
 /* Groups the listed axes (fastest first) into one nested axis put at
  * position at of the axes that remain, in their order. */
-static View *group_modes(Arena *ar, const View *v, int nm, const int *modes, int at, char *err, size_t n)
+static View *group_modes(Arena *ar, const View *v, int nm, const int *modes, int at)
 {
     View *r = copy_view(ar, v);
     bool grouped[TILE_MAX_RANK] = {false};
@@ -272,14 +281,8 @@ static View *group_modes(Arena *ar, const View *v, int nm, const int *modes, int
             r->term[ts[q]].pos = pos++;
         }
         int64_t c;
-        if (ext_is_const(v->ext[modes[i]], &c)) {
-            cprod *= c;
-        } else if (prod) {
-            snprintf(err, n, "a nested axis may have at most one extent that depends on the array's shape");
-            return NULL;
-        } else {
-            prod = v->ext[modes[i]];
-        }
+        if (ext_is_const(v->ext[modes[i]], &c)) cprod *= c;
+        else prod = prod ? ext_times(ar, prod, v->ext[modes[i]]) : v->ext[modes[i]];
     }
     for (int t = 0; t < v->nterms; t++)
         if (!grouped[v->term[t].mode]) r->term[t].mode = new_of_old[v->term[t].mode];
@@ -309,7 +312,7 @@ View *view_im2col(Arena *ar, const View *v, int nsp, const int64_t *size, const 
     if (channels_last) modes[nm++] = cax;
     for (int i = nsp - 1; i >= 0; i--) modes[nm++] = nsp + 2 + i;
     if (!channels_last) modes[nm++] = cax;
-    return group_modes(ar, w, nm, modes, channels_last ? nsp + 1 : 1, err, n);
+    return group_modes(ar, w, nm, modes, channels_last ? nsp + 1 : 1);
 }
 
 /* ---- CuTe notation ------------------------------------------------------- */
@@ -318,6 +321,7 @@ typedef struct Parser {
     const char *s, *p;
     char *err;
     size_t n;
+    int *pos; /* the offending byte's offset, or NULL */
 } Parser;
 
 static void skip_ws(Parser *ps)
@@ -327,6 +331,7 @@ static void skip_ws(Parser *ps)
 
 static bool perr(Parser *ps, const char *what)
 {
+    if (ps->pos) *ps->pos = (int)(ps->p - ps->s);
     snprintf(ps->err, ps->n, "bad view layout '%s': column %d: %s", ps->s, (int)(ps->p - ps->s) + 1, what);
     return false;
 }
@@ -429,13 +434,19 @@ static bool parse_stride(Parser *ps, Leaf *lv, int nl, int *li, int rank)
     } else if (c != 0) {
         return perr(ps, "a stride is c@j, c steps along array axis j (or 0)");
     }
-    if (l->axis < 0) l->coef = 0;
+    if (l->axis < 0 || c == 0) l->coef = 0, l->axis = -1;
     return true;
 }
 
 View *view_parse(Arena *ar, const Param *p, const char *text, const int64_t *offset, char *err, size_t n)
 {
-    Parser ps = {text, text, err, n};
+    return view_parse_at(ar, p, text, offset, err, n, NULL);
+}
+
+View *view_parse_at(Arena *ar, const Param *p, const char *text, const int64_t *offset, char *err, size_t n, int *pos)
+{
+    if (pos) *pos = -1;
+    Parser ps = {text, text, err, n, pos};
     Leaf lv[VIEW_MAX_TERMS];
     int mode_of[VIEW_MAX_TERMS], nl = 0, nmodes = 0;
     if (!parse_shape(&ps, 0, 0, lv, mode_of, &nl, &nmodes)) return NULL;
@@ -462,7 +473,7 @@ View *view_parse(Arena *ar, const Param *p, const char *text, const int64_t *off
     v->nterms = nl;
     v->padding = 1;
     for (int j = 0; j < p->rank; j++) v->off[j] = offset[j];
-    int pos[TILE_MAX_RANK] = {0};
+    int sub[TILE_MAX_RANK] = {0};
     for (int t = 0; t < nl; t++) {
         const ViewExt *e;
         if (lv[t].shape < 0) {
@@ -476,7 +487,7 @@ View *view_parse(Arena *ar, const Param *p, const char *text, const int64_t *off
         } else {
             e = ext_const(ar, lv[t].shape);
         }
-        v->term[t] = (ViewTerm){mode_of[t], pos[mode_of[t]]++, e};
+        v->term[t] = (ViewTerm){mode_of[t], sub[mode_of[t]]++, e};
         if (lv[t].axis >= 0) v->a[lv[t].axis][t] = lv[t].coef;
     }
     for (int k = 0; k < nmodes; k++) {
@@ -486,17 +497,14 @@ View *view_parse(Arena *ar, const Param *p, const char *text, const int64_t *off
         int64_t cprod = 1;
         for (int q = 0; q < m; q++) {
             int64_t c;
-            if (ext_is_const(v->term[ts[q]].ext, &c)) {
-                cprod *= c;
-            } else if (prod) {
-                snprintf(err, n, "bad view layout '%s': mode %d has two '_' extents; at most one per mode", text, k);
-                return NULL;
-            } else {
-                prod = v->term[ts[q]].ext;
-            }
+            if (ext_is_const(v->term[ts[q]].ext, &c)) cprod *= c;
+            else prod = prod ? ext_times(ar, prod, v->term[ts[q]].ext) : v->term[ts[q]].ext;
         }
         v->ext[k] = prod ? ext_affine(ar, prod, cprod, 0, 1) : ext_const(ar, cprod);
+        /* exact: the array axis itself, which no other term moves along */
         v->exact[k] = m == 1 && lv[ts[0]].shape < 0 && lv[ts[0]].coef == 1 && offset[lv[ts[0]].axis] == 0;
+        for (int t = 0; v->exact[k] && t < nl; t++)
+            if (t != ts[0] && lv[t].axis == lv[ts[0]].axis) v->exact[k] = false;
         v->exact_axis[k] = v->exact[k] ? lv[ts[0]].axis : 0;
     }
     return v;
@@ -551,6 +559,7 @@ static void print_ext(FILE *o, const ViewExt *e)
         return;
     }
     bool paren = e->mul != 1 || e->add || e->div != 1;
+    if (e->times) fputc('(', o);
     if (paren) fputc('(', o);
     if (e->inner) print_ext(o, e->inner);
     else fprintf(o, "d%d", e->axis);
@@ -558,6 +567,11 @@ static void print_ext(FILE *o, const ViewExt *e)
     if (e->add) fprintf(o, "%+" PRId64, e->add);
     if (paren) fputc(')', o);
     if (e->div != 1) fprintf(o, "/%" PRId64, e->div);
+    if (e->times) {
+        fputc('*', o);
+        print_ext(o, e->times);
+        fputc(')', o);
+    }
 }
 
 static void print_stride(FILE *o, const View *v, int t)
@@ -616,6 +630,10 @@ char *view_ext_c(Arena *ar, const ViewExt *e, const char *fmt)
     int64_t c;
     if (ext_is_const(e, &c)) return arena_printf(ar, "(int64_t)%" PRId64, c);
     char *base = e->inner ? view_ext_c(ar, e->inner, fmt) : arena_printf(ar, fmt, e->axis);
+    if (e->times) {
+        const ViewExt plain = {e->axis, e->inner, e->mul, e->add, e->div, NULL};
+        return arena_printf(ar, "(%s * %s)", view_ext_c(ar, &plain, fmt), view_ext_c(ar, e->times, fmt));
+    }
     if (e->mul == 1 && !e->add && e->div == 1) return base;
     char *num = arena_printf(ar, "(%s * %" PRId64 " + %" PRId64 ")", base, e->mul, e->add);
     if (e->div == 1) return arena_printf(ar, "(%s > 0 ? %s : (int64_t)0)", num, num);

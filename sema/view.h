@@ -29,14 +29,15 @@
 
 #include "frontend/ast.h"
 
-/* An extent: max(0, floor((base * mul + add) / div)), base the extent of
- * array axis `axis`, the value of inner, or 0 (axis < 0 and no inner: a
- * constant, add). */
+/* An extent: max(0, floor((base * mul + add) / div)) * times, base the
+ * extent of array axis `axis`, the value of inner, or 0 (axis < 0 and no
+ * inner: a constant, add); times another extent, or NULL (1). */
 typedef struct ViewExt ViewExt;
 struct ViewExt {
     int axis;
     const ViewExt *inner;
     int64_t mul, add, div;
+    const ViewExt *times;
 };
 
 enum { VIEW_MAX_TERMS = 24, VIEW_MAX_CONS = 8 };
@@ -94,6 +95,9 @@ View *view_im2col(Arena *ar, const View *v, int nsp, const int64_t *size, const 
  * array axis its stride moves along (divided by the stride), and offset
  * (p->rank entries) is added to the array coordinates. */
 View *view_parse(Arena *ar, const Param *p, const char *text, const int64_t *offset, char *err, size_t n);
+/* The same, with the offset in text of the character an error is about in
+ * *pos (-1 when the error is about the whole layout). */
+View *view_parse_at(Arena *ar, const Param *p, const char *text, const int64_t *offset, char *err, size_t n, int *pos);
 
 /* Whether writes through v reach each array element at most once (no two
  * terms on one array axis, no broadcast term); if not, why. */

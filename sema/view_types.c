@@ -69,6 +69,7 @@ static const View *source_view(Sema *s, Expr *e)
         a->sym = sym;
         return sym->view;
     }
+    if (sym && sym->kind == SYM_VAR && sym->dtype == DT_INVALID) return NULL; /* reported where it was declared */
     if (!sym || sym->kind != SYM_PARAM || sym->param->kind != PARAM_ARRAY) {
         diag_error(a->loc, "'%s' is not an array parameter or a view", a->name);
         return NULL;
@@ -155,7 +156,9 @@ static View *type_ctor(Sema *s, Expr *e)
             if (!opt_list(s, e, "window_axes", wa, ns, -1, &na)) return NULL;
             for (int i = 0; i < ns; i++) axes[i] = na ? (int)wa[i] : src->rank - ns + i;
             if (na && na != ns) {
-                diag_error(e->loc, ".window_axes lists %d axes but .size %d", na, ns);
+                diag_error_fix(e->loc, "give one axis in .window_axes per .size entry",
+                               ".window_axes lists %d ax%s but .size lists %d window%s", na, na == 1 ? "is" : "es", ns,
+                               ns == 1 ? "" : "s");
                 return NULL;
             }
             r = view_window(ar, src, ns, axes, size, st, dil, lo, hi, err, sizeof err);
@@ -180,9 +183,12 @@ static View *type_ctor(Sema *s, Expr *e)
         }
         int64_t off[TILE_MAX_RANK];
         if (!opt_list(s, e, "offset", off, src->base->rank, 0, &n)) return NULL;
-        r = view_parse(ar, src->base, e->args[1]->str, off, err, sizeof err);
+        int pos;
+        r = view_parse_at(ar, src->base, e->args[1]->str, off, err, sizeof err, &pos);
         if (!r) {
-            diag_error(e->args[1]->loc, "%s", err);
+            const Expr *lit = e->args[1];
+            SrcLoc at = lit->str_loc && pos >= 0 && pos < lit->nstr ? lit->str_loc[pos] : lit->loc;
+            diag_error(at, "%s", err);
             return NULL;
         }
         break;
@@ -211,10 +217,6 @@ bool sem_view_decl(Sema *s, Stmt *st)
                        "view '%s' must be initialized by a view constructor", st->name);
         return false;
     }
-    if (st->assigned || sym->assigned) {
-        diag_error(st->loc, "view '%s' is assigned after its declaration; a view is fixed where it is declared", st->name);
-        return false;
-    }
     View *vw = type_ctor(s, v);
     if (!vw) return false;
     const Param *base = vw->base;
@@ -227,8 +229,12 @@ bool sem_view_decl(Sema *s, Stmt *st)
         return false;
     }
     if (st->type.dtype != base->type.dtype) {
-        diag_error(st->loc, "view '%s' has element type %s, but its array '%s' has %s", st->name,
-                   dtype_name(st->type.dtype), base->name, dtype_name(base->type.dtype));
+        char fix[96];
+        snprintf(fix, sizeof fix, "declare it TILE_VIEW(%s%s, %d)", st->type.is_const ? "const " : "", base->type.spelling,
+                 vw->rank);
+        diag_error_fix(st->loc, fix, "view '%s' has element type %s (%s), but its array '%s' has %s (%s)", st->name,
+                       st->type.spelling, dtype_name(st->type.dtype), base->name, base->type.spelling,
+                       dtype_name(base->type.dtype));
         return false;
     }
     if (base->readonly && !st->type.is_const) {
@@ -256,4 +262,132 @@ bool sem_view_decl(Sema *s, Stmt *st)
     st->items = NULL;
     st->nitems = 0;
     return true;
+}
+
+/* ---- permutations: loads in the array's order -------------------------- */
+
+static Expr *new_node(Sema *s, ExprKind k, SrcLoc loc)
+{
+    Expr *x = arena_alloc(s->prog->arena, sizeof *x);
+    x->kind = k;
+    x->loc = loc;
+    return x;
+}
+
+/* A typed brace list of the integers v[0..n). */
+static Expr *int_list(Sema *s, SrcLoc loc, const int64_t *v, int n)
+{
+    Expr *l = new_node(s, EX_LIST, loc);
+    l->args = arena_alloc(s->prog->arena, sizeof *l->args * (size_t)n);
+    l->nargs = n;
+    for (int i = 0; i < n; i++) {
+        Expr *c = new_node(s, EX_INT, loc);
+        c->ival = v[i];
+        c->uval = (uint64_t)v[i];
+        sem_type_expr(s, c);
+        l->args[i] = c;
+    }
+    l->dtype = DT_INVALID;
+    sem_add_late(s, l);
+    return l;
+}
+
+void sem_view_rewrite(Sema *s, Expr *e, bool store)
+{
+    const View *v = sem_view_named(s, e->args[0]);
+    int perm[TILE_MAX_RANK];
+    if (!v || !view_is_permutation(v, perm) || !v->base->sym) return;
+    int rank = v->rank, ord[TILE_MAX_RANK], q[TILE_MAX_RANK];
+    for (int k = 0; k < rank; k++) ord[k] = k;
+    Option *oo = ast_option(e, "order");
+    if (oo) {
+        Expr *ov = oo->value;
+        if (ov->kind == EX_LIST && ov->nargs == 1 && ov->args[0]->cval.i == -1)
+            for (int k = 0; k < rank; k++) ord[k] = rank - 1 - k;
+        else if (ov->kind == EX_LIST && ov->nargs == rank)
+            for (int k = 0; k < rank; k++) ord[k] = (int)ov->args[k]->cval.i;
+    }
+    for (int k = 0; k < rank; k++) q[k] = perm[ord[k]]; /* the array axis of tile axis k */
+    Shape sh = e->shape;
+    if (store && !shape_equal(&e->args[1]->shape, &sh)) return; /* a broadcast store: element by element */
+    Option *idx = ast_option(e, "index");
+    Expr *iv = idx->value;
+    if (iv->kind != EX_LIST || iv->nargs != rank) return;
+    Arena *ar = s->prog->arena;
+    Expr *nm = new_node(s, EX_NAME, e->args[0]->loc);
+    nm->name = v->base->name;
+    nm->sym = v->base->sym;
+    nm->dtype = v->base->type.dtype;
+    nm->shape = sem_scalar_shape;
+    sem_add_late(s, nm);
+    Expr *niv = new_node(s, EX_LIST, iv->loc);
+    niv->args = arena_alloc(ar, sizeof *niv->args * (size_t)rank);
+    niv->nargs = rank;
+    niv->dtype = DT_INVALID;
+    sem_add_late(s, niv);
+    int64_t adims[TILE_MAX_RANK], axis[TILE_MAX_RANK], inv[TILE_MAX_RANK];
+    Shape ash = {.rank = rank};
+    for (int k = 0; k < rank; k++) {
+        niv->args[q[k]] = iv->args[k];
+        adims[q[k]] = sh.dim[k];
+        ash.dim[q[k]] = sh.dim[k];
+        axis[k] = q[k];   /* tile axis k is axis q[k] of the array-order tile */
+        inv[q[k]] = k;
+    }
+    /* the options in the array's order: .index and .shape permuted, .order gone */
+    Option *no = arena_alloc(ar, sizeof *no * (size_t)(e->nopts + 1));
+    int nn = 0;
+    bool had_shape = false;
+    for (int i = 0; i < e->nopts; i++) {
+        Option o = e->opts[i];
+        if (!strcmp(o.name, "order")) continue;
+        if (!strcmp(o.name, "index")) o.value = niv;
+        if (!strcmp(o.name, "shape")) {
+            o.value = int_list(s, o.loc, adims, rank);
+            had_shape = true;
+        }
+        no[nn++] = o;
+    }
+    if (!had_shape) no[nn++] = (Option){"shape", e->loc, int_list(s, e->loc, adims, rank)};
+    Option *po = arena_alloc(ar, sizeof *po);
+    if (!store) {
+        Expr *L = new_node(s, EX_BUILTIN, e->loc);
+        *L = *e;
+        L->args = arena_alloc(ar, sizeof *L->args);
+        L->args[0] = nm;
+        L->nargs = 1;
+        L->opts = no;
+        L->nopts = nn;
+        L->shape = ash;
+        sem_add_late(s, L);
+        po[0] = (Option){"axis", e->loc, int_list(s, e->loc, axis, rank)};
+        e->kind = EX_BUILTIN;
+        e->bi = BI_PERMUTE;
+        e->name = "permute";
+        e->args = arena_alloc(ar, sizeof *e->args);
+        e->args[0] = L;
+        e->nargs = 1;
+        e->opts = po;
+        e->nopts = 1;
+        return;
+    }
+    Expr *val = e->args[1];
+    Expr *P = new_node(s, EX_BUILTIN, val->loc);
+    P->bi = BI_PERMUTE;
+    P->name = "permute";
+    P->args = arena_alloc(ar, sizeof *P->args);
+    P->args[0] = val;
+    P->nargs = 1;
+    po[0] = (Option){"axis", val->loc, int_list(s, val->loc, inv, rank)};
+    P->opts = po;
+    P->nopts = 1;
+    P->dtype = val->dtype;
+    P->shape = ash;
+    sem_add_late(s, P);
+    e->args = arena_alloc(ar, sizeof *e->args * 2);
+    e->args[0] = nm;
+    e->args[1] = P;
+    e->opts = no;
+    e->nopts = nn;
+    e->shape = ash;
 }

@@ -1063,6 +1063,33 @@ def wl_conv1d(c):
     c.tilec_best(wl, "conv1d_causal", list(variants), lambda v: variants[v](), chk("tilec conv1d", lambda: y), y,
                  label="CIxBT", note="output (N, co, ho); tile_gather windows + tile_mma")
     tuned_rows(c, wl, "conv1d_tuned", "conv1d_causal_tuned", (x, w, y, kw, co), chk("tilec tuned conv1d", lambda: y), y)
+    # The same convolution written with views (tests/bench/kernels/conv1d_view.tile.c):
+    # y[n] = w @ im2col(x[n]), a K loop over (tap, channel) rows.
+    y.zero_()
+    vv = {}
+    for ck in (32, 64):
+        for bt in (64, 128):
+            vv["%dx%d" % (ck, bt)] = (lambda ck, bt: lambda: c.tc.launcher(
+                "conv1d_view", ((ho + bt - 1) // bt, (co + 63) // 64, nb), x, w, y, kw, 64, ck, bt))(ck, bt)
+    c.tilec_best(wl, "conv1d_view", list(vv), lambda v: vv[v](), chk("tilec conv1d view", lambda: y), y,
+                 label="CKxBT", note="output (N, co, ho); y = w @ im2col(x) through views", row="tilec, views")
+    c.head_to_head(wl, "cuDNN (F.conv1d)", ("speed", 2.0), mine="tilec, views")
+
+
+def wl_transpose(c):
+    nb, ci, hi = 256, 64, 2048
+    wl = "transpose f16 (N=%d, ci=%d, hi=%d) -> (N, hi, ci)" % (nb, ci, hi)
+    c.T.workload(wl, "memory", 4 * nb * ci * hi, None, "read 2 + write 2 bytes per element; seed 004's first pass")
+    x = torch.randn(nb, ci, hi, device="cuda", dtype=torch.float16)
+    want = x.transpose(1, 2).contiguous()
+    y = torch.empty(nb, hi, ci, device="cuda", dtype=torch.float16)
+    c.run(wl, "torch transpose(1, 2).contiguous()", lambda: y.copy_(x.transpose(1, 2)),
+          check=lambda: exact("torch transpose", y, want), note="copy_ of the transposed view")
+    y.zero_()
+    c.tilec_best(wl, "transpose_view", (64, 128),
+                 lambda bh: c.tc.launcher("transpose_view", (hi // bh, ci // 64, nb), x, y, bh, 64),
+                 lambda: exact("tilec transpose", y, want), y, label="BH", note="tile_load of tile_view_transpose(x)")
+    c.head_to_head(wl, "torch transpose(1, 2).contiguous()", ("speed", 1.0))
 
 
 def tuning_problem(kernel, tk):
@@ -1191,7 +1218,7 @@ def wl_launch_overhead(c):
 
 WORKLOADS = [wl_launch_overhead, wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm, wl_matmul_4096,
              wl_matmul_8192, wl_matmul_f16, wl_matmul_fp8, wl_matmul_tf32, wl_matmul_int8, wl_matmul_ragged,
-             wl_matmul_gelu, wl_conv1d, wl_tuning]
+             wl_matmul_gelu, wl_conv1d, wl_transpose, wl_tuning]
 
 
 def main():

@@ -9,3 +9,4 @@ TILE_KERNEL void k(TILE_ARRAY(const float, 2) x, TILE_ARRAY(float, 2) y)
 // expect:     5 |     TILE_VIEW(float, 2) v = tile_view_transpose(x);
 // expect:       |                         ^
 // expect: tests/diag/view_const.tile.c:5:25: note: fix: declare it TILE_VIEW(const float, 2)
+// expect-no-other-errors

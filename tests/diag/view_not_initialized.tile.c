@@ -9,3 +9,4 @@ TILE_KERNEL void k(TILE_ARRAY(const float, 2) x, TILE_ARRAY(float, 2) y)
 // expect:     5 |     TILE_VIEW(const float, 2) v = x;
 // expect:       |                                   ^
 // expect: tests/diag/view_not_initialized.tile.c:5:35: note: fix: initialize it with tile_view_transpose, _permute, _pad, _window, _im2col or _layout
+// expect-no-other-errors

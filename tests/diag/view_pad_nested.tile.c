@@ -9,3 +9,4 @@ TILE_KERNEL void k(TILE_ARRAY(const float, 3) x, TILE_ARRAY(float, 3) y)
 // expect: tests/diag/view_pad_nested.tile.c:6:35: error: tile_view_pad: axis 1 of the view is nested (2 sub-modes); padding applies to flat axes only
 // expect:     6 |     TILE_VIEW(const float, 3) v = tile_view_pad(c, .low = {0, 1, 0});
 // expect:       |                                   ^~~~~~~~~~~~~
+// expect-no-other-errors

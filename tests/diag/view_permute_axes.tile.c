@@ -8,3 +8,4 @@ TILE_KERNEL void k(TILE_ARRAY(const float, 3) x, TILE_ARRAY(float, 3) y)
 // expect: tests/diag/view_permute_axes.tile.c:5:35: error: tile_view_permute: .axes must list each of the 3 axes 0..2 once
 // expect:     5 |     TILE_VIEW(const float, 3) v = tile_view_permute(x, .axes = {2, 0, 2});
 // expect:       |                                   ^~~~~~~~~~~~~~~~~
+// expect-no-other-errors

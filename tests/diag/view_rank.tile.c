@@ -9,3 +9,4 @@ TILE_KERNEL void k(TILE_ARRAY(const float, 3) x, TILE_ARRAY(float, 3) y)
 // expect:     5 |     TILE_VIEW(const float, 3) v = tile_view_window(x, .size = {3});
 // expect:       |                               ^
 // expect: tests/diag/view_rank.tile.c:5:31: note: fix: declare it TILE_VIEW(const float, 4)
+// expect-no-other-errors

@@ -56,7 +56,7 @@ static int64_t ev(const ViewExt *e, const int64_t *d)
     int64_t base = e->inner ? ev(e->inner, d) : e->axis >= 0 ? d[e->axis] : 0;
     int64_t num = base * e->mul + e->add;
     if (num <= 0) return 0;
-    return num / e->div;
+    return num / e->div * (e->times ? ev(e->times, d) : 1);
 }
 
 static int64_t floordiv(int64_t a, int64_t b)
@@ -397,7 +397,16 @@ static void test_parse(void)
     CHECK_STR(terms_of(v, 1), "1,2");
     int64_t d[3] = {2, 3, 8};
     CHECK_INT(ev(v->ext[1], d), 12);
-    CHECK(v->exact[0] && !v->exact[1] && v->exact[2], "exact modes");
+    {
+        /* two extents from the array in one nested mode: (co, ci*kw) of a (co, ci, kw) weight */
+        View *w = view_parse(AR, x3, "(_,(_,_)):(1@0,(1@2,1@1))", z, ERR, sizeof ERR);
+        CHECK_STR(str(w), "(d0,(d2,d1)):(1@0,(1@2,1@1))");
+        CHECK_INT(w->rank, 2);
+        CHECK_INT(ev(w->ext[1], d), 24);
+        CHECK_INT(ev(w->ext[0], d), 2);
+    }
+    /* mode 2 is not exact: mode 1's tap term also moves along array axis 2 */
+    CHECK(v->exact[0] && !v->exact[1] && !v->exact[2], "exact modes");
     CHECK(!view_storable(v, ERR, sizeof ERR), "two terms on axis 2");
     CHECK_STR(ERR, "2 of its sub-modes move along array axis 2, so its elements overlap");
 
@@ -452,10 +461,7 @@ static void test_parse(void)
         {"_:0", "bad view layout '_:0': a '_' extent needs a stride c@j to take array axis j's extent"},
         {"(4,_):(1@0,0)", "bad view layout '(4,_):(1@0,0)': a '_' extent needs a stride c@j to take array axis j's "
                           "extent"},
-        {"((_,_)):((1@0,1@1))", "bad view layout '((_,_)):((1@0,1@1))': mode 0 has two '_' extents; at most one per "
-                                "mode"},
-        {"(_,(_,2,_)):(1@0,(1@1,1@2,2@2))", "bad view layout '(_,(_,2,_)):(1@0,(1@1,1@2,2@2))': mode 1 has two '_' "
-                                            "extents; at most one per mode"},
+        {"_:0@1", "bad view layout '_:0@1': a '_' extent needs a stride c@j to take array axis j's extent"},
         {"(_,_,_,_,_,_,_,_,_):(1@0,1@0,1@0,1@0,1@0,1@0,1@0,1@0,1@0)",
          "bad view layout '(_,_,_,_,_,_,_,_,_):(1@0,1@0,1@0,1@0,1@0,1@0,1@0,1@0,1@0)': column 18: more than 8 modes"},
         {"(_,_):(1@0)", "bad view layout '(_,_):(1@0)': column 12: the stride has fewer entries than the shape"},
@@ -736,6 +742,9 @@ static void brute_chain(int trial)
         {"2", "(_,_):(1@1,1@0)"},      {"2", "(_,(2,_)):(1@0,(1@1,2@1))"},
         {"2", "(4,_):(1@0,1@1)"},      {"2", "(_,(2,3)):(1@1,(1@0,2@0))"},
         {"2", "(_,_):(2@1,-1@0)"},     {"1", "((2,_),3):((1@0,2@0),0)"},
+        /* modes that share their array axis with another term (not exact) */
+        {"1", "(_,_):(1@0,1@0)"},      {"1", "(3,_):(1@0,1@0)"},
+        {"2", "(_,_,_):(1@0,1@1,1@0)"}, {"2", "((2,_),_):((1@1,1@0),1@1)"},
     };
     int rank = 1 + rnd(5), which = -1;
     if (rnd(3) == 0) {
