@@ -126,6 +126,11 @@ typedef struct Box {
     int64_t ext[TILE_MAX_RANK];        /* B_j */
     const char *lo[TILE_MAX_RANK];     /* its corner (C expressions of o<k>_) */
     int64_t n;                         /* elements */
+    /* each term's coordinate relative to its first in the tile, as an int
+     * expression of the element's tile coordinates l<k>_ (which unrolling
+     * folds), and its span */
+    const char *rel[VIEW_MAX_TERMS];
+    int64_t span[VIEW_MAX_TERMS];
 } Box;
 
 static bool plan_box(Emitter *em, Expr *e, const View *v, Box *b)
@@ -152,17 +157,26 @@ static bool plan_box(Emitter *em, Expr *e, const View *v, Box *b)
             ce[q] = x->add;
             P *= ce[q];
         }
+        const char *l = S("l%d_", k);
         if (n == 1) {
-            start[ts[0]] = o, span[ts[0]] = S;
+            start[ts[0]] = o, span[ts[0]] = S, b->rel[ts[0]] = l;
         } else if (S % P == 0) {
-            for (int q = 0; q < n - 1; q++) start[ts[q]] = "0", span[ts[q]] = ce[q];
+            /* the tile starts at a multiple of P: the inner terms run whole */
+            int64_t below = 1;
+            for (int q = 0; q < n - 1; q++) {
+                start[ts[q]] = "0", span[ts[q]] = ce[q];
+                b->rel[ts[q]] = below == 1 ? S("(%s %% %" PRId64 ")", l, ce[q]) : S("((%s / %" PRId64 ") %% %" PRId64 ")", l, below, ce[q]);
+                below *= ce[q];
+            }
             start[ts[n - 1]] = S("(%s / %" PRId64 ")", o, P), span[ts[n - 1]] = S / P;
+            b->rel[ts[n - 1]] = S("(%s / %" PRId64 ")", l, P);
         } else if (ce[0] % S == 0) {
+            /* the tile lies inside one run of the fastest term */
             int64_t below = ce[0];
-            start[ts[0]] = S("(%s %% %" PRId64 ")", o, ce[0]), span[ts[0]] = S;
+            start[ts[0]] = S("(%s %% %" PRId64 ")", o, ce[0]), span[ts[0]] = S, b->rel[ts[0]] = l;
             for (int q = 1; q < n; q++) {
                 start[ts[q]] = q == n - 1 ? S("(%s / %" PRId64 ")", o, below) : S("((%s / %" PRId64 ") %% %" PRId64 ")", o, below, ce[q]);
-                span[ts[q]] = 1;
+                span[ts[q]] = 1, b->rel[ts[q]] = "0";
                 if (q < n - 1) below *= ce[q];
             }
         } else {
@@ -185,6 +199,7 @@ static bool plan_box(Emitter *em, Expr *e, const View *v, Box *b)
         b->lo[j] = lo;
         b->n *= ext;
     }
+    for (int t = 0; t < v->nterms; t++) b->span[t] = span[t];
     /* worth it only where the taps overlap, and small enough to leave room
      * for other blocks on the SM */
     int64_t bytes = b->n * dtype_bits(e->dtype) / 8;
@@ -238,12 +253,35 @@ static void box_load(Emitter *em, Expr *e, const View *v, const Box *b, const ch
     em->ind--;
     line(em, "}");
     line(em, "%s", em->bar);
+    /* Each element's place in the box is a function of its coordinates in
+     * the tile alone, which the unrolled loop folds into constants plus the
+     * thread's offset; the view's bounds become the extents left after the
+     * tile's corner. */
+    char *ok = S("true");
+    for (int k = 0; k < s->rank; k++) {
+        line(em, "const int64_t r%d_ = x%d_ - o%d_;", k, ord[k], k);
+        ok = S("%s && o%d_ >= 0", ok, k);
+    }
+    line(em, "const bool ok_ = %s;", ok);
     tv_open_loop(em, s);
-    element_coords(em, v, s, ord, NULL);
+    char *inv = S("ok_");
+    for (int k = 0; k < s->rank; k++) {
+        line(em, "const int l%d_ = %s;", k, tv_coord(em, "i_", s, k));
+        inv = S("%s && l%d_ < r%d_", inv, k, k);
+    }
     char *bix = S("0");
-    for (int j = 0; j < b->rank; j++)
-        if (b->ext[j] > 1) bix = S("%s + (int)(a%d_ - lo%d_) * %" PRId64, bix, j, j, bst[j]);
-    line(em, "%s[%s] = in_view_ ? vb_[%s] : %s;", name, tv_home_idx(em), bix,
+    for (int j = 0; j < b->rank; j++) {
+        if (b->ext[j] == 1) continue;
+        char *rj = S("0");
+        for (int t = 0; t < v->nterms; t++) {
+            int64_t c = v->a[j][t];
+            if (!c) continue;
+            if (c > 0) rj = S("%s + %" PRId64 " * %s", rj, c, b->rel[t]);
+            else rj = S("%s + %" PRId64 " * (%s - %" PRId64 ")", rj, c, b->rel[t], b->span[t] - 1);
+        }
+        bix = S("%s + (%s) * %" PRId64, bix, rj, bst[j]);
+    }
+    line(em, "%s[%s] = %s ? vb_[%s] : %s;", name, tv_home_idx(em), inv, bix,
          mem_pad_value(em, d, ex_opt_int(e, "padding", 0)));
     tv_close_loop(em);
     em->ind--;

@@ -1086,9 +1086,11 @@ def wl_transpose(c):
     c.run(wl, "torch transpose(1, 2).contiguous()", lambda: y.copy_(x.transpose(1, 2)),
           check=lambda: exact("torch transpose", y, want), note="copy_ of the transposed view")
     y.zero_()
-    c.tilec_best(wl, "transpose_view", (64, 128),
-                 lambda bh: c.tc.launcher("transpose_view", (hi // bh, ci // 64, nb), x, y, bh, 64),
-                 lambda: exact("tilec transpose", y, want), y, label="BH", note="tile_load of tile_view_transpose(x)")
+    shapes = [(bh, bc) for bh in (64, 128, 256) for bc in (32, 64)]
+    c.tilec_best(wl, "transpose_view", ["%dx%d" % s_ for s_ in shapes],
+                 lambda v: (lambda bh, bc: c.tc.launcher("transpose_view", (hi // bh, ci // bc, nb), x, y, bh, bc))(
+                     *map(int, v.split("x"))),
+                 lambda: exact("tilec transpose", y, want), y, label="BHxBC", note="tile_load of tile_view_transpose(x)")
     c.head_to_head(wl, "torch transpose(1, 2).contiguous()", ("speed", 1.0))
 
 
