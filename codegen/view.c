@@ -133,7 +133,9 @@ typedef struct Box {
     int64_t span[VIEW_MAX_TERMS];
 } Box;
 
-static bool plan_box(Emitter *em, Expr *e, const View *v, Box *b)
+/* The tile's footprint in the array when its spans are static (above),
+ * for loads and stores on CUDA. */
+static bool plan_footprint(Emitter *em, Expr *e, const View *v, Box *b)
 {
     const Shape *s = &e->shape;
     if (!em->tg->threads || v->ncons || !s->rank) return false;
@@ -200,10 +202,77 @@ static bool plan_box(Emitter *em, Expr *e, const View *v, Box *b)
         b->n *= ext;
     }
     for (int t = 0; t < v->nterms; t++) b->span[t] = span[t];
+    return true;
+}
+
+static bool plan_box(Emitter *em, Expr *e, const View *v, Box *b)
+{
+    if (!plan_footprint(em, e, v, b)) return false;
     /* worth it only where the taps overlap, and small enough to leave room
      * for other blocks on the SM */
     int64_t bytes = b->n * dtype_bits(e->dtype) / 8;
-    return b->n < shape_numel(s) && bytes <= 16 * 1024;
+    return b->n < shape_numel(&e->shape) && bytes <= 16 * 1024;
+}
+
+/* Declares the footprint's corner lo<j>_, the offset of the element there
+ * (base_), and the range of box coordinates inside the array along each
+ * axis, [nl<j>_, rm<j>_): everything after is 32-bit arithmetic on box
+ * coordinates plus one 64-bit product per axis for the address. */
+static void footprint_prologue(Emitter *em, const Box *b, const char *arr)
+{
+    char *base = S("(int64_t)0");
+    for (int j = 0; j < b->rank; j++) {
+        line(em, "const int64_t lo%d_ = %s;", j, b->lo[j]);
+        line(em, "const int nl%d_ = (int)(lo%d_ >= 0 ? 0 : -lo%d_ > %" PRId64 " ? %" PRId64 " : -lo%d_);", j, j, j,
+             b->ext[j], b->ext[j], j);
+        line(em, "const int rm%d_ = (int)(%s.shape[%d] - lo%d_ <= 0 ? 0 : %s.shape[%d] - lo%d_ > %" PRId64 " ? %" PRId64
+                 " : %s.shape[%d] - lo%d_);",
+             j, arr, j, j, arr, j, j, b->ext[j], b->ext[j], arr, j, j);
+        base = S("%s + lo%d_ * %s.strides[%d]", base, j, arr, j);
+    }
+    line(em, "const int64_t base_ = %s;", base);
+}
+
+/* The element's box coordinates (int b<j>_), its bounds and its offset,
+ * from its tile coordinates l<k>_. */
+static void footprint_element(Emitter *em, const View *v, const Box *b, const char *arr, char **in, char **off)
+{
+    *in = S("true");
+    *off = S("base_");
+    for (int j = 0; j < b->rank; j++) {
+        char *rj = S("0");
+        for (int t = 0; t < v->nterms; t++) {
+            int64_t c = v->a[j][t];
+            if (!c) continue;
+            if (c > 0) rj = S("%s + %" PRId64 " * %s", rj, c, b->rel[t]);
+            else rj = S("%s + %" PRId64 " * (%s - %" PRId64 ")", rj, c, b->rel[t], b->span[t] - 1);
+        }
+        line(em, "const int b%d_ = %s;", j, rj);
+        *in = S("%s && b%d_ >= nl%d_ && b%d_ < rm%d_", *in, j, j, j, j);
+        *off = S("%s + (int64_t)b%d_ * %s.strides[%d]", *off, j, arr, j);
+    }
+}
+
+/* The view's bounds as the extents left after the tile's corner (r<k>_),
+ * before the element loop; in the loop, l<k>_ and the test in_view_. */
+static void tile_bounds_prologue(Emitter *em, const Shape *s, const int *ord)
+{
+    char *ok = S("true");
+    for (int k = 0; k < s->rank; k++) {
+        line(em, "const int64_t r%d_ = x%d_ - o%d_;", k, ord[k], k);
+        ok = S("%s && o%d_ >= 0", ok, k);
+    }
+    line(em, "const bool ok_ = %s;", ok);
+}
+
+static void tile_bounds_element(Emitter *em, const Shape *s)
+{
+    char *inv = S("ok_");
+    for (int k = 0; k < s->rank; k++) {
+        line(em, "const int l%d_ = %s;", k, tv_coord(em, "i_", s, k));
+        inv = S("%s && l%d_ < r%d_", inv, k, k);
+    }
+    line(em, "const bool in_view_ = %s;", inv);
 }
 
 int64_t view_box_bytes(Emitter *em, Expr *e)
@@ -235,19 +304,19 @@ static void box_load(Emitter *em, Expr *e, const View *v, const Box *b, const ch
          v->base->name, b->n);
     em->ind++;
     view_prologue(em, e, v, s, arr);
-    for (int j = 0; j < b->rank; j++) line(em, "const int64_t lo%d_ = %s;", j, b->lo[j]);
+    footprint_prologue(em, b, arr);
     line(em, "const %s *p_ = (const %s *)%s.data;", ty, ty, arr);
     line(em, "%s *vb_ = (%s *)s_vbox_;", ty, ty);
     line(em, "%s /* the box's last readers are done */", em->bar);
     line(em, "for (int q_ = t_; q_ < %" PRId64 "; q_ += %d) {", b->n, em->T);
     em->ind++;
-    char *in = S("true"), *off = S("0");
+    char *in = S("true"), *off = S("base_");
     for (int j = 0; j < b->rank; j++) {
-        if (b->ext[j] == 1) line(em, "const int64_t a%d_ = lo%d_;", j, j);
-        else if (j == 0) line(em, "const int64_t a%d_ = lo%d_ + q_ / %" PRId64 ";", j, j, bst[j]);
-        else line(em, "const int64_t a%d_ = lo%d_ + (q_ / %" PRId64 ") %% %" PRId64 ";", j, j, bst[j], b->ext[j]);
-        in = S("%s && a%d_ >= 0 && a%d_ < %s.shape[%d]", in, j, j, arr, j);
-        off = S("%s + a%d_ * %s.strides[%d]", off, j, arr, j);
+        if (b->ext[j] == 1) line(em, "const int b%d_ = 0;", j);
+        else if (j == 0) line(em, "const int b%d_ = q_ / %" PRId64 ";", j, bst[j]);
+        else line(em, "const int b%d_ = (q_ / %" PRId64 ") %% %" PRId64 ";", j, bst[j], b->ext[j]);
+        in = S("%s && b%d_ >= nl%d_ && b%d_ < rm%d_", in, j, j, j, j);
+        off = S("%s + (int64_t)b%d_ * %s.strides[%d]", off, j, arr, j);
     }
     line(em, "vb_[q_] = %s ? p_[%s] : %s;", in, off, mem_pad_value(em, d, v->padding));
     em->ind--;
@@ -257,18 +326,10 @@ static void box_load(Emitter *em, Expr *e, const View *v, const Box *b, const ch
      * the tile alone, which the unrolled loop folds into constants plus the
      * thread's offset; the view's bounds become the extents left after the
      * tile's corner. */
-    char *ok = S("true");
-    for (int k = 0; k < s->rank; k++) {
-        line(em, "const int64_t r%d_ = x%d_ - o%d_;", k, ord[k], k);
-        ok = S("%s && o%d_ >= 0", ok, k);
-    }
-    line(em, "const bool ok_ = %s;", ok);
+    tile_bounds_prologue(em, s, ord);
     tv_open_loop(em, s);
-    char *inv = S("ok_");
-    for (int k = 0; k < s->rank; k++) {
-        line(em, "const int l%d_ = %s;", k, tv_coord(em, "i_", s, k));
-        inv = S("%s && l%d_ < r%d_", inv, k, k);
-    }
+    tile_bounds_element(em, s);
+    char *inv = S("in_view_");
     char *bix = S("0");
     for (int j = 0; j < b->rank; j++) {
         if (b->ext[j] == 1) continue;
@@ -303,12 +364,31 @@ void view_load(Emitter *em, Expr *e)
     int ord[TILE_MAX_RANK];
     mem_tile_order(e, s->rank, ord);
     const char *ty = emit_storage_type(d);
+    const char *vpad = mem_pad_value(em, d, v->padding);
+    const char *lpad = mem_pad_value(em, d, ex_opt_int(e, "padding", 0));
+    if (plan_footprint(em, e, v, &box)) {
+        /* element by element, at offsets from the footprint's corner */
+        line(em, "{ /* tile_load %s, a view of %s, addressed from its footprint's corner */", e->args[0]->name,
+             v->base->name);
+        em->ind++;
+        view_prologue(em, e, v, s, arr);
+        footprint_prologue(em, &box, arr);
+        line(em, "const %s *p_ = (const %s *)%s.data;", ty, ty, arr);
+        tile_bounds_prologue(em, s, ord);
+        tv_open_loop(em, s);
+        tile_bounds_element(em, s);
+        char *in, *off;
+        footprint_element(em, v, &box, arr, &in, &off);
+        line(em, "%s[%s] = in_view_ && (%s) ? p_[%s] : in_view_ ? %s : %s;", name, tv_home_idx(em), in, off, vpad, lpad);
+        tv_close_loop(em);
+        em->ind--;
+        line(em, "}");
+        return;
+    }
     line(em, "{ /* tile_load %s, a view of %s */", e->args[0]->name, v->base->name);
     em->ind++;
     view_prologue(em, e, v, s, arr);
     line(em, "const %s *p_ = (const %s *)%s.data;", ty, ty, arr);
-    const char *vpad = mem_pad_value(em, d, v->padding);
-    const char *lpad = mem_pad_value(em, d, ex_opt_int(e, "padding", 0));
     tv_open_loop(em, s);
     element_coords(em, v, s, ord, arr);
     if (!strcmp(vpad, lpad))
