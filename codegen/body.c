@@ -42,6 +42,141 @@ static void emit_loop_body(Emitter *em, const TirOp *op, int label)
     emit_ops(em, op->step);
 }
 
+/* ---- view loads fetched one iteration ahead ------------------------------- */
+
+/* Whether e is evaluated from scalars the loop body does not assign (those
+ * in vars) alone: no materialised value, no call, no tile. */
+static bool ahead_expr(const Expr *e, const Symbol **vars, int *nvars)
+{
+    if (!e) return true;
+    if (e->shape.rank != 0) return false;
+    switch (e->kind) {
+    case EX_INT: case EX_FLOAT: return true;
+    case EX_NAME:
+        if (!e->sym) return false;
+        if (e->sym->kind != SYM_VAR) return true;
+        if (*nvars == 32) return false;
+        vars[(*nvars)++] = e->sym;
+        return true;
+    case EX_UNARY: case EX_BINARY: case EX_COND: case EX_CAST:
+        return ahead_expr(e->a, vars, nvars) && ahead_expr(e->b, vars, nvars) && ahead_expr(e->c, vars, nvars);
+    case EX_LIST:
+        for (int i = 0; i < e->nargs; i++)
+            if (!ahead_expr(e->args[i], vars, nvars)) return false;
+        return true;
+    case EX_BUILTIN:
+        if (builtin_info(e->bi)->cls != BCLASS_QUERY) return false;
+        return e->bi != BI_DIM || e->args[0]->kind == EX_NAME; /* bid, num_blocks, dim: launch constants */
+    default:
+        return false;
+    }
+}
+
+/* Whether any operation of ops (and below) defines symbol sym. */
+static bool defines(const TirOp *ops, const Symbol *sym)
+{
+    for (const TirOp *op = ops; op; op = op->next) {
+        if (op->dst && op->dst->sym == sym) return true;
+        if (defines(op->pre, sym) || defines(op->kids, sym) || defines(op->else_kids, sym) || defines(op->init, sym) ||
+            defines(op->step, sym))
+            return true;
+    }
+    return false;
+}
+
+/* The view loads of loop op that can be fetched an iteration ahead: at the
+ * top level of its body, their .index computed from variables only the
+ * step assigns; the step assigns integer scalars from such values and the
+ * condition reads nothing else.  Their number, in loads[]. */
+static int ahead_loads(Emitter *em, const TirOp *op, Expr **loads)
+{
+    if (!em->tg->threads || em->hp || !op->expr || op->pre || !op->stmt) return 0;
+    const Symbol *vars[33];
+    int nvars = 0;
+    if (!ahead_expr(op->expr, vars, &nvars)) return 0;
+    for (const TirOp *st = op->step; st; st = st->next) {
+        if (st->kind == TIR_NOP) continue;
+        if (st->kind != TIR_DEF || !st->dst || !st->dst->sym || st->dst->home != TIR_SCALAR ||
+            !dtype_is_int(st->dst->dtype) || !ahead_expr(st->expr, vars, &nvars))
+            return 0;
+    }
+    const TirOp *body = op->kids;
+    if (body && !body->next && body->kind == TIR_BLOCK) body = body->kids;
+    int n = 0;
+    for (const TirOp *k = body; k; k = k->next) {
+        Expr *e = k->expr;
+        if (k->kind != TIR_MATERIALIZE || !e || e->kind != EX_BUILTIN || e->bi != BI_LOAD || !view_arg(e) ||
+            !view_prefetchable(em, e) || n == 8)
+            continue;
+        int nv = nvars;
+        const Option *idx = ast_option(e, "index");
+        if (!idx || !ahead_expr(idx->value, vars, &nv)) continue;
+        bool ok = true;
+        for (int i = 0; i < nv && ok; i++) ok = !defines(op->kids, vars[i]);
+        if (ok) loads[n++] = e;
+    }
+    return n;
+}
+
+/* A for loop whose view loads are fetched one iteration ahead: before the
+ * loop and, in each iteration, right after the loads of this iteration
+ * take their registers, the next iteration's variables are computed by the
+ * step into n-prefixed copies and, if the condition holds for them, the
+ * next loads are issued under those names. */
+static bool emit_ahead_for(Emitter *em, const TirOp *op, int label)
+{
+    Expr *loads[8];
+    int n = ahead_loads(em, op, loads);
+    if (!n) return false;
+    line(em, "{");
+    em->ind++;
+    emit_ops(em, op->init);
+    for (int i = 0; i < n; i++) view_prefetch_declare(em, loads[i]);
+    line(em, "bool more%d_ = %s;", label, cond_str(em, op->expr));
+    line(em, "if (more%d_) {", label);
+    em->ind++;
+    for (int i = 0; i < n; i++) view_prefetch_issue(em, loads[i]);
+    em->ind--;
+    line(em, "}");
+    line(em, "for (;;) {");
+    em->ind++;
+    line(em, "if (!more%d_) break;", label);
+    for (int i = 0; i < n; i++) view_prefetch_consume(em, loads[i]);
+    line(em, "{ /* the next iteration's loads */");
+    em->ind++;
+    if (!em->sym_alias) em->sym_alias = arena_alloc(em->ar, sizeof *em->sym_alias * (size_t)(em->k->nsyms + 1));
+    const Symbol *aliased[16];
+    int na = 0;
+    for (const TirOp *st = op->step; st; st = st->next) {
+        if (st->kind != TIR_DEF) continue;
+        const Symbol *sym = st->dst->sym;
+        Ctx c = {.shape = &st->expr->shape, .idx = "0"};
+        const char *val = ex_evc(em, st->expr, c, sym->dtype);
+        const char *nm = S("n%d_%d", label, sym->id);
+        line(em, "const %s %s = (%s)(%s);", dtype_host_type(sym->dtype), nm, dtype_host_type(sym->dtype), val);
+        em->sym_alias[sym->id] = nm;
+        if (na < 16) aliased[na++] = sym;
+    }
+    line(em, "if (%s) {", cond_str(em, op->expr));
+    em->ind++;
+    for (int i = 0; i < n; i++) view_prefetch_issue(em, loads[i]);
+    em->ind--;
+    line(em, "}");
+    for (int i = 0; i < na; i++) em->sym_alias[aliased[i]->id] = NULL;
+    em->ind--;
+    line(em, "}");
+    int before = em->nprefetched;
+    for (int i = 0; i < n && em->nprefetched < 8; i++) em->prefetched[em->nprefetched++] = loads[i];
+    emit_loop_body(em, op, label);
+    em->nprefetched = before;
+    line(em, "more%d_ = %s;", label, cond_str(em, op->expr));
+    em->ind--;
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
+    return true;
+}
+
 /* `if (tile_target(desc))`.  The CUDA target writes both branches, under
  * #if on __CUDA_ARCH__ (sema/targetset.c), so that one .cu compiled for
  * several architectures takes the right one on each; nvcc's host pass, which
@@ -87,6 +222,8 @@ static void emit_op(Emitter *em, const TirOp *op)
     switch (op->kind) {
     case TIR_MATERIALIZE: {
         Expr *e = op->expr;
+        for (int i = 0; i < em->nprefetched; i++)
+            if (em->prefetched[i] == e) return; /* its loop fetched it (emit_ahead_for) */
         switch (builtin_info(e->bi)->cls) {
         case BCLASS_MEM: mem_load(em, e); return;
         case BCLASS_REDUCE: red_emit(em, e); return;
@@ -155,6 +292,7 @@ static void emit_op(Emitter *em, const TirOp *op)
         return;
     case TIR_FOR: {
         int label = em->nlabels++;
+        if (emit_ahead_for(em, op, label)) return;
         line(em, "{");
         em->ind++;
         emit_ops(em, op->init);

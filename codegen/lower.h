@@ -126,6 +126,9 @@ typedef struct Emitter {
     Layout frag_tv;
     const Param *tma_store; /* the array its epilogue stores with TMA (hopper_tma_store), or NULL */
     const char *sym_prefix; /* read variables as <prefix>v<id> (hopper.c: another tile's scalars), or NULL */
+    const char **sym_alias; /* by symbol id: read that variable under this name instead (a loop's next values), or NULL */
+    Expr *prefetched[8];    /* view loads a loop already fetched one iteration ahead: not emitted in place */
+    int nprefetched;
 } Emitter;
 
 /* The sm_90a variant of a kernel (hopper.c): its consumer warpgroups and
@@ -293,6 +296,14 @@ const struct View *view_arg(const Expr *e);
 /* tile_dim of array or view a along axis. */
 char *view_dim(Emitter *em, const Expr *a, int64_t axis);
 void view_load(Emitter *em, Expr *e);
+/* Fetching a view load one K-loop iteration ahead (body.c): whether e can
+ * be; its registers (before the loop); the fetch, with the variables'
+ * current names (em->sym_alias: the next iteration's); and, in the
+ * iteration, its value from those registers. */
+bool view_prefetchable(Emitter *em, Expr *e);
+void view_prefetch_declare(Emitter *em, Expr *e);
+void view_prefetch_issue(Emitter *em, Expr *e);
+void view_prefetch_consume(Emitter *em, Expr *e);
 /* Bytes of the shared-memory box that load e stages its view through, or
  * 0 when it reads global memory element by element (view.c). */
 int64_t view_box_bytes(Emitter *em, Expr *e);

@@ -508,6 +508,7 @@ char *tv_read(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem,
 const char *tv_sym_name(Emitter *em, const Symbol *sym)
 {
     if (sym->kind == SYM_PARAM) return S("p_%s", sym->name);
+    if (em->sym_alias && em->sym_alias[sym->id]) return em->sym_alias[sym->id];
     if (em->sym_prefix) return S("%sv%d", em->sym_prefix, sym->id);
     return S("v%d", sym->id);
 }

@@ -290,6 +290,9 @@ static void box_strides(const Box *b, int64_t *st)
     for (int j = b->rank - 1; j >= 0; j--) st[j] = r, r *= b->ext[j];
 }
 
+static void box_read(Emitter *em, Expr *e, const View *v, const Box *b, const Shape *s, const int *ord,
+                     const int64_t *bst, const char *name);
+
 static void box_load(Emitter *em, Expr *e, const View *v, const Box *b, const char *arr)
 {
     const char *name = em->tmp[e->id];
@@ -322,10 +325,19 @@ static void box_load(Emitter *em, Expr *e, const View *v, const Box *b, const ch
     em->ind--;
     line(em, "}");
     line(em, "%s", em->bar);
-    /* Each element's place in the box is a function of its coordinates in
-     * the tile alone, which the unrolled loop folds into constants plus the
-     * thread's offset; the view's bounds become the extents left after the
-     * tile's corner. */
+    box_read(em, e, v, b, s, ord, bst, name);
+    em->ind--;
+    line(em, "}");
+}
+
+/* The tile from the box in shared memory.  Each element's place in the box
+ * is a function of its coordinates in the tile alone, which the unrolled
+ * loop folds into constants plus the thread's offset; the view's bounds
+ * become the extents left after the tile's corner. */
+static void box_read(Emitter *em, Expr *e, const View *v, const Box *b, const Shape *s, const int *ord,
+                     const int64_t *bst, const char *name)
+{
+    Dtype d = e->dtype;
     tile_bounds_prologue(em, s, ord);
     tv_open_loop(em, s);
     tile_bounds_element(em, s);
@@ -345,8 +357,6 @@ static void box_load(Emitter *em, Expr *e, const View *v, const Box *b, const ch
     line(em, "%s[%s] = %s ? vb_[%s] : %s;", name, tv_home_idx(em), inv, bix,
          mem_pad_value(em, d, ex_opt_int(e, "padding", 0)));
     tv_close_loop(em);
-    em->ind--;
-    line(em, "}");
 }
 
 void view_load(Emitter *em, Expr *e)
@@ -397,6 +407,125 @@ void view_load(Emitter *em, Expr *e)
         line(em, "%s[%s] = in_view_ && in_array_ ? p_[%s] : in_view_ ? %s : %s;", name, tv_home_idx(em),
              offset_c(em, v, arr), vpad, lpad);
     tv_close_loop(em);
+    em->ind--;
+    line(em, "}");
+}
+
+/* ---- one iteration ahead ---------------------------------------------------
+ *
+ * In a K loop, a view load whose .index depends only on the loop's
+ * variables is fetched one iteration ahead into registers (body.c decides):
+ * its global loads are in flight while the iteration before computes, as a
+ * pipeline's copies are.  A boxed load fetches the box's elements (K = the
+ * box over the block's threads, a few registers each) and writes them to
+ * the shared box when its iteration comes; an element-wise one fetches the
+ * tile's own elements. */
+
+bool view_prefetchable(Emitter *em, Expr *e)
+{
+    const View *v = view_arg(e);
+    Box b;
+    return v && e->bi == BI_LOAD && plan_footprint(em, e, v, &b);
+}
+
+static int64_t box_regs(const Emitter *em, const Box *b)
+{
+    return (b->n + em->T - 1) / em->T;
+}
+
+void view_prefetch_declare(Emitter *em, Expr *e)
+{
+    const View *v = view_arg(e);
+    Box b;
+    const char *ty = emit_storage_type(e->dtype);
+    if (plan_box(em, e, v, &b)) line(em, "%s pf%d_[%" PRId64 "];", ty, e->id, box_regs(em, &b));
+    else line(em, "%s pf%d_[%d];", ty, e->id, tv_lay(em, &e->shape).E);
+}
+
+void view_prefetch_issue(Emitter *em, Expr *e)
+{
+    const View *v = view_arg(e);
+    const char *arr = S("p_%s", v->base->name);
+    const Shape *s = &e->shape;
+    Dtype d = e->dtype;
+    const char *ty = emit_storage_type(d);
+    int ord[TILE_MAX_RANK];
+    mem_tile_order(e, s->rank, ord);
+    Box b;
+    bool boxed = plan_box(em, e, v, &b);
+    if (!boxed) plan_footprint(em, e, v, &b);
+    line(em, "{ /* tile_load %s, fetched an iteration ahead */", e->args[0]->name);
+    em->ind++;
+    view_prologue(em, e, v, s, arr);
+    footprint_prologue(em, &b, arr);
+    line(em, "const %s *p_ = (const %s *)%s.data;", ty, ty, arr);
+    const char *vpad = mem_pad_value(em, d, v->padding);
+    if (boxed) {
+        int64_t bst[TILE_MAX_RANK];
+        box_strides(&b, bst);
+        line(em, "#pragma unroll");
+        line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", box_regs(em, &b));
+        em->ind++;
+        line(em, "const int q_ = t_ + r_ * %d;", em->T);
+        char *in = b.n % em->T ? S("q_ < %" PRId64, b.n) : S("true"), *off = S("base_");
+        for (int j = 0; j < b.rank; j++) {
+            if (b.ext[j] == 1) line(em, "const int b%d_ = 0;", j);
+            else if (j == 0) line(em, "const int b%d_ = q_ / %" PRId64 ";", j, bst[j]);
+            else line(em, "const int b%d_ = (q_ / %" PRId64 ") %% %" PRId64 ";", j, bst[j], b.ext[j]);
+            in = S("%s && b%d_ >= nl%d_ && b%d_ < rm%d_", in, j, j, j, j);
+            off = S("%s + (int64_t)b%d_ * %s.strides[%d]", off, j, arr, j);
+        }
+        line(em, "pf%d_[r_] = %s ? p_[%s] : %s;", e->id, in, off, vpad);
+        em->ind--;
+        line(em, "}");
+    } else {
+        const char *lpad = mem_pad_value(em, d, ex_opt_int(e, "padding", 0));
+        tile_bounds_prologue(em, s, ord);
+        tv_open_loop(em, s);
+        tile_bounds_element(em, s);
+        char *in, *off;
+        footprint_element(em, v, &b, arr, &in, &off);
+        line(em, "pf%d_[%s] = in_view_ && (%s) ? p_[%s] : in_view_ ? %s : %s;", e->id, tv_home_idx(em), in, off, vpad,
+             lpad);
+        tv_close_loop(em);
+    }
+    em->ind--;
+    line(em, "}");
+}
+
+void view_prefetch_consume(Emitter *em, Expr *e)
+{
+    const View *v = view_arg(e);
+    const char *name = em->tmp[e->id];
+    const Shape *s = &e->shape;
+    Box b;
+    if (!plan_box(em, e, v, &b)) {
+        line(em, "#pragma unroll");
+        line(em, "for (int e_ = 0; e_ < %d; ++e_) %s[e_] = pf%d_[e_]; /* tile_load %s, fetched ahead */",
+             tv_lay(em, s).E, name, e->id, e->args[0]->name);
+        return;
+    }
+    const char *arr = S("p_%s", v->base->name);
+    const char *ty = emit_storage_type(e->dtype);
+    int ord[TILE_MAX_RANK];
+    mem_tile_order(e, s->rank, ord);
+    int64_t bst[TILE_MAX_RANK];
+    box_strides(&b, bst);
+    line(em, "{ /* tile_load %s, its box fetched ahead */", e->args[0]->name);
+    em->ind++;
+    view_prologue(em, e, v, s, arr);
+    line(em, "%s *vb_ = (%s *)s_vbox_;", ty, ty);
+    line(em, "%s /* the box's last readers are done */", em->bar);
+    line(em, "#pragma unroll");
+    line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", box_regs(em, &b));
+    em->ind++;
+    line(em, "const int q_ = t_ + r_ * %d;", em->T);
+    if (b.n % em->T) line(em, "if (q_ < %" PRId64 ")", b.n);
+    line(em, "vb_[q_] = pf%d_[r_];", e->id);
+    em->ind--;
+    line(em, "}");
+    line(em, "%s", em->bar);
+    box_read(em, e, v, &b, s, ord, bst, name);
     em->ind--;
     line(em, "}");
 }

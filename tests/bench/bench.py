@@ -1086,11 +1086,15 @@ def wl_transpose(c):
     c.run(wl, "torch transpose(1, 2).contiguous()", lambda: y.copy_(x.transpose(1, 2)),
           check=lambda: exact("torch transpose", y, want), note="copy_ of the transposed view")
     y.zero_()
-    shapes = [(bh, bc) for bh in (64, 128, 256) for bc in (32, 64)]
-    c.tilec_best(wl, "transpose_view", ["%dx%d" % s_ for s_ in shapes],
-                 lambda v: (lambda bh, bc: c.tc.launcher("transpose_view", (hi // bh, ci // bc, nb), x, y, bh, bc))(
-                     *map(int, v.split("x"))),
-                 lambda: exact("tilec transpose", y, want), y, label="BHxBC", note="tile_load of tile_view_transpose(x)")
+    shapes = ["%s:%dx%d" % (k, bh, bc) for k, bhs in (("transpose_view", (64, 128, 256)), ("transpose_view_t128", (64, 128, 256)),
+                                                   ("transpose_view_t64", (64,)), ("transpose_view_t32", (64,)))
+              for bh in bhs for bc in (32, 64)]
+
+    def launch(v):
+        k, bh, bc = v.split(":")[0], *map(int, v.split(":")[1].split("x"))
+        return c.tc.launcher(k, (hi // bh, ci // bc, nb), x, y, bh, bc)
+    c.tilec_best(wl, "transpose_view", shapes, launch, lambda: exact("tilec transpose", y, want), y,
+                 label="kernel:BHxBC", note="tile_load of tile_view_transpose(x); 256, 128, 64 or 32 threads")
     c.head_to_head(wl, "torch transpose(1, 2).contiguous()", ("speed", 1.0))
 
 
