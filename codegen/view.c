@@ -235,19 +235,26 @@ static void footprint_prologue(Emitter *em, const Box *b, const char *arr)
 
 /* The element's box coordinates (int b<j>_), its bounds and its offset,
  * from its tile coordinates l<k>_. */
+/* The element's coordinate along array axis j relative to the footprint's
+ * corner, from its terms' coordinates relative to their first in the tile. */
+static char *box_coord(Emitter *em, const View *v, const Box *b, int j)
+{
+    char *rj = S("0");
+    for (int t = 0; t < v->nterms; t++) {
+        int64_t c = v->a[j][t];
+        if (!c) continue;
+        if (c > 0) rj = S("%s + %" PRId64 " * %s", rj, c, b->rel[t]);
+        else rj = S("%s + %" PRId64 " * (%s - %" PRId64 ")", rj, c, b->rel[t], b->span[t] - 1);
+    }
+    return rj;
+}
+
 static void footprint_element(Emitter *em, const View *v, const Box *b, const char *arr, char **in, char **off)
 {
     *in = S("true");
     *off = S("base_");
     for (int j = 0; j < b->rank; j++) {
-        char *rj = S("0");
-        for (int t = 0; t < v->nterms; t++) {
-            int64_t c = v->a[j][t];
-            if (!c) continue;
-            if (c > 0) rj = S("%s + %" PRId64 " * %s", rj, c, b->rel[t]);
-            else rj = S("%s + %" PRId64 " * (%s - %" PRId64 ")", rj, c, b->rel[t], b->span[t] - 1);
-        }
-        line(em, "const int b%d_ = %s;", j, rj);
+        line(em, "const int b%d_ = %s;", j, box_coord(em, v, b, j));
         *in = S("%s && b%d_ >= nl%d_ && b%d_ < rm%d_", *in, j, j, j, j);
         *off = S("%s + (int64_t)b%d_ * %s.strides[%d]", *off, j, arr, j);
     }
@@ -293,6 +300,23 @@ static void box_strides(const Box *b, int64_t *st)
 static void box_read(Emitter *em, Expr *e, const View *v, const Box *b, const Shape *s, const int *ord,
                      const int64_t *bst, const char *name);
 
+/* Element q_ of the box (row-major, the array's last axis fastest): its
+ * coordinates b<j>_, whether it lies in the array (and `first`), and its
+ * offset from the array's data. */
+static void box_element(Emitter *em, const Box *b, const char *arr, const int64_t *bst, const char *first, char **in,
+                        char **off)
+{
+    *in = S("%s", first);
+    *off = S("base_");
+    for (int j = 0; j < b->rank; j++) {
+        if (b->ext[j] == 1) line(em, "const int b%d_ = 0;", j);
+        else if (j == 0) line(em, "const int b%d_ = q_ / %" PRId64 ";", j, bst[j]);
+        else line(em, "const int b%d_ = (q_ / %" PRId64 ") %% %" PRId64 ";", j, bst[j], b->ext[j]);
+        *in = S("%s && b%d_ >= nl%d_ && b%d_ < rm%d_", *in, j, j, j, j);
+        *off = S("%s + (int64_t)b%d_ * %s.strides[%d]", *off, j, arr, j);
+    }
+}
+
 static void box_load(Emitter *em, Expr *e, const View *v, const Box *b, const char *arr)
 {
     const char *name = em->tmp[e->id];
@@ -313,14 +337,8 @@ static void box_load(Emitter *em, Expr *e, const View *v, const Box *b, const ch
     line(em, "%s /* the box's last readers are done */", em->bar);
     line(em, "for (int q_ = t_; q_ < %" PRId64 "; q_ += %d) {", b->n, em->T);
     em->ind++;
-    char *in = S("true"), *off = S("base_");
-    for (int j = 0; j < b->rank; j++) {
-        if (b->ext[j] == 1) line(em, "const int b%d_ = 0;", j);
-        else if (j == 0) line(em, "const int b%d_ = q_ / %" PRId64 ";", j, bst[j]);
-        else line(em, "const int b%d_ = (q_ / %" PRId64 ") %% %" PRId64 ";", j, bst[j], b->ext[j]);
-        in = S("%s && b%d_ >= nl%d_ && b%d_ < rm%d_", in, j, j, j, j);
-        off = S("%s + (int64_t)b%d_ * %s.strides[%d]", off, j, arr, j);
-    }
+    char *in, *off;
+    box_element(em, b, arr, bst, S("true"), &in, &off);
     line(em, "vb_[q_] = %s ? p_[%s] : %s;", in, off, mem_pad_value(em, d, v->padding));
     em->ind--;
     line(em, "}");
@@ -345,14 +363,7 @@ static void box_read(Emitter *em, Expr *e, const View *v, const Box *b, const Sh
     char *bix = S("0");
     for (int j = 0; j < b->rank; j++) {
         if (b->ext[j] == 1) continue;
-        char *rj = S("0");
-        for (int t = 0; t < v->nterms; t++) {
-            int64_t c = v->a[j][t];
-            if (!c) continue;
-            if (c > 0) rj = S("%s + %" PRId64 " * %s", rj, c, b->rel[t]);
-            else rj = S("%s + %" PRId64 " * (%s - %" PRId64 ")", rj, c, b->rel[t], b->span[t] - 1);
-        }
-        bix = S("%s + (%s) * %" PRId64, bix, rj, bst[j]);
+        bix = S("%s + (%s) * %" PRId64, bix, box_coord(em, v, b, j), bst[j]);
     }
     line(em, "%s[%s] = %s ? vb_[%s] : %s;", name, tv_home_idx(em), inv, bix,
          mem_pad_value(em, d, ex_opt_int(e, "padding", 0)));
@@ -467,14 +478,8 @@ void view_prefetch_issue(Emitter *em, Expr *e)
         line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", box_regs(em, &b));
         em->ind++;
         line(em, "const int q_ = t_ + r_ * %d;", em->T);
-        char *in = b.n % em->T ? S("q_ < %" PRId64, b.n) : S("true"), *off = S("base_");
-        for (int j = 0; j < b.rank; j++) {
-            if (b.ext[j] == 1) line(em, "const int b%d_ = 0;", j);
-            else if (j == 0) line(em, "const int b%d_ = q_ / %" PRId64 ";", j, bst[j]);
-            else line(em, "const int b%d_ = (q_ / %" PRId64 ") %% %" PRId64 ";", j, bst[j], b.ext[j]);
-            in = S("%s && b%d_ >= nl%d_ && b%d_ < rm%d_", in, j, j, j, j);
-            off = S("%s + (int64_t)b%d_ * %s.strides[%d]", off, j, arr, j);
-        }
+        char *in, *off;
+        box_element(em, &b, arr, bst, b.n % em->T ? S("q_ < %" PRId64, b.n) : S("true"), &in, &off);
         line(em, "pf%d_[r_] = %s ? p_[%s] : %s;", e->id, in, off, vpad);
         em->ind--;
         line(em, "}");
