@@ -1076,6 +1076,34 @@ def wl_conv1d(c):
     c.head_to_head(wl, "cuDNN (F.conv1d)", ("speed", 2.0), mine="tilec, views")
 
 
+def wl_conv2d(c):
+    nb, hw, ci, co = 64, 56, 128, 128
+    wl = "conv2d f16 NHWC (N=%d, %dx%d, C %d -> %d, 3x3, pad 1, stride 1)" % (nb, hw, hw, ci, co)
+    nbytes = 2 * (2 * nb * hw * hw * ci + co * 9 * ci)
+    flops = 2 * nb * hw * hw * co * ci * 9
+    c.T.workload(wl, "compute", nbytes, flops, "2*N*OH*OW*CO*C*9 flops; bytes: read x + write y (+ w), 2 bytes each")
+    x = torch.randn(nb, hw, hw, ci, device="cuda", dtype=torch.float16)  # NHWC
+    w = torch.randn(co, 3, 3, ci, device="cuda", dtype=torch.float16) / 16  # (CO, KH, KW, C)
+    xn, wn = x.permute(0, 3, 1, 2), w.permute(0, 3, 1, 2)  # NCHW views of channels-last memory
+    ref = Fn.conv2d(xn.float(), wn.float(), padding=1).permute(0, 2, 3, 1).double()  # fp32 sums: error ~1e-4 of scale
+    scale = Fn.conv2d(xn.float().abs(), wn.float().abs(), padding=1).permute(0, 2, 3, 1).double()
+    chk = lambda what, out: (lambda: close(what, out(), ref, scale, 2 * U16, 2.0 ** -24))
+    res = {}
+
+    def cudnn():
+        res["y"] = Fn.conv2d(xn, wn, padding=1)
+    c.run(wl, "cuDNN (F.conv2d, channels_last)", cudnn, check=chk("cuDNN conv2d", lambda: res["y"].permute(0, 2, 3, 1)))
+    y = torch.empty(nb, hw, hw, co, device="cuda", dtype=torch.float16)
+    vv = {}
+    for bw in (16, 32):
+        for bk in (32, 64):
+            vv["%dx%d" % (bw, bk)] = (lambda bw, bk: lambda: c.tc.launcher(
+                "conv2d_view", (cdiv(hw, bw), cdiv(co, 64), nb * hw), x, w, y, 1, bw, 64, bk))(bw, bk)
+    c.tilec_best(wl, "conv2d_view", list(vv), lambda v: vv[v](), chk("tilec conv2d view", lambda: y), y,
+                 label="BWxBK", note="examples/conv2d: im2col(x) @ w^T through views, BCO 64")
+    c.head_to_head(wl, "cuDNN (F.conv2d, channels_last)", ("speed", 1.0))
+
+
 def wl_transpose(c):
     nb, ci, hi = 256, 64, 2048
     wl = "transpose f16 (N=%d, ci=%d, hi=%d) -> (N, hi, ci)" % (nb, ci, hi)
@@ -1224,7 +1252,7 @@ def wl_launch_overhead(c):
 
 WORKLOADS = [wl_launch_overhead, wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm, wl_matmul_4096,
              wl_matmul_8192, wl_matmul_f16, wl_matmul_fp8, wl_matmul_tf32, wl_matmul_int8, wl_matmul_ragged,
-             wl_matmul_gelu, wl_conv1d, wl_transpose, wl_tuning]
+             wl_matmul_gelu, wl_conv1d, wl_conv2d, wl_transpose, wl_tuning]
 
 
 def main():
