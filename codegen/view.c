@@ -93,11 +93,17 @@ static void view_prologue(Emitter *em, Expr *e, const View *v, const Shape *s, c
         Ctx c = {.shape = &x->shape, .idx = "0"};
         line(em, "const int64_t o%d_ = (int64_t)(%s) * %" PRId64 ";", k, ex_evc(em, x, c, DT_INT64), s->dim[k]);
     }
+    /* (not every lowering reads every extent: the casts keep nvcc's
+     * unused-variable warnings, errors in CI, quiet) */
     for (int m = 0; m < v->rank; m++) {
         line(em, "const int64_t x%d_ = %s;", m, ext_c(em, v->ext[m], arr));
+        line(em, "(void)x%d_;", m);
         int ts[VIEW_MAX_TERMS];
         int n = view_mode_terms(v, m, ts);
-        for (int q = 0; n > 1 && q < n - 1; q++) line(em, "const int64_t te%d_ = %s;", ts[q], ext_c(em, v->term[ts[q]].ext, arr));
+        for (int q = 0; n > 1 && q < n - 1; q++) {
+            line(em, "const int64_t te%d_ = %s;", ts[q], ext_c(em, v->term[ts[q]].ext, arr));
+            line(em, "(void)te%d_;", ts[q]);
+        }
     }
 }
 
