@@ -137,6 +137,9 @@ typedef struct Box {
      * folds), and its span */
     const char *rel[VIEW_MAX_TERMS];
     int64_t span[VIEW_MAX_TERMS];
+    /* NULL, or a run-time condition the plan needs (an inner extent that
+     * comes from the array, a multiple of the tile's extent along it) */
+    const char *guard;
 } Box;
 
 /* The tile's footprint in the array when its spans are static (above),
@@ -152,6 +155,7 @@ static bool plan_footprint(Emitter *em, Expr *e, const View *v, Box *b)
     for (int k = 0; k < s->rank; k++) axis_of_mode[ord[k]] = k;
     const char *start[VIEW_MAX_TERMS];
     int64_t span[VIEW_MAX_TERMS];
+    b->guard = NULL;
     for (int m = 0; m < v->rank; m++) {
         int k = axis_of_mode[m];
         int64_t S = s->dim[k];
@@ -159,14 +163,32 @@ static bool plan_footprint(Emitter *em, Expr *e, const View *v, Box *b)
         int ts[VIEW_MAX_TERMS];
         int n = view_mode_terms(v, m, ts);
         int64_t P = 1, ce[VIEW_MAX_TERMS];
+        bool inner_const = true;
         for (int q = 0; q < n - 1; q++) {
             const ViewExt *x = v->term[ts[q]].ext;
-            if (x->axis >= 0 || x->inner || x->times) return false; /* inner extents must be constants */
+            if (x->axis >= 0 || x->inner || x->times) {
+                inner_const = false; /* an extent of the array */
+                ce[q] = 0;
+                continue;
+            }
             ce[q] = x->add;
             P *= ce[q];
         }
         const char *l = S("l%d_", k);
-        if (n == 1) {
+        if (!inner_const && n > 1) {
+            /* Only inside one run of the fastest term, which must then be a
+             * multiple of the tile's extent: a run-time guard (one per tile;
+             * te<t>_ are the inner terms' extents, view_prologue). */
+            if (b->guard) return false;
+            b->guard = S("%s %% %" PRId64 " == 0", view_ext_c(em->ar, v->term[ts[0]].ext, S("p_%s.shape[%%d]", v->base->name)), S);
+            const char *below = S("te%d_", ts[0]);
+            start[ts[0]] = S("(%s %% %s)", o, below), span[ts[0]] = S, b->rel[ts[0]] = l;
+            for (int q = 1; q < n; q++) {
+                start[ts[q]] = q == n - 1 ? S("(%s / (%s))", o, below) : S("((%s / (%s)) %% te%d_)", o, below, ts[q]);
+                span[ts[q]] = 1, b->rel[ts[q]] = "0";
+                if (q < n - 1) below = S("%s * te%d_", below, ts[q]);
+            }
+        } else if (n == 1) {
             start[ts[0]] = o, span[ts[0]] = S, b->rel[ts[0]] = l;
         } else if (S % P == 0) {
             /* the tile starts at a multiple of P: the inner terms run whole */
@@ -213,7 +235,7 @@ static bool plan_footprint(Emitter *em, Expr *e, const View *v, Box *b)
 
 static bool plan_box(Emitter *em, Expr *e, const View *v, Box *b)
 {
-    if (!plan_footprint(em, e, v, b)) return false;
+    if (!plan_footprint(em, e, v, b) || b->guard) return false;
     /* worth it only where the taps overlap, and small enough to leave room
      * for other blocks on the SM */
     int64_t bytes = b->n * dtype_bits(e->dtype) / 8;
@@ -393,8 +415,16 @@ void view_load(Emitter *em, Expr *e)
     const char *ty = emit_storage_type(d);
     const char *vpad = mem_pad_value(em, d, v->padding);
     const char *lpad = mem_pad_value(em, d, ex_opt_int(e, "padding", 0));
+    bool guarded = false;
     if (plan_footprint(em, e, v, &box)) {
-        /* element by element, at offsets from the footprint's corner */
+        /* element by element, at offsets from the footprint's corner (where
+         * the plan needs a run-time condition, under it, and the general
+         * addressing below otherwise) */
+        guarded = box.guard != NULL;
+        if (guarded) {
+            line(em, "if (%s) {", box.guard);
+            em->ind++;
+        }
         line(em, "{ /* tile_load %s, a view of %s, addressed from its footprint's corner */", e->args[0]->name,
              v->base->name);
         em->ind++;
@@ -410,7 +440,10 @@ void view_load(Emitter *em, Expr *e)
         tv_close_loop(em);
         em->ind--;
         line(em, "}");
-        return;
+        if (!guarded) return;
+        em->ind--;
+        line(em, "} else {");
+        em->ind++;
     }
     line(em, "{ /* tile_load %s, a view of %s */", e->args[0]->name, v->base->name);
     em->ind++;
@@ -426,6 +459,10 @@ void view_load(Emitter *em, Expr *e)
     tv_close_loop(em);
     em->ind--;
     line(em, "}");
+    if (guarded) {
+        em->ind--;
+        line(em, "}");
+    }
 }
 
 /* ---- one iteration ahead ---------------------------------------------------
@@ -442,7 +479,7 @@ bool view_prefetchable(Emitter *em, Expr *e)
 {
     const View *v = view_arg(e);
     Box b;
-    return v && e->bi == BI_LOAD && plan_footprint(em, e, v, &b);
+    return v && e->bi == BI_LOAD && plan_footprint(em, e, v, &b) && !b.guard;
 }
 
 static int64_t box_regs(const Emitter *em, const Box *b)

@@ -1102,6 +1102,15 @@ def wl_conv2d(c):
     c.tilec_best(wl, "conv2d_view", list(vv), lambda v: vv[v](), chk("tilec conv2d view", lambda: y), y,
                  label="BWxBK", note="examples/conv2d: im2col(x) @ w^T through views, BCO 64")
     c.head_to_head(wl, "cuDNN (F.conv2d, channels_last)", ("speed", 1.0))
+    # stride 2, checked (and timed) once more with the fastest tile
+    o2 = (hw - 1) // 2 + 1
+    ref2 = Fn.conv2d(xn.float(), wn.float(), padding=1, stride=2).permute(0, 2, 3, 1).double()
+    scale2 = Fn.conv2d(xn.float().abs(), wn.float().abs(), padding=1, stride=2).permute(0, 2, 3, 1).double()
+    y2 = torch.zeros(nb, o2, o2, co, device="cuda", dtype=torch.float16)
+    c.run(wl, "tilec, stride 2 (%dx%d out)" % (o2, o2),
+          c.tc.launcher("conv2d_view", (cdiv(o2, 32), cdiv(co, 64), nb * o2), x, w, y2, 2, 32, 64, 32),
+          check=lambda: close("tilec conv2d stride 2", y2, ref2, scale2, 2 * U16, 2.0 ** -24), tilec=True,
+          note="BW x BK 32 x 32; a correctness check of the strided view on the GPU")
 
 
 def wl_transpose(c):
