@@ -307,7 +307,9 @@ void view_prefetch_consume(Emitter *em, Expr *e);
 /* Bytes of the shared-memory box that load e stages its view through, or
  * 0 when it reads global memory element by element (view.c). */
 int64_t view_box_bytes(Emitter *em, Expr *e);
-void view_store(Emitter *em, Expr *e);
+/* tile_store e through its view: the value already in name's registers,
+ * in tile order ord and layout l (mem_store). */
+void view_store(Emitter *em, Expr *e, const char *name, const int *ord, Lay l);
 
 /* reduce.c */
 void red_note(Emitter *em, Expr *e);

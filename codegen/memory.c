@@ -180,10 +180,6 @@ void mem_load(Emitter *em, Expr *e)
 
 void mem_store(Emitter *em, Expr *e)
 {
-    if (view_arg(e)) {
-        view_store(em, e);
-        return;
-    }
     const char *name = em->tmp[e->id];
     const char *arr = S("p_%s", e->args[0]->name);
     Dtype d = em->tmp_dt[e->id];
@@ -192,6 +188,10 @@ void mem_store(Emitter *em, Expr *e)
     int ord[TILE_MAX_RANK];
     mem_tile_order(e, s->rank, ord);
     Lay l = tv_lay(em, s);
+    if (view_arg(e)) {
+        view_store(em, e, name, ord, l);
+        return;
+    }
     const char *ty = emit_storage_type(d);
     line(em, "{ /* tile_store %s */", e->args[0]->name);
     em->ind++;

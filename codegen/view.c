@@ -69,7 +69,6 @@ static void element_coords(Emitter *em, const View *v, const Shape *s, const int
     for (int m = 0; m < v->rank; m++) inv = S("%s && w%d_ >= 0 && w%d_ < x%d_", inv, m, m, m);
     line(em, "const bool in_view_ = %s;", inv);
     line(em, "(void)in_view_;");
-    if (!arr) return; /* read from a box: the array's bounds were applied when it was filled */
     char *ina = S("true");
     for (int q = 0; q < v->ncons; q++) {
         char *c = S("(int64_t)%" PRId64, v->cons[q].c0);
@@ -578,18 +577,12 @@ void view_prefetch_consume(Emitter *em, Expr *e)
     line(em, "}");
 }
 
-void view_store(Emitter *em, Expr *e)
+void view_store(Emitter *em, Expr *e, const char *name, const int *ord, Lay l)
 {
     const View *v = view_arg(e);
-    const char *name = em->tmp[e->id];
     const char *arr = S("p_%s", v->base->name);
-    Dtype d = em->tmp_dt[e->id];
     const Shape *s = &e->shape;
-    mem_materialize(em, name, d, s, e->args[1]);
-    int ord[TILE_MAX_RANK];
-    mem_tile_order(e, s->rank, ord);
-    Lay l = tv_lay(em, s);
-    const char *ty = emit_storage_type(d);
+    const char *ty = emit_storage_type(em->tmp_dt[e->id]);
     line(em, "{ /* tile_store %s, a view of %s */", e->args[0]->name, v->base->name);
     em->ind++;
     view_prologue(em, e, v, s, arr);

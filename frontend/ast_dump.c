@@ -32,6 +32,12 @@ static void type_info(FILE *o, const Expr *e, bool typed)
 
 static void dump_expr(FILE *o, const Expr *e, int d, bool typed);
 
+/* A TILE_VIEW declaration's line: "view const _Float16 xc rank 3". */
+static void view_header(FILE *o, const Stmt *s)
+{
+    fprintf(o, "view %s%s %s rank %d", s->type.is_const ? "const " : "", s->type.spelling, s->name, s->type.view_rank);
+}
+
 static void dump_stmt(FILE *o, const Stmt *s, int d, bool typed);
 
 static void dump_children(FILE *o, const Expr *e, int d, bool typed)
@@ -100,8 +106,7 @@ static void dump_stmt(FILE *o, const Stmt *s, int d, bool typed)
     indent(o, d);
     switch (s->kind) {
     case ST_DECL:
-        if (s->type.view_rank) fprintf(o, "view %s%s %s rank %d", s->type.is_const ? "const " : "", s->type.spelling, s->name,
-                                       s->type.view_rank);
+        if (s->type.view_rank) view_header(o, s);
         else fprintf(o, "decl %s %s%s", s->type.spelling, s->name, s->type.is_const ? " const" : "");
         loc(o, s->loc);
         fputc('\n', o);
@@ -159,8 +164,7 @@ static void dump_stmt(FILE *o, const Stmt *s, int d, bool typed)
         return;
     case ST_BLOCK:
         if (s->type.view_rank) { /* a view's declaration, which sema leaves as an empty block */
-            fprintf(o, "view %s%s %s rank %d", s->type.is_const ? "const " : "", s->type.spelling, s->name,
-                    s->type.view_rank);
+            view_header(o, s);
             loc(o, s->loc);
             fputc('\n', o);
             if (s->init) dump_expr(o, s->init, d + 1, false);

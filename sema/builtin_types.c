@@ -17,7 +17,7 @@
 /* tilec.h's TILE_CONSUME and TILE_SCOPE_THREAD, which only SIMT atomics take. */
 enum { TILE_CONSUME_ = 6, TILE_SCOPE_THREAD_ = 4 };
 
-static bool check_opts(Expr *e)
+bool sem_check_opts(Expr *e)
 {
     const char *const *allowed = builtin_info(e->bi)->opts;
     bool ok = true;
@@ -84,6 +84,16 @@ static bool shape_option(Sema *s, Expr *e, Option *o, Shape *sh)
     for (int i = 0; i < n; i++) numel = numel > (1 << 20) ? numel : numel * sh->dim[i]; /* no overflow */
     if (numel > (1 << 20)) {
         diag_error(o->loc, "tile of %" PRId64 " elements is too large (at most 2^20)", numel);
+        return false;
+    }
+    return true;
+}
+
+bool sem_padding_option(Sema *s, Option *o, int64_t *v)
+{
+    if (!sem_type_expr(s, o->value) || !sem_expect_const_int(s, o->value, ".padding", v)) return false;
+    if (*v < 0 || *v > 5) {
+        diag_error(o->loc, ".padding must be one of TILE_PAD_*");
         return false;
     }
     return true;
@@ -199,7 +209,7 @@ static bool order_option(Sema *s, Option *o, int rank)
 
 static bool builtin_mem(Sema *s, Expr *e, bool store)
 {
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     Param *arr = sem_array_arg(s, e, e->args[0], true);
     if (!arr) return false;
     Option *idx = ast_option(e, "index");
@@ -224,11 +234,7 @@ static bool builtin_mem(Sema *s, Expr *e, bool store)
             diag_error(pad->loc, "tile_store takes no .padding (stores are masked)");
             return false;
         }
-        if (!sem_type_expr(s, pad->value) || !sem_expect_const_int(s, pad->value, ".padding", &v)) return false;
-        if (v < 0 || v > 5) {
-            diag_error(pad->loc, ".padding must be one of TILE_PAD_*");
-            return false;
-        }
+        if (!sem_padding_option(s, pad, &v)) return false;
     }
     Shape sh = {0};
     if (shp && !shape_option(s, e, shp, &sh)) return false;
@@ -294,7 +300,7 @@ static bool builtin_mem(Sema *s, Expr *e, bool store)
 
 static bool builtin_factory(Sema *s, Expr *e)
 {
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     Option *shp = ast_option(e, "shape");
     if (!shp) {
         diag_error_fix(e->loc, "add '.shape = {...}'", "tile_%s needs a .shape", e->name);
@@ -345,7 +351,7 @@ static bool rounding_option(Sema *s, Expr *e, Option *o, int64_t *mode)
 
 static bool builtin_cast(Sema *s, Expr *e)
 {
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     Expr *x = e->args[0];
     if (!sem_type_expr(s, x)) return false;
     Dtype to = e->args[1]->type.dtype;
@@ -392,7 +398,7 @@ static bool builtin_cast(Sema *s, Expr *e)
 
 static bool builtin_math(Sema *s, Expr *e)
 {
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     for (int i = 0; i < e->nargs; i++)
         if (!sem_type_expr(s, e->args[i])) return false;
     Option *r = ast_option(e, "rounding");
@@ -521,7 +527,7 @@ static Dtype reduce_result(Builtin b, Dtype t)
 
 static bool builtin_reduce(Sema *s, Expr *e)
 {
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     Expr *x = e->args[0];
     if (!sem_type_expr(s, x)) return false;
     Dtype t = sem_concrete_or(x->dtype, &x->cval);
@@ -584,7 +590,7 @@ static bool builtin_shape_op(Sema *s, Expr *e)
         e->is_const = false;
     }
     if (e->bi == BI_RESHAPE || e->bi == BI_BROADCAST_TO) {
-        if (!check_opts(e)) return false;
+        if (!sem_check_opts(e)) return false;
         Shape sh;
         if (!shape_of_option(s, e, &sh)) return false;
         if (n[0] == 'r' && shape_numel(&sh) != shape_numel(&x->shape)) {
@@ -602,12 +608,12 @@ static bool builtin_shape_op(Sema *s, Expr *e)
         return true;
     }
     if (e->bi == BI_TRANSPOSE) {
-        if (!check_opts(e)) return false;
+        if (!sem_check_opts(e)) return false;
         e->shape.rank = x->shape.rank;
         for (int i = 0; i < x->shape.rank; i++) e->shape.dim[i] = x->shape.dim[x->shape.rank - 1 - i];
         return true;
     }
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     Option *o = ast_option(e, "axis");
     if (e->bi == BI_PERMUTE) {
         int64_t v[TILE_MAX_RANK];
@@ -706,7 +712,7 @@ static bool builtin_gather_scatter(Sema *s, Expr *e)
     const char *n = e->name;
     bool gather = e->bi == BI_GATHER;
     bool atomic = e->bi != BI_GATHER && e->bi != BI_SCATTER;
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     Param *arr = sem_array_arg(s, e, e->args[0], false);
     if (!arr) return false;
     if (!gather && arr->readonly) {
@@ -775,7 +781,7 @@ static bool builtin_gather_scatter(Sema *s, Expr *e)
 
 static bool builtin_cat(Sema *s, Expr *e)
 {
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     Expr *a = e->args[0], *b = e->args[1];
     if (!sem_type_expr(s, a) || !sem_type_expr(s, b)) return false;
     int64_t ax = 0;
@@ -808,7 +814,7 @@ static bool builtin_cat(Sema *s, Expr *e)
 
 static bool builtin_extract(Sema *s, Expr *e)
 {
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     Expr *x = e->args[0];
     if (!sem_type_expr(s, x)) return false;
     Shape sh;
@@ -839,7 +845,7 @@ static bool builtin_extract(Sema *s, Expr *e)
 
 static bool builtin_scan(Sema *s, Expr *e)
 {
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     Expr *x = e->args[0];
     if (!sem_type_expr(s, x)) return false;
     if (x->shape.rank == 0) {
@@ -875,7 +881,7 @@ static bool builtin_scan(Sema *s, Expr *e)
  * int32; M, N and K at least 16. */
 static bool builtin_mma(Sema *s, Expr *e)
 {
-    if (!check_opts(e)) return false;
+    if (!sem_check_opts(e)) return false;
     for (int i = 0; i < e->nargs; i++)
         if (!sem_type_expr(s, e->args[i])) return false;
     Expr *a = e->args[0], *b = e->args[1];

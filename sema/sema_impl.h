@@ -53,6 +53,11 @@ void sem_add_late(Sema *s, Expr *e);
  * tile_permute (the store: a tile_permute stored in the array's order), so
  * that the global accesses stay coalesced; other loads are left alone. */
 void sem_view_rewrite(Sema *s, Expr *e, bool store);
+/* Whether every option of builtin call e is one it takes; if not, reports
+ * the unknown one with the list of known ones. */
+bool sem_check_opts(Expr *e);
+/* A .padding option's TILE_PAD_* value in *v; false after an error. */
+bool sem_padding_option(Sema *s, Option *o, int64_t *v);
 /* A compile-time integer or a list of them (at most TILE_MAX_RANK) in
  * out[*n]; otherwise reports that `what` must be constant. */
 bool sem_const_list(Sema *s, Expr *v, const char *what, int64_t *out, int *n);

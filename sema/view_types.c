@@ -44,13 +44,9 @@ static bool opt_list(Sema *s, Expr *e, const char *name, int64_t *out, int n, in
 static bool opt_padding(Sema *s, Expr *e, int *pad)
 {
     Option *o = ast_option(e, "padding");
-    if (!o) return true;
     int64_t v;
-    if (!sem_type_expr(s, o->value) || !sem_expect_const_int(s, o->value, ".padding", &v)) return false;
-    if (v < 0 || v > 5) {
-        diag_error(o->loc, ".padding must be one of TILE_PAD_*");
-        return false;
-    }
+    if (!o) return true;
+    if (!sem_padding_option(s, o, &v)) return false;
     *pad = (int)v;
     return true;
 }
@@ -82,15 +78,7 @@ static const View *source_view(Sema *s, Expr *e)
 static View *type_ctor(Sema *s, Expr *e)
 {
     Arena *ar = s->prog->arena;
-    const char *const *allowed = builtin_info(e->bi)->opts;
-    for (int i = 0; i < e->nopts; i++) {
-        bool found = false;
-        for (const char *const *a = allowed; *a; a++) found |= !strcmp(*a, e->opts[i].name);
-        if (!found) {
-            diag_error(e->opts[i].loc, "unknown option '.%s' for tile_%s", e->opts[i].name, e->name);
-            return NULL;
-        }
-    }
+    if (!sem_check_opts(e)) return NULL;
     const View *src = source_view(s, e);
     if (!src) return NULL;
     char err[320] = "";

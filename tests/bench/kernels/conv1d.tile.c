@@ -9,12 +9,18 @@
  *
  * y[n, o, t] = sum over j < KW, c < ci of w[o, c, j] * x[n, c, t + j - (KW - 1)]
  *
- * Grid: (ceil(ho / BT), ceil(co / CO), N); ci is walked in CI-wide steps. */
+ * Grid: (ceil(ho / BT), ceil(co / CO), N); ci is walked in CI-wide steps.
+ * conv1d_tuned.tile.c includes this file with CONV1D_STEP = TILE_TUNABLE. */
 #include <tilec.h>
 
-TILE_KERNEL void conv1d_causal(TILE_ARRAY(const _Float16, 3) x, TILE_ARRAY(const _Float16, 3) w,
+#ifndef CONV1D_NAME
+#define CONV1D_NAME conv1d_causal
+#define CONV1D_STEP TILE_CONST /* CI and BT: compiled for each listed value, chosen by the caller */
+#endif
+
+TILE_KERNEL void CONV1D_NAME(TILE_ARRAY(const _Float16, 3) x, TILE_ARRAY(const _Float16, 3) w,
                                TILE_ARRAY(_Float16, 3) y, TILE_CONST(int, 2, 4) KW, TILE_CONST(int, 64) CO,
-                               TILE_CONST(int, 32, 64) CI, TILE_CONST(int, 64, 128) BT)
+                               CONV1D_STEP(int, 32, 64) CI, CONV1D_STEP(int, 64, 128) BT)
 {
     int64_t tb = tile_bid(0), ob = tile_bid(1), n = tile_bid(2);
     int64_t o = tile_reshape(tile_arange(int64_t, .shape = {CO}), .shape = {CO, 1}) + ob * CO;
