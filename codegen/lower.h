@@ -283,6 +283,8 @@ void mem_write_mirror(Emitter *em, const char *name, const Shape *s);
 void mem_materialize(Emitter *em, const char *name, Dtype d, const Shape *s, Expr *value);
 void mem_load(Emitter *em, Expr *e);
 void mem_store(Emitter *em, Expr *e);
+/* The tile's corner o<k>_ along each tile axis, from e's .index. */
+void mem_origin(Emitter *em, Expr *e, const Shape *s);
 void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const char *arr);
 void mem_indexed(Emitter *em, Expr *e);
 /* The array (or view) axis each tile axis runs along (.order). */

@@ -82,7 +82,7 @@ void mem_tile_order(Expr *e, int rank, int *ord)
 
 /* Emits the tile origin (o<k>_) and bounds (full_) pieces common to loads
  * and stores. */
-void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const char *arr)
+void mem_origin(Emitter *em, Expr *e, const Shape *s)
 {
     Option *idx = ast_option(e, "index");
     Expr *iv = idx->value;
@@ -91,6 +91,11 @@ void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const ch
         Ctx c = {.shape = &x->shape, .idx = "0"};
         line(em, "const int64_t o%d_ = (int64_t)(%s) * %" PRId64 ";", k, ex_evc(em, x, c, DT_INT64), s->dim[k]);
     }
+}
+
+void mem_prologue(Emitter *em, Expr *e, const Shape *s, const int *ord, const char *arr)
+{
+    mem_origin(em, e, s);
     char *full = S("true");
     for (int k = 0; k < s->rank; k++)
         full = S("%s && o%d_ >= 0 && o%d_ + %" PRId64 " <= %s.shape[%d]", full, k, k, s->dim[k], arr, ord[k]);

@@ -85,13 +85,7 @@ static void element_coords(Emitter *em, const View *v, const Shape *s, const int
  * of its nested terms (te<t>_), before the element loop. */
 static void view_prologue(Emitter *em, Expr *e, const View *v, const Shape *s, const char *arr)
 {
-    Option *idx = ast_option(e, "index");
-    Expr *iv = idx->value;
-    for (int k = 0; k < s->rank; k++) {
-        Expr *x = iv->kind == EX_LIST ? iv->args[k] : iv;
-        Ctx c = {.shape = &x->shape, .idx = "0"};
-        line(em, "const int64_t o%d_ = (int64_t)(%s) * %" PRId64 ";", k, ex_evc(em, x, c, DT_INT64), s->dim[k]);
-    }
+    mem_origin(em, e, s);
     /* (not every lowering reads every extent: the casts keep nvcc's
      * unused-variable warnings, errors in CI, quiet) */
     for (int m = 0; m < v->rank; m++) {
