@@ -172,6 +172,24 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
         if (!p->tunable) continue;
         fprintf(o, "    long long %s = %" PRId64 ";\n", p->name, dflt ? dflt->val[t] : p->specs[0]);
         t++;
+        if (!dflt && f->is_array_kernel && p->ak_ref >= 0) {
+            /* an array kernel's tile extent along an axis: the smallest
+             * listed value that covers the axis's (broadcast) extent, else
+             * the largest (a tuning table entry overrides it) */
+            int64_t sorted[64];
+            int ns = p->nspecs < 64 ? p->nspecs : 64;
+            memcpy(sorted, p->specs, sizeof *sorted * (size_t)ns);
+            for (int a = 1; a < ns; a++)
+                for (int b = a; b > 0 && sorted[b - 1] < sorted[b]; b--) {
+                    int64_t x = sorted[b];
+                    sorted[b] = sorted[b - 1];
+                    sorted[b - 1] = x;
+                }
+            fprintf(o, "    %s = %" PRId64 ";\n", p->name, sorted[0]);
+            for (int k = 1; k < ns; k++)
+                fprintf(o, "    if (%s->shape[%d] <= %" PRId64 ") %s = %" PRId64 ";\n", f->params[p->ak_ref].name,
+                        p->ak_dim, sorted[k], p->name, sorted[k]);
+        }
     }
     if (n) {
         fprintf(o, "    static const long long tab_[%d][%d] = {\n", n, 1 + nkey + nt);
@@ -204,6 +222,60 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
     free(tab);
 }
 
+/* An array kernel's NumPy broadcasting (docs/language.md, "Array
+ * kernels"): the outputs must have the iteration space's shape, and every
+ * input is replaced by a descriptor of it broadcast to its space (an axis of
+ * extent 1 repeated with stride 0), so the kernel reads all of them at the
+ * same coordinates.  A reduction's operand space is the broadcast of its
+ * inputs; the outputs are it without the reduced axis. */
+static void emit_array_broadcast(FILE *o, const Func *f)
+{
+    int ref = -1, nop = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        if (f->params[i].ak_role == AK_OUT_REF) ref = i;
+        if (f->params[i].ak_role == AK_IN_OPERAND) nop++;
+    }
+    if (ref < 0) return;
+    const Param *out = &f->params[ref];
+    fputs("    /* NumPy broadcasting */\n", o);
+    if (f->ak_axis >= 0) {
+        fprintf(o, "    const tilec_array *ops_[%d] = {", nop);
+        for (int i = 0, k = 0; i < f->nparams; i++)
+            if (f->params[i].ak_role == AK_IN_OPERAND) fprintf(o, "%s%s", k++ ? ", " : "", f->params[i].name);
+        fprintf(o, "};\n    static const char *const opn_[%d] = {", nop);
+        for (int i = 0, k = 0; i < f->nparams; i++)
+            if (f->params[i].ak_role == AK_IN_OPERAND) fprintf(o, "%s\"%s\"", k++ ? ", " : "", f->params[i].name);
+        fprintf(o, "};\n    int64_t space_[%d];\n", f->ak_space_rank);
+        fprintf(o, "    if ((st_ = tilec_broadcast_shape(%d, ops_, opn_, %d, space_)) != TILEC_OK) return st_;\n", nop,
+                f->ak_space_rank);
+        for (int i = 0; i < f->nparams; i++) {
+            const Param *p = &f->params[i];
+            if (p->ak_role == AK_OUT_REF || p->ak_role == AK_OUT)
+                fprintf(o, "    if ((st_ = tilec_check_reduced(%s, \"%s\", space_, %d, %d)) != TILEC_OK) return st_;\n",
+                        p->name, p->name, f->ak_space_rank, f->ak_axis);
+        }
+    } else {
+        for (int i = 0; i < f->nparams; i++) {
+            const Param *p = &f->params[i];
+            if (p->ak_role == AK_OUT)
+                fprintf(o, "    if ((st_ = tilec_check_same_shape(%s, \"%s\", %s, \"%s\")) != TILEC_OK) return st_;\n",
+                        p->name, p->name, out->name, out->name);
+        }
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->ak_role != AK_IN && p->ak_role != AK_IN_OPERAND) continue;
+        bool operand = p->ak_role == AK_IN_OPERAND;
+        char space[160];
+        snprintf(space, sizeof space, "%s->shape", out->name);
+        fprintf(o, "    tilec_array bc_%s_;\n", p->name);
+        fprintf(o, "    if ((st_ = tilec_broadcast_to(%s, \"%s\", %s, %d, \"%s\", &bc_%s_)) != TILEC_OK) return st_;\n",
+                p->name, p->name, operand ? "space_" : space, operand ? f->ak_space_rank : out->rank,
+                operand ? "the reduction's operands" : out->name, p->name);
+        fprintf(o, "    %s = &bc_%s_;\n", p->name, p->name);
+    }
+}
+
 void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, char **grids)
 {
     const int nspec = f->nspecs;
@@ -230,6 +302,7 @@ void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, char *
                     q->readonly && inplace_same_view_ok(f, p, q) ? "alias" : "disjoint", p->name, p->name, q->name, q->name);
         }
     }
+    if (f->is_array_kernel) emit_array_broadcast(o, f);
     bool tuned = emit_has_tunable(f);
     if (tuned && !co->tune_explicit) emit_dispatch(o, co, f);
     if (ast_nconst(f)) {

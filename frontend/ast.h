@@ -154,6 +154,14 @@ struct Stmt {
 
 typedef enum ParamKind { PARAM_ARRAY, PARAM_SCALAR, PARAM_CONST } ParamKind;
 
+/* An array kernel's array parameter, for the launcher's NumPy broadcasting:
+ * the output that fixes the iteration space (the first one written), another
+ * output (same shape as it), an input broadcast to the output space, or an
+ * input of a reduction's operand, broadcast to the operand space (the
+ * broadcast of all such inputs; the outputs are it without the reduced
+ * axis). */
+typedef enum AkRole { AK_NONE, AK_OUT_REF, AK_OUT, AK_IN, AK_IN_OPERAND } AkRole;
+
 typedef struct Param {
     const char *name;
     SrcLoc loc;
@@ -166,6 +174,11 @@ typedef struct Param {
     bool tunable;     /* PARAM_CONST declared TILE_TUNABLE: the launcher picks the value */
     bool threads;     /* TILE_THREADS: a tunable whose value is also the CUDA block size */
     Symbol *sym;
+    /* Array kernels (TILE_ARRAY_KERNEL, sema/array_kernel.c). */
+    bool whole;       /* PARAM_ARRAY declared TILE_NDARRAY: the whole array as a value */
+    AkRole ak_role;   /* how the launcher broadcasts it (AK_NONE for tile kernels) */
+    int ak_ref, ak_dim; /* a tunable tile extent: the array param and dimension whose
+                           run-time extent picks its default (-1: the first listed) */
 } Param;
 
 /* Most TILE_CONST parameters one kernel may have. */
@@ -184,6 +197,10 @@ typedef struct Func {
     SrcLoc loc;
     bool is_kernel;   /* TILE_KERNEL; otherwise a TILE_FUNC helper */
     bool is_extern;   /* TILE_EXTERN: an element function defined in CUDA C++ (or C on the host); no body */
+    bool is_array_kernel; /* TILE_ARRAY_KERNEL: whole-array statements, lowered to a tile
+                             kernel by sema/array_kernel.c before typing */
+    int ak_space_rank;    /* array kernel: rank of the operand space (reductions) or output space */
+    int ak_axis;          /* array kernel: the reduced axis of the operand space, or -1 */
     TypeRef ret;      /* void for kernels */
     Param *params;
     int nparams;

@@ -193,7 +193,8 @@ void ast_dump_program(FILE *o, const Program *p, bool typed)
 void ast_dump_func(FILE *o, const Func *f, bool typed, const char *label)
 {
     {
-        fprintf(o, "%s %s %s", f->is_kernel ? "kernel" : "function", f->ret.spelling, f->name);
+        fprintf(o, "%s %s %s", f->is_array_kernel ? "array kernel" : f->is_kernel ? "kernel" : "function",
+                f->ret.spelling, f->name);
         loc(o, f->loc);
         if (label) fprintf(o, " [%s]", label);
         fputc('\n', o);
@@ -212,8 +213,8 @@ void ast_dump_func(FILE *o, const Func *f, bool typed, const char *label)
             indent(o, 1);
             switch (pa->kind) {
             case PARAM_ARRAY:
-                fprintf(o, "param array %s: %s%s rank %d", pa->name, pa->readonly ? "const " : "",
-                        pa->type.spelling, pa->rank);
+                fprintf(o, "param %s %s: %s%s rank %d", pa->whole ? "ndarray" : "array", pa->name,
+                        pa->readonly ? "const " : "", pa->type.spelling, pa->rank);
                 break;
             case PARAM_SCALAR:
                 fprintf(o, "param scalar %s: %s", pa->name, pa->type.spelling);
@@ -221,6 +222,7 @@ void ast_dump_func(FILE *o, const Func *f, bool typed, const char *label)
             case PARAM_CONST:
                 fprintf(o, "param const %s: %s values", pa->name, pa->type.spelling);
                 for (int k = 0; k < pa->nspecs; k++) fprintf(o, "%s%" PRId64, k ? "," : " ", pa->specs[k]);
+                if (pa->tunable) fputs(" tunable", o);
                 break;
             }
             fprintf(o, " (%s)", dtype_name(pa->type.dtype));

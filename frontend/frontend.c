@@ -571,7 +571,7 @@ static bool lower_assign(Ctx *cx, CXCursor c, StmtList *out, enum CXBinaryOperat
     }
     CXCursor ref = clang_getCursorReferenced(lhs);
     char *name = fe_str_take(cx, clang_getCursorSpelling(lhs));
-    if (!member && clang_getCursorKind(ref) == CXCursor_ParmDecl) {
+    if (!member && clang_getCursorKind(ref) == CXCursor_ParmDecl && !fe_annotation(ref, "tilec.ndarray:", NULL, cx)) {
         diag_error_fix(fe_loc_of(cx, lhs), "copy it into a local variable first",
                        "parameter '%s' cannot be assigned in tile code", name);
         return false;
@@ -827,6 +827,32 @@ bool fe_lower_param(Ctx *cx, CXCursor c, Param *p)
         }
         return true;
     }
+    if (fe_annotation(c, "tilec.ndarray:", &val, cx)) {
+        /* An array kernel's whole array: declared as its element type, so
+         * that C accepts arithmetic on it. */
+        p->kind = PARAM_ARRAY;
+        p->whole = true;
+        p->rank = atoi(val);
+        p->type = fe_type_ref(cx, t);
+        p->readonly = clang_isConstQualifiedType(t);
+        CXCursor fn = clang_getCursorSemanticParent(c);
+        if (!fe_annotation(fn, "tilec.array_kernel", NULL, cx)) {
+            diag_error_fix(p->loc, "mark the function TILE_ARRAY_KERNEL, or declare the parameter TILE_ARRAY(T, rank)",
+                           "TILE_NDARRAY parameter '%s' belongs to an array kernel", p->name);
+            return false;
+        }
+        if (p->rank < 1 || p->rank > TILE_MAX_RANK) {
+            diag_error(p->loc, "array parameter '%s' has rank %s; ranks 1 to %d are supported",
+                       p->name, val, TILE_MAX_RANK);
+            return false;
+        }
+        if (p->type.dtype == DT_INVALID) {
+            diag_error(p->loc, "array parameter '%s' has element type '%s', which is not a Tile C element type",
+                       p->name, p->type.spelling);
+            return false;
+        }
+        return true;
+    }
     bool tunable = fe_annotation(c, "tilec.tunable:", &val, cx);
     if (tunable || fe_annotation(c, "tilec.const:", &val, cx)) {
         p->kind = PARAM_CONST;
@@ -921,6 +947,8 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
     f->name = fe_str_take(cx, clang_getCursorSpelling(c));
     f->loc = fe_loc_of(cx, c);
     f->is_kernel = kernel;
+    f->is_array_kernel = kernel && fe_annotation(c, "tilec.array_kernel", NULL, cx);
+    f->ak_axis = -1;
     CXType rt = clang_getResultType(clang_getCursorType(c));
     bool ok = fe_simt_no_layout(cx, c, "functions");
     if (rt.kind == CXType_Void) {
@@ -946,7 +974,16 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
     for (int i = 0; i < np; i++) {
         Param *p = &f->params[f->nparams++];
         if (!fe_lower_param(cx, clang_Cursor_getArgument(c, (unsigned)i), p)) ok = false;
-        else if (!kernel && p->kind == PARAM_CONST) {
+        else if (f->is_array_kernel && p->kind == PARAM_ARRAY && !p->whole) {
+            diag_error_fix(p->loc, "declare it TILE_NDARRAY(T, rank): in an array kernel the name is the whole array",
+                           "array kernel '%s' takes whole arrays, not TILE_ARRAY parameter '%s'", f->name, p->name);
+            ok = false;
+        } else if (f->is_array_kernel && p->tunable) {
+            diag_error_fix(p->loc, "declare it TILE_CONST, or write a tile kernel to choose the tiling yourself",
+                           "array kernel '%s' chooses its own tiles: TILE_TUNABLE and TILE_THREADS parameters "
+                           "('%s') belong to tile kernels", f->name, p->name);
+            ok = false;
+        } else if (!kernel && p->kind == PARAM_CONST) {
             diag_error(p->loc, "TILE_CONST parameters belong to kernels, not tile functions");
             ok = false;
         } else if (p->threads) {
@@ -986,7 +1023,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
     Ctx *cx = d;
     if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !in_main_or_user_file(c))
         return CXChildVisit_Continue;
-    bool kernel = fe_annotation(c, "tilec.kernel", NULL, cx);
+    bool kernel = fe_annotation(c, "tilec.kernel", NULL, cx) || fe_annotation(c, "tilec.array_kernel", NULL, cx);
     bool func = !kernel && fe_annotation(c, "tilec.func", NULL, cx);
     if (!kernel && !func && fe_annotation(c, "tilec.extern", NULL, cx)) {
         char *name = fe_str_take(cx, clang_getCursorSpelling(c));

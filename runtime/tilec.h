@@ -36,6 +36,16 @@ typedef unsigned char tilec_fp8_e5m2;
 #define TILE_XSTR_(...) TILE_STR_(__VA_ARGS__)
 /* A global array parameter: element type T (const T for read-only), rank N. */
 #define TILE_ARRAY(T, N) __attribute__((annotate("tilec.array:" TILE_XSTR_(N)))) T *
+/* An array kernel: a function whose parameters are whole arrays
+ * (TILE_NDARRAY), scalars and constants, and whose body assigns whole-array
+ * expressions to its output arrays, `A = B + C * D + tile_sin(E) * F + 10;`,
+ * with NumPy broadcasting, or reductions along an axis, `s = tile_sum(X * Y,
+ * .axis = 1);`.  tilec chooses the tiles and the grid; the launch function
+ * takes the stream and the arrays (docs/language.md, "Array kernels"). */
+#define TILE_ARRAY_KERNEL __attribute__((annotate("tilec.array_kernel")))
+/* An array kernel's array parameter: element type T (const T for an input),
+ * rank N; in its body the name is the whole array as a value. */
+#define TILE_NDARRAY(T, N) __attribute__((annotate("tilec.ndarray:" TILE_XSTR_(N)))) T
 /* A view: a local that sees an array (or another view) through a CuTe
  * layout, built by a tile_view_* constructor and read and written by
  * tile_load and tile_store like an array of rank N (docs/language.md,
@@ -133,7 +143,8 @@ struct tilec_scan_opts { int axis; bool exclusive; bool reverse; };
  * operators (%, <<, &) take them. */
 int32_t __tilec_bid(int axis);
 int32_t __tilec_num_blocks(int axis);
-int64_t __tilec_dim(const void *array, int axis);
+/* variadic: an array kernel passes a TILE_NDARRAY, which C sees as an element */
+int64_t __tilec_dim(...);
 double __tilec_load(const void *array, struct tilec_mem_opts o);
 void __tilec_store(const void *array, double tile, struct tilec_mem_opts o); /* const: tilec checks */
 double __tilec_zeros(double dtype, struct tilec_shape_opts o);

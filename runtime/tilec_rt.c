@@ -365,6 +365,111 @@ tilec_status tilec_check_disjoint(const tilec_array *a, const char *a_name,
     return overlap_(a, a_name, b, b_name, 0);
 }
 
+/* ---- broadcasting (array kernels) ------------------------------------------ */
+
+/* "(3, 1, 4)" into buf. */
+static const char *shape_text_(const int64_t *shape, int rank, char *buf, size_t len)
+{
+    size_t k = 0;
+    int i;
+    k += (size_t)snprintf(buf, len, "(");
+    for (i = 0; i < rank && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%lld", i ? ", " : "", (long long)shape[i]);
+    if (k < len) snprintf(buf + k, len - k, rank == 1 ? ",)" : ")");
+    return buf;
+}
+
+tilec_status tilec_broadcast_shape(int n, const tilec_array *const *arrays, const char *const *names, int rank,
+                                   int64_t *shape)
+{
+    int i, d, first[TILEC_MAX_RANK];
+    char b1[160], b2[160];
+    if (rank < 0 || rank > TILEC_MAX_RANK)
+        return tilec_fail(TILEC_ERR_INVALID, "broadcast to rank %d", rank);
+    for (d = 0; d < rank; d++) {
+        shape[d] = 1;
+        first[d] = -1;
+    }
+    for (i = 0; i < n; i++) {
+        const tilec_array *a = arrays[i];
+        int off = rank - a->ndim;
+        if (off < 0)
+            return tilec_fail(TILEC_ERR_RANK, "argument '%s': rank %d is more than the %d it broadcasts to",
+                              nm_(names[i]), (int)a->ndim, rank);
+        for (d = 0; d < a->ndim; d++) {
+            int64_t e = a->shape[d];
+            if (e == 1) continue;
+            if (shape[off + d] == 1) {
+                shape[off + d] = e;
+                first[off + d] = i;
+            } else if (shape[off + d] != e) {
+                const tilec_array *f = arrays[first[off + d]];
+                return tilec_fail(TILEC_ERR_SHAPE,
+                                  "arguments '%s' %s and '%s' %s do not broadcast together (axis %d of the "
+                                  "broadcast: %lld against %lld)",
+                                  nm_(names[first[off + d]]), shape_text_(f->shape, f->ndim, b1, sizeof b1),
+                                  nm_(names[i]), shape_text_(a->shape, a->ndim, b2, sizeof b2), off + d,
+                                  (long long)shape[off + d], (long long)e);
+            }
+        }
+    }
+    return TILEC_OK;
+}
+
+tilec_status tilec_broadcast_to(const tilec_array *a, const char *name, const int64_t *shape, int rank,
+                                const char *space_name, tilec_array *out)
+{
+    int d, off = rank - a->ndim;
+    char b1[160], b2[160];
+    if (off < 0 || rank > TILEC_MAX_RANK)
+        return tilec_fail(TILEC_ERR_RANK, "argument '%s': rank %d does not broadcast to %s's rank %d", nm_(name),
+                          (int)a->ndim, nm_(space_name), rank);
+    *out = *a;
+    for (d = 0; d < a->ndim; d++) {
+        int64_t e = a->shape[d];
+        if (e == shape[off + d]) continue;
+        if (e != 1)
+            return tilec_fail(TILEC_ERR_SHAPE,
+                              "argument '%s' %s does not broadcast to %s %s (axis %d: %lld against %lld)",
+                              nm_(name), shape_text_(a->shape, a->ndim, b1, sizeof b1), nm_(space_name),
+                              shape_text_(shape, rank, b2, sizeof b2), d, (long long)e, (long long)shape[off + d]);
+        out->shape[d] = shape[off + d];
+        out->strides[d] = 0;
+    }
+    return TILEC_OK;
+}
+
+tilec_status tilec_check_reduced(const tilec_array *out, const char *name, const int64_t *shape, int rank, int axis)
+{
+    int64_t want[TILEC_MAX_RANK];
+    int d, k = 0;
+    char b1[160], b2[160], b3[160];
+    for (d = 0; d < rank && d < TILEC_MAX_RANK; d++)
+        if (d != axis) want[k++] = shape[d];
+    if (out->ndim == k) {
+        for (d = 0; d < k && out->shape[d] == want[d]; d++) continue;
+        if (d == k) return TILEC_OK;
+    }
+    return tilec_fail(TILEC_ERR_SHAPE,
+                      "output '%s' %s: the reduction of %s along axis %d gives %s", nm_(name),
+                      shape_text_(out->shape, out->ndim, b1, sizeof b1), shape_text_(shape, rank, b2, sizeof b2),
+                      axis, shape_text_(want, k, b3, sizeof b3));
+}
+
+tilec_status tilec_check_same_shape(const tilec_array *a, const char *a_name, const tilec_array *b,
+                                    const char *b_name)
+{
+    int d;
+    char b1[160], b2[160];
+    if (a->ndim == b->ndim) {
+        for (d = 0; d < a->ndim && a->shape[d] == b->shape[d]; d++) continue;
+        if (d == a->ndim) return TILEC_OK;
+    }
+    return tilec_fail(TILEC_ERR_SHAPE, "output '%s' %s and output '%s' %s must have the same shape", nm_(a_name),
+                      shape_text_(a->shape, a->ndim, b1, sizeof b1), nm_(b_name),
+                      shape_text_(b->shape, b->ndim, b2, sizeof b2));
+}
+
 /* ---- grids ---------------------------------------------------------------- */
 
 tilec_status tilec_check_grid(tilec_grid g)

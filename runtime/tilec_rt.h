@@ -181,6 +181,25 @@ tilec_status tilec_check_alias(const tilec_array *out, const char *out_name,
 tilec_status tilec_check_disjoint(const tilec_array *a, const char *a_name,
                                   const tilec_array *b, const char *b_name);
 
+/* NumPy broadcasting for array kernels (docs/language.md, "Array kernels"),
+ * called by their launchers after the checks above.  Shapes align at their
+ * last axes; an axis of extent 1 stretches to any extent; other extents
+ * must agree, else TILEC_ERR_SHAPE naming both arrays.
+ * tilec_broadcast_shape: the broadcast of n arrays' shapes, of rank `rank`
+ * (at least each array's), into shape[rank].
+ * tilec_broadcast_to: a, broadcast to shape[rank], as *out: the same data
+ * with rank `rank`, stretched axes of stride 0 (space_name names the shape
+ * in the error).
+ * tilec_check_reduced: out must be shape[rank] without axis `axis`.
+ * tilec_check_same_shape: a and b must have the same shape. */
+tilec_status tilec_broadcast_shape(int n, const tilec_array *const *arrays, const char *const *names, int rank,
+                                   int64_t *shape);
+tilec_status tilec_broadcast_to(const tilec_array *a, const char *name, const int64_t *shape, int rank,
+                                const char *space_name, tilec_array *out);
+tilec_status tilec_check_reduced(const tilec_array *out, const char *name, const int64_t *shape, int rank, int axis);
+tilec_status tilec_check_same_shape(const tilec_array *a, const char *a_name, const tilec_array *b,
+                                    const char *b_name);
+
 /* Grid helpers.  tilec_check_grid: each dimension >= 1, x <= 2^31-1,
  * y, z <= 65535 (CUDA's limits); launchers skip the launch for empty
  * problems before calling it.  tilec_cdiv: ceil(n / d) for d > 0 (any n);

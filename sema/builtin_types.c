@@ -111,6 +111,15 @@ Param *sem_array_arg(Sema *s, Expr *e, Expr *a, bool views_ok)
         return NULL;
     }
     Symbol *sym = sem_lookup(s, a->name);
+    if (s->func->is_array_kernel && sym && sym->kind == SYM_VAR && !sym->view) {
+        /* a lowered array kernel (sema/array_kernel.c) names each array's
+         * tile after the array: the array is the parameter behind it */
+        for (Scope *sc = s->scope; sc; sc = sc->next)
+            if (!strcmp(sc->sym->name, a->name) && sc->sym->kind == SYM_PARAM) {
+                sym = sc->sym;
+                break;
+            }
+    }
     if (sym && sym->kind == SYM_VAR && sym->dtype == DT_INVALID && !sym->view) return NULL; /* reported at its declaration */
     if (sym && sym->view) {
         if (!views_ok) {

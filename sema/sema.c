@@ -265,46 +265,44 @@ bool sem_broadcast2(SrcLoc loc, const Shape *a, const Shape *b, Shape *out)
 
 /* ---- tile-function inlining -------------------------------------------- */
 
-static Expr *copy_expr(Arena *a, const Expr *e);
-
-static Stmt *copy_stmt(Arena *a, const Stmt *s)
+Stmt *sem_copy_stmt(Arena *a, const Stmt *s)
 {
     if (!s) return NULL;
     Stmt *n = arena_alloc(a, sizeof *n);
     *n = *s;
-    n->init = copy_expr(a, s->init);
-    n->target = copy_expr(a, s->target);
-    n->value = copy_expr(a, s->value);
-    n->cond = copy_expr(a, s->cond);
-    n->then_s = copy_stmt(a, s->then_s);
-    n->else_s = copy_stmt(a, s->else_s);
-    n->init_s = copy_stmt(a, s->init_s);
-    n->step_s = copy_stmt(a, s->step_s);
-    n->body = copy_stmt(a, s->body);
+    n->init = sem_copy_expr(a, s->init);
+    n->target = sem_copy_expr(a, s->target);
+    n->value = sem_copy_expr(a, s->value);
+    n->cond = sem_copy_expr(a, s->cond);
+    n->then_s = sem_copy_stmt(a, s->then_s);
+    n->else_s = sem_copy_stmt(a, s->else_s);
+    n->init_s = sem_copy_stmt(a, s->init_s);
+    n->step_s = sem_copy_stmt(a, s->step_s);
+    n->body = sem_copy_stmt(a, s->body);
     if (s->nitems) {
         n->items = arena_alloc(a, sizeof(Stmt *) * (size_t)s->nitems);
-        for (int i = 0; i < s->nitems; i++) n->items[i] = copy_stmt(a, s->items[i]);
+        for (int i = 0; i < s->nitems; i++) n->items[i] = sem_copy_stmt(a, s->items[i]);
     }
     return n;
 }
 
-static Expr *copy_expr(Arena *a, const Expr *e)
+Expr *sem_copy_expr(Arena *a, const Expr *e)
 {
     if (!e) return NULL;
     Expr *n = arena_alloc(a, sizeof *n);
     *n = *e;
-    n->a = copy_expr(a, e->a);
-    n->b = copy_expr(a, e->b);
-    n->c = copy_expr(a, e->c);
+    n->a = sem_copy_expr(a, e->a);
+    n->b = sem_copy_expr(a, e->b);
+    n->c = sem_copy_expr(a, e->c);
     if (e->nargs) {
         n->args = arena_alloc(a, sizeof(Expr *) * (size_t)e->nargs);
-        for (int i = 0; i < e->nargs; i++) n->args[i] = copy_expr(a, e->args[i]);
+        for (int i = 0; i < e->nargs; i++) n->args[i] = sem_copy_expr(a, e->args[i]);
     }
     if (e->nopts) {
         n->opts = arena_alloc(a, sizeof(Option) * (size_t)e->nopts);
         for (int i = 0; i < e->nopts; i++) {
             n->opts[i] = e->opts[i];
-            n->opts[i].value = copy_expr(a, e->opts[i].value);
+            n->opts[i].value = sem_copy_expr(a, e->opts[i].value);
         }
     }
     n->inl = NULL;
@@ -449,7 +447,7 @@ static bool type_call(Sema *s, Expr *e)
         if (!type_argument(s, f, i, a)) return false;
     }
     Inline *in = arena_alloc(s->prog->arena, sizeof *in);
-    in->body = copy_stmt(s->prog->arena, f->body);
+    in->body = sem_copy_stmt(s->prog->arena, f->body);
     in->params = syms;
     Stmt *ret_decl = NULL;
     if (f->ret.stype) { /* `return v;` declares the struct variable "return" (struct_bind) */
@@ -1072,7 +1070,7 @@ static Func *copy_kernel(Arena *a, const Func *f)
         k->params[i] = f->params[i];
         k->params[i].sym = NULL;
     }
-    k->body = copy_stmt(a, f->body);
+    k->body = sem_copy_stmt(a, f->body);
     k->specs = NULL;
     k->nspecs = 0;
     k->origin = f;
@@ -1083,6 +1081,7 @@ enum { MAX_SPECS = 256 };
 
 bool sema_program(Program *p)
 {
+    if (!sem_array_kernels(p)) return false;
     bool ok = true;
     for (int i = 0; i < p->nfuncs; i++) {
         Func *f = p->funcs[i];

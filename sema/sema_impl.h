@@ -48,6 +48,12 @@ void sem_set_const_int(Expr *e, int64_t v);
 bool sem_expect_const_int(Sema *s, Expr *e, const char *what, int64_t *out);
 /* Remembers a node sema made, numbered once the body is typed. */
 void sem_add_late(Sema *s, Expr *e);
+/* Deep copies of a statement or an expression (untyped: no inlined bodies). */
+Stmt *sem_copy_stmt(Arena *a, const Stmt *s);
+Expr *sem_copy_expr(Arena *a, const Expr *e);
+/* Lowers every array kernel of p (TILE_ARRAY_KERNEL) to a tile kernel
+ * (sema/array_kernel.c); false after an error. */
+bool sem_array_kernels(Program *p);
 /* A typed tile_load (store: tile_store) through a view that only permutes
  * its array's axes becomes the load in the array's order and a
  * tile_permute (the store: a tile_permute stored in the array's order), so

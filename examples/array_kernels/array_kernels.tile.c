@@ -1,0 +1,60 @@
+/* array_kernels.tile.c: array kernels (docs/language.md, "Array kernels"):
+ * whole-array statements, with NumPy broadcasting, that tilec tiles, grids
+ * and launches itself.  The launchers take the stream and the arrays. */
+#include <tilec.h>
+
+/* Seed 002's expression on whole vectors: one fused kernel, five loads and
+ * one store per element. */
+TILE_ARRAY_KERNEL void expr(TILE_NDARRAY(float, 1) A, TILE_NDARRAY(const float, 1) B, TILE_NDARRAY(const float, 1) C,
+                            TILE_NDARRAY(const float, 1) D, TILE_NDARRAY(const float, 1) E,
+                            TILE_NDARRAY(const float, 1) F)
+{
+    A = B + C * D + tile_sin(E) * F + 10;
+}
+
+/* A float16 matrix plus a float32 bias row (broadcast over the rows), then a
+ * leaky ReLU; the temporary t is float32 and the result is rounded once. */
+TILE_ARRAY_KERNEL void bias_leaky(TILE_NDARRAY(_Float16, 2) y, TILE_NDARRAY(const _Float16, 2) x,
+                                  TILE_NDARRAY(const float, 1) bias, float slope)
+{
+    float t = x + bias;
+    y = tile_cast(tile_where(t > 0, t, slope * t), _Float16);
+}
+
+/* In place: acc += scale * g, on rank-3 arrays; g may be (1, n, k), (m, 1, k)
+ * or anything else that broadcasts to acc's shape. */
+TILE_ARRAY_KERNEL void axpy3(TILE_NDARRAY(float, 3) acc, TILE_NDARRAY(const float, 3) g, float scale)
+{
+    acc += scale * g;
+}
+
+/* Two outputs from one pass over the inputs. */
+TILE_ARRAY_KERNEL void sum_diff(TILE_NDARRAY(double, 2) s, TILE_NDARRAY(double, 2) d, TILE_NDARRAY(const double, 2) a,
+                                TILE_NDARRAY(const double, 2) b)
+{
+    s = a + b;
+    d = a - b;
+}
+
+/* Row statistics: the dot product of each row pair and each row's sum of
+ * squares, in one pass over the rows (both reduce axis 1). */
+TILE_ARRAY_KERNEL void row_stats(TILE_NDARRAY(float, 1) dot, TILE_NDARRAY(float, 1) sq, TILE_NDARRAY(const float, 2) X,
+                                 TILE_NDARRAY(const float, 2) Y)
+{
+    dot = tile_sum(X * Y, .axis = 1);
+    sq = tile_sum(X * X, .axis = 1);
+}
+
+/* Column maximum and minimum of exp(X), scaled by a per-column weight. */
+TILE_ARRAY_KERNEL void col_range(TILE_NDARRAY(float, 1) r, TILE_NDARRAY(const float, 2) X, TILE_NDARRAY(const float, 1) w)
+{
+    float e = tile_exp(X);
+    r = (tile_max(e, .axis = 0) - tile_min(e, .axis = 0)) * w;
+}
+
+/* The mean over the middle axis of a rank-3 int32 array, as float: the sum
+ * of int32 is int32 (exact here), divided by the axis's extent. */
+TILE_ARRAY_KERNEL void mid_mean(TILE_NDARRAY(float, 2) m, TILE_NDARRAY(const int32_t, 3) X)
+{
+    m = tile_cast(tile_sum(X, .axis = 1), float) / tile_cast(tile_dim(X, 1), float);
+}
