@@ -251,9 +251,13 @@ static void emit_array_broadcast(FILE *o, const Func *f)
         for (int i = 0; i < f->nparams; i++) {
             const Param *p = &f->params[i];
             if (p->ak_role == AK_OUT_REF || p->ak_role == AK_OUT)
-                fprintf(o, "    if ((st_ = tilec_check_reduced(%s, \"%s\", space_, %d, %d)) != TILEC_OK) return st_;\n",
-                        p->name, p->name, f->ak_space_rank, f->ak_axis);
+                fprintf(o, "    if ((st_ = tilec_check_reduced(%s, \"%s\", space_, %d, %d, %d)) != TILEC_OK) return st_;\n",
+                        p->name, p->name, f->ak_space_rank, f->ak_axis, (int)p->ak_keep);
         }
+        /* the reduced space, for the arrays read there */
+        fprintf(o, "    int64_t ospace_[%d];\n", f->ak_space_rank - 1);
+        for (int d = 0, k = 0; d < f->ak_space_rank; d++)
+            if (d != f->ak_axis) fprintf(o, "    ospace_[%d] = space_[%d];\n", k++, d);
     } else {
         for (int i = 0; i < f->nparams; i++) {
             const Param *p = &f->params[i];
@@ -268,10 +272,12 @@ static void emit_array_broadcast(FILE *o, const Func *f)
         bool operand = p->ak_role == AK_IN_OPERAND;
         char space[160];
         snprintf(space, sizeof space, "%s->shape", out->name);
+        bool rows = f->ak_axis >= 0;
         fprintf(o, "    tilec_array bc_%s_;\n", p->name);
         fprintf(o, "    if ((st_ = tilec_broadcast_to(%s, \"%s\", %s, %d, \"%s\", &bc_%s_)) != TILEC_OK) return st_;\n",
-                p->name, p->name, operand ? "space_" : space, operand ? f->ak_space_rank : out->rank,
-                operand ? "the reduction's operands" : out->name, p->name);
+                p->name, p->name, operand ? "space_" : rows ? "ospace_" : space,
+                operand ? f->ak_space_rank : rows ? f->ak_space_rank - 1 : out->rank,
+                operand ? "the operands' broadcast" : rows ? "the reduced operands" : out->name, p->name);
         fprintf(o, "    %s = &bc_%s_;\n", p->name, p->name);
     }
 }

@@ -161,6 +161,10 @@ typedef enum ParamKind { PARAM_ARRAY, PARAM_SCALAR, PARAM_CONST } ParamKind;
  * broadcast of all such inputs; the outputs are it without the reduced
  * axis). */
 typedef enum AkRole { AK_NONE, AK_OUT_REF, AK_OUT, AK_IN, AK_IN_OPERAND } AkRole;
+/* The shape of a reduction kernel's output against the operand space: the
+ * space without the reduced axis, the space with extent 1 there
+ * (.keepdims), or the space itself (a value computed for every element). */
+typedef enum AkKeep { AK_KEEP_REDUCED, AK_KEEP_DIMS, AK_KEEP_FULL } AkKeep;
 
 typedef struct Param {
     const char *name;
@@ -177,6 +181,7 @@ typedef struct Param {
     /* Array kernels (TILE_ARRAY_KERNEL, sema/array_kernel.c). */
     bool whole;       /* PARAM_ARRAY declared TILE_NDARRAY: the whole array as a value */
     AkRole ak_role;   /* how the launcher broadcasts it (AK_NONE for tile kernels) */
+    AkKeep ak_keep;   /* an output of a reduction kernel: its shape against the operand space */
     int ak_ref, ak_dim; /* a tunable tile extent: the array param and dimension whose
                            run-time extent picks its default (-1: the first listed) */
 } Param;

@@ -439,17 +439,21 @@ tilec_status tilec_broadcast_to(const tilec_array *a, const char *name, const in
     return TILEC_OK;
 }
 
-tilec_status tilec_check_reduced(const tilec_array *out, const char *name, const int64_t *shape, int rank, int axis)
+tilec_status tilec_check_reduced(const tilec_array *out, const char *name, const int64_t *shape, int rank, int axis,
+                                 int keep)
 {
     int64_t want[TILEC_MAX_RANK];
     int d, k = 0;
     char b1[160], b2[160], b3[160];
     for (d = 0; d < rank && d < TILEC_MAX_RANK; d++)
-        if (d != axis) want[k++] = shape[d];
+        if (d != axis || keep) want[k++] = d == axis && keep == 1 ? 1 : shape[d];
     if (out->ndim == k) {
         for (d = 0; d < k && out->shape[d] == want[d]; d++) continue;
         if (d == k) return TILEC_OK;
     }
+    if (keep == 2)
+        return tilec_fail(TILEC_ERR_SHAPE, "output '%s' %s must have the operands' shape %s", nm_(name),
+                          shape_text_(out->shape, out->ndim, b1, sizeof b1), shape_text_(shape, rank, b2, sizeof b2));
     return tilec_fail(TILEC_ERR_SHAPE,
                       "output '%s' %s: the reduction of %s along axis %d gives %s", nm_(name),
                       shape_text_(out->shape, out->ndim, b1, sizeof b1), shape_text_(shape, rank, b2, sizeof b2),

@@ -190,13 +190,15 @@ tilec_status tilec_check_disjoint(const tilec_array *a, const char *a_name,
  * tilec_broadcast_to: a, broadcast to shape[rank], as *out: the same data
  * with rank `rank`, stretched axes of stride 0 (space_name names the shape
  * in the error).
- * tilec_check_reduced: out must be shape[rank] without axis `axis`.
+ * tilec_check_reduced: out must be shape[rank] without axis `axis` (keep 0),
+ * with extent 1 there (keep 1, .keepdims), or shape itself (keep 2).
  * tilec_check_same_shape: a and b must have the same shape. */
 tilec_status tilec_broadcast_shape(int n, const tilec_array *const *arrays, const char *const *names, int rank,
                                    int64_t *shape);
 tilec_status tilec_broadcast_to(const tilec_array *a, const char *name, const int64_t *shape, int rank,
                                 const char *space_name, tilec_array *out);
-tilec_status tilec_check_reduced(const tilec_array *out, const char *name, const int64_t *shape, int rank, int axis);
+tilec_status tilec_check_reduced(const tilec_array *out, const char *name, const int64_t *shape, int rank, int axis,
+                                 int keep);
 tilec_status tilec_check_same_shape(const tilec_array *a, const char *a_name, const tilec_array *b,
                                     const char *b_name);
 

@@ -20,6 +20,7 @@
  * ordinary tile kernel, so typing, promotion, both targets, the launcher's
  * grid, tuning and the Python binding all apply unchanged, and
  * --emit=typed shows what tilec made of the array kernel. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +28,13 @@
 #include "sema/sema_impl.h"
 
 enum { AK_MAX_TMPS = 64, AK_MAX_REDS = 16, AK_ELEMS = 2048 };
+
+/* What a value of a row kernel (one with reductions) varies along: a
+ * scalar; the operand space (rank R), or an input of lower rank that may
+ * align with either space; a reduction kept as rank R with extent 1 along
+ * the axis (.keepdims); a reduction without it (rank R - 1).  The first
+ * two broadcast against everything, keepdims ones against full ones. */
+typedef enum VKind { VK_S, VK_FLO, VK_F, VK_K, VK_O, VK_ERR } VKind;
 
 typedef struct AkTmp {
     const char *name;
@@ -38,19 +46,26 @@ typedef struct Ak {
     Arena *ar;
     Func *f;
     bool ok;
+    bool quiet;             /* graph fusion's trial: errors only set why */
+    char why[320];          /* quiet: the first error's text */
+    SrcLoc why_loc;
     AkTmp tmp[AK_MAX_TMPS];
     int ntmp;
-    Expr *red[AK_MAX_REDS]; /* the reductions, in source order */
+    Expr *red[AK_MAX_REDS]; /* row kernels: the reductions, each once */
+    int phase[AK_MAX_REDS]; /* 1 + the deepest phase of a reduction in its operand */
     int nred;
+    int R, K;               /* row kernels: the operand space's rank and the reduced axis */
+    SrcLoc axis_loc;
     bool in_red;
-    int red_rank;           /* the operand space's rank (max of the operands') */
-    int red_axis;           /* its reduced axis, or -1 before the first */
-    SrcLoc red_axis_loc;
-    bool used_in_red[TILE_MAX_RANK * 8 + 64], used_out[TILE_MAX_RANK * 8 + 64]; /* per param */
+    bool used_in_red[64], used_out[64]; /* per param: read inside a reduction's operand (or a
+                                           full-space value), or in the reduced space */
     int assigned_order[64]; /* outputs in order of first assignment */
     int nassigned;
     bool read_first[64];    /* an output read before it is first assigned */
     bool assigned[64];
+    Expr *final_value[64];  /* row kernels: each output's (last) value, substituted */
+    SrcLoc final_loc[64];
+    int out_kind[64];       /* row kernels: AK_KEEP_* of each output */
 } Ak;
 
 /* ---- small constructors ---------------------------------------------------- */
@@ -189,44 +204,125 @@ static AkTmp *find_tmp(Ak *a, const char *name)
     return NULL;
 }
 
-/* A copy of e with every temporary replaced by (a copy of) its value: the
- * form a reduction kernel is analysed and lowered in. */
-static Expr *substitute(Ak *a, const Expr *e)
+/* e with every temporary replaced by its (substituted) value, shared, not
+ * copied: a reduction written once is one node however often its temporary
+ * is used, so it is computed once (the emitters copy what they emit). */
+static Expr *substitute(Ak *a, Expr *e)
 {
     if (!e) return NULL;
     if (e->kind == EX_NAME && param_index(a->f, e->name) < 0) {
         AkTmp *t = find_tmp(a, e->name);
-        if (t) return sem_copy_expr(a->ar, t->init);
+        if (t) return t->init;
     }
-    Expr *n = sem_copy_expr(a->ar, e);
+    if (e->kind == EX_INT || e->kind == EX_FLOAT || e->kind == EX_NAME || e->kind == EX_TYPE) return e;
+    Expr *n = arena_alloc(a->ar, sizeof *n);
+    *n = *e;
     n->a = substitute(a, e->a);
     n->b = substitute(a, e->b);
     n->c = substitute(a, e->c);
-    for (int i = 0; i < e->nargs; i++)
-        if (!(e->kind == EX_BUILTIN && e->bi == BI_DIM && i == 0)) n->args[i] = substitute(a, e->args[i]);
+    if (e->nargs) {
+        n->args = arena_alloc(a->ar, sizeof(Expr *) * (size_t)e->nargs);
+        for (int i = 0; i < e->nargs; i++)
+            n->args[i] = e->kind == EX_BUILTIN && e->bi == BI_DIM && i == 0 ? e->args[i] : substitute(a, e->args[i]);
+    }
     return n;
 }
 
-static bool fail(Ak *a)
+/* An error of array kernel analysis: reported, or in a quiet trial (graph
+ * fusion asking whether statements fuse) kept as the reason. */
+static void __attribute__((format(printf, 3, 4))) ak_error(Ak *a, SrcLoc loc, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    if (a->ok && a->quiet) {
+        vsnprintf(a->why, sizeof a->why, fmt, ap);
+        a->why_loc = loc;
+    } else if (!a->quiet) {
+        char buf[512];
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        diag_error(loc, "%s", buf);
+    }
+    va_end(ap);
     a->ok = false;
+}
+
+static void ak_error_fix(Ak *a, SrcLoc loc, const char *fix, const char *msg)
+{
+    if (a->quiet) ak_error(a, loc, "%s", msg);
+    else {
+        diag_error_fix(loc, fix, "%s", msg);
+        a->ok = false;
+    }
+}
+
+static bool is_reduction(const Expr *e)
+{
+    return e->kind == EX_BUILTIN && builtin_info(e->bi)->cls == BCLASS_REDUCE;
+}
+
+static bool has_reduction(const Expr *e)
+{
+    if (!e) return false;
+    if (is_reduction(e)) return true;
+    if (has_reduction(e->a) || has_reduction(e->b) || has_reduction(e->c)) return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (has_reduction(e->args[i])) return true;
     return false;
 }
 
-/* The rank of e's value as a whole array (0 for scalars), checking that it
- * is an array-kernel expression and recording the reductions and which
- * arrays are read inside and outside them; -1 after an error. */
+/* Whether builtin call e is an operation array kernels take (reductions
+ * are checked where they are met); reports it if not. */
+static bool allowed_builtin(Ak *a, const Expr *e)
+{
+    switch (builtin_info(e->bi)->cls) {
+    case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE: return true;
+    case BCLASS_REDUCE:
+        if (e->bi == BI_SUM || e->bi == BI_PROD || e->bi == BI_MAX || e->bi == BI_MIN) return true;
+        break;
+    case BCLASS_SHAPE:
+        /* tile_squeeze(v, .axis = K): a kept reduction as the reduced space's value */
+        if (e->bi == BI_SQUEEZE && e->nargs == 1) {
+            Option *ax = ast_option(e, "axis");
+            if (ax && ax->value->kind == EX_INT) return true; /* the axis is checked with the kinds */
+            ak_error(a, e->loc, "an array kernel squeezes the reduced axis only: tile_squeeze(v, .axis = k)");
+            return false;
+        }
+        break;
+    case BCLASS_QUERY:
+        if (e->bi == BI_DIM && e->nargs == 2 && e->args[0]->kind == EX_NAME) {
+            int pi = param_index(a->f, e->args[0]->name);
+            if (pi >= 0 && a->f->params[pi].kind == PARAM_ARRAY) return true;
+        }
+        if (e->bi == BI_DIM) {
+            ak_error(a, e->loc, "tile_dim takes an array parameter of the array kernel and an axis");
+            return false;
+        }
+        break;
+    default: break;
+    }
+    char msg[200];
+    snprintf(msg, sizeof msg, "tile_%s is not an array-kernel operation", e->name);
+    ak_error_fix(a, e->loc,
+                 "array kernels take element-wise operations, tile_where, tile_cast, tile_dim, and tile_sum, tile_prod, "
+                 "tile_max or tile_min along an axis; write a tile kernel (TILE_KERNEL) for the rest",
+                 msg);
+    return false;
+}
+
+/* ---- element-wise kernels: ranks ------------------------------------------- */
+
+/* The rank of e's value as a whole array (0 for scalars) in a kernel with
+ * no reductions, recording which arrays it reads; -1 after an error. */
 static int rank_of(Ak *a, Expr *e)
 {
     switch (e->kind) {
-    case EX_INT: case EX_FLOAT: return 0;
+    case EX_INT: case EX_FLOAT: case EX_TYPE: return 0;
     case EX_NAME: {
         int pi = param_index(a->f, e->name);
         if (pi >= 0) {
             Param *p = &a->f->params[pi];
             if (p->kind != PARAM_ARRAY) return 0;
-            if (a->in_red) a->used_in_red[pi] = true;
-            else a->used_out[pi] = true;
+            a->used_out[pi] = true;
             if (!a->assigned[pi] && !p->readonly) a->read_first[pi] = true;
             return p->rank;
         }
@@ -235,12 +331,16 @@ static int rank_of(Ak *a, Expr *e)
     }
     case EX_UNARY:
         if (e->op >= UOP_PREINC) {
-            diag_error(e->loc, "increments are statements, not values");
-            return fail(a), -1;
+            ak_error(a, e->loc, "increments are statements, not values");
+            return -1;
         }
         return rank_of(a, e->a);
     case EX_CAST: return rank_of(a, e->a);
-    case EX_BINARY: case EX_COND: {
+    case EX_BINARY: case EX_COND: case EX_CALL: case EX_BUILTIN: {
+        if (e->kind == EX_BUILTIN) {
+            if (!allowed_builtin(a, e)) return -1;
+            if (e->bi == BI_DIM) return 0;
+        }
         int r = 0;
         Expr *ops[3] = {e->a, e->b, e->c};
         for (int i = 0; i < 3; i++) {
@@ -249,10 +349,6 @@ static int rank_of(Ak *a, Expr *e)
             if (k < 0) return -1;
             if (k > r) r = k;
         }
-        return r;
-    }
-    case EX_CALL: {
-        int r = 0;
         for (int i = 0; i < e->nargs; i++) {
             int k = rank_of(a, e->args[i]);
             if (k < 0) return -1;
@@ -260,106 +356,245 @@ static int rank_of(Ak *a, Expr *e)
         }
         return r;
     }
-    case EX_BUILTIN: break;
     default:
-        diag_error(e->loc, "array kernels compute with arrays, scalars and constants; this expression is not one");
-        return fail(a), -1;
+        ak_error(a, e->loc, "array kernels compute with arrays, scalars and constants; this expression is not one");
+        return -1;
     }
-    const BuiltinInfo *bi = builtin_info(e->bi);
-    switch (bi->cls) {
-    case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE: {
-        int r = 0;
-        for (int i = 0; i < e->nargs; i++) {
-            if (e->args[i]->kind == EX_TYPE) continue;
-            int k = rank_of(a, e->args[i]);
-            if (k < 0) return -1;
-            if (k > r) r = k;
-        }
-        return r;
+}
+
+/* ---- row kernels: reductions, phases, kinds ------------------------------- */
+
+static int red_index(const Ak *a, const Expr *e)
+{
+    for (int j = 0; j < a->nred; j++)
+        if (a->red[j] == e) return j;
+    return -1;
+}
+
+/* The rank of a (substituted) value: inputs' ranks, a reduction's operand
+ * rank (kept) or one less. */
+static int vrank(Ak *a, const Expr *e)
+{
+    if (!e) return 0;
+    if (e->kind == EX_NAME) {
+        int pi = param_index(a->f, e->name);
+        return pi >= 0 && a->f->params[pi].kind == PARAM_ARRAY ? a->f->params[pi].rank : 0;
     }
-    case BCLASS_QUERY:
-        if (e->bi == BI_DIM && e->nargs == 2 && e->args[0]->kind == EX_NAME) {
-            int pi = param_index(a->f, e->args[0]->name);
-            if (pi >= 0 && a->f->params[pi].kind == PARAM_ARRAY) return 0;
-        }
-        if (e->bi == BI_DIM) {
-            diag_error(e->loc, "tile_dim takes an array parameter of the array kernel and an axis");
-            return fail(a), -1;
-        }
-        break;
-    case BCLASS_REDUCE: {
-        if (e->bi != BI_SUM && e->bi != BI_PROD && e->bi != BI_MAX && e->bi != BI_MIN) break;
-        if (a->in_red) {
-            diag_error(e->loc, "a reduction inside a reduction's operand: reduce once per array kernel, and chain "
-                               "array kernels for more");
-            return fail(a), -1;
-        }
-        Option *ax = ast_option(e, "axis"), *kd = ast_option(e, "keepdims");
-        if (kd && !(kd->value->kind == EX_INT && kd->value->ival == 0)) {
-            diag_error_fix(kd->loc, "drop .keepdims: the result broadcasts against the output's axes",
-                           "array kernels reduce without .keepdims");
-            return fail(a), -1;
-        }
+    if (e->kind == EX_BUILTIN && e->bi == BI_DIM) return 0;
+    if (e->kind == EX_BUILTIN && e->bi == BI_SQUEEZE) return e->nargs ? vrank(a, e->args[0]) - 1 : 0;
+    if (is_reduction(e)) {
+        int r = e->nargs ? vrank(a, e->args[0]) : 0;
+        Option *kd = ast_option(e, "keepdims");
+        return kd && !(kd->value->kind == EX_INT && kd->value->ival == 0) ? r : r - 1;
+    }
+    int r = 0;
+    const Expr *ops[3] = {e->a, e->b, e->c};
+    for (int i = 0; i < 3; i++) {
+        int k = vrank(a, ops[i]);
+        if (k > r) r = k;
+    }
+    for (int i = 0; i < e->nargs; i++) {
+        int k = vrank(a, e->args[i]);
+        if (k > r) r = k;
+    }
+    return r;
+}
+
+/* Finds the reductions of e (each shared node once), checks their options
+ * and axis, and gives each its phase; returns e's deepest phase, -1 after
+ * an error. */
+static int scan_reductions(Ak *a, Expr *e)
+{
+    if (!e) return 0;
+    if (e->kind == EX_BUILTIN && !allowed_builtin(a, e)) return -1;
+    if (e->kind == EX_UNARY && e->op >= UOP_PREINC) {
+        ak_error(a, e->loc, "increments are statements, not values");
+        return -1;
+    }
+    if (e->kind == EX_LIST || e->kind == EX_STRING || e->kind == EX_STRUCT || e->kind == EX_MEMBER) {
+        ak_error(a, e->loc, "array kernels compute with arrays, scalars and constants; this expression is not one");
+        return -1;
+    }
+    if (e->kind == EX_BUILTIN && e->bi == BI_DIM) return 0;
+    if (is_reduction(e)) {
+        int j = red_index(a, e);
+        if (j >= 0) return a->phase[j];
         if (e->nargs != 1) return 0; /* sema reports the arity */
-        a->in_red = true;
-        int r = rank_of(a, e->args[0]);
-        a->in_red = false;
-        if (r < 0) return -1;
+        int inner = scan_reductions(a, e->args[0]);
+        if (inner < 0) return -1;
+        Option *ax = ast_option(e, "axis"), *kd = ast_option(e, "keepdims");
+        if (kd && kd->value->kind != EX_INT) {
+            ak_error(a, kd->loc, "an array kernel's .keepdims must be true or false, as a literal");
+            return -1;
+        }
+        int r = vrank(a, e->args[0]);
         if (!ax) {
-            diag_error_fix(e->loc, "reduce along an axis (.axis = k); a whole-array total is tile_atomic_add in a tile "
-                                   "kernel (examples/array_sum)",
-                           "array kernels reduce along one axis; tile_%s without .axis reduces the whole array", e->name);
-            return fail(a), -1;
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "array kernels reduce along one axis; tile_%s without .axis reduces the whole array", e->name);
+            ak_error_fix(a, e->loc,
+                         "reduce along an axis (.axis = k); a whole-array total is tile_atomic_add in a tile kernel "
+                         "(examples/array_sum)",
+                         msg);
+            return -1;
         }
         int64_t k;
         Expr *v = ax->value;
         if (v->kind == EX_INT) k = v->ival;
         else if (v->kind == EX_UNARY && v->op == UOP_NEG && v->a->kind == EX_INT) k = -v->a->ival;
         else {
-            diag_error(ax->loc, "an array kernel's .axis must be one integer literal");
-            return fail(a), -1;
+            ak_error(a, ax->loc, "an array kernel's .axis must be one integer literal");
+            return -1;
         }
         if (r < 2) {
-            diag_error_fix(e->loc, "reduce a matrix along one of its axes; a whole-array total is tile_atomic_add in a "
-                                   "tile kernel (examples/array_sum)",
-                           "tile_%s of a %d-d array reduces it to a single value, which array kernels do not compute",
-                           e->name, r);
-            return fail(a), -1;
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "tile_%s of a %d-d array reduces it to a single value, which array kernels do not compute",
+                     e->name, r);
+            ak_error_fix(a, e->loc,
+                         "reduce a matrix along one of its axes; a whole-array total is tile_atomic_add in a tile "
+                         "kernel (examples/array_sum)",
+                         msg);
+            return -1;
         }
         if (k < -r || k >= r) {
-            diag_error(ax->loc, "axis %lld is out of range for an operand of rank %d", (long long)k, r);
-            return fail(a), -1;
+            ak_error(a, ax->loc, "axis %lld is out of range for an operand of rank %d", (long long)k, r);
+            return -1;
         }
         if (k < 0) k += r;
         if (a->nred == AK_MAX_REDS) {
-            diag_error(e->loc, "an array kernel has at most %d reductions", AK_MAX_REDS);
-            return fail(a), -1;
+            ak_error(a, e->loc, "an array kernel has at most %d reductions", AK_MAX_REDS);
+            return -1;
         }
-        a->red[a->nred++] = e;
         /* the operand space: operands align at their last axes */
-        int space = r > a->red_rank ? r : a->red_rank;
+        int space = r > a->R ? r : a->R;
         int ks = (int)k + (space - r);
-        if (a->red_axis >= 0) {
-            int prev = a->red_axis + (space - a->red_rank);
+        if (a->K >= 0) {
+            int prev = a->K + (space - a->R);
             if (prev != ks) {
-                diag_error(ax->loc, "this reduction is along axis %d of the operands' broadcast, an earlier one along "
-                                    "axis %d: one array kernel reduces one axis",
-                           ks, prev);
-                diag_note(a->red_axis_loc, "the earlier reduction's axis");
-                return fail(a), -1;
+                if (!a->quiet) {
+                    diag_error(ax->loc, "this reduction is along axis %d of the operands' broadcast, an earlier one "
+                                        "along axis %d: one array kernel reduces one axis",
+                               ks, prev);
+                    diag_note(a->axis_loc, "the earlier reduction's axis");
+                    a->ok = false;
+                } else {
+                    ak_error(a, ax->loc, "it reduces along axis %d, the others along axis %d", ks, prev);
+                }
+                return -1;
             }
+        } else {
+            a->axis_loc = ax->loc;
         }
-        a->red_rank = space;
-        a->red_axis = ks;
-        a->red_axis_loc = ax->loc;
-        return r - 1;
+        a->R = space;
+        a->K = ks;
+        a->red[a->nred] = e;
+        a->phase[a->nred++] = inner + 1;
+        return inner + 1;
     }
+    int p = 0;
+    Expr *ops[3] = {e->a, e->b, e->c};
+    for (int i = 0; i < 3; i++) {
+        int q = scan_reductions(a, ops[i]);
+        if (q < 0) return -1;
+        if (q > p) p = q;
+    }
+    for (int i = 0; i < e->nargs; i++) {
+        int q = scan_reductions(a, e->args[i]);
+        if (q < 0) return -1;
+        if (q > p) p = q;
+    }
+    return p;
+}
+
+static VKind vk_combine(VKind x, VKind y)
+{
+    if (x == VK_ERR || y == VK_ERR) return VK_ERR;
+    if (x == VK_S) return y;
+    if (y == VK_S || x == y) return x;
+    if ((x == VK_FLO && y == VK_O) || (x == VK_O && y == VK_FLO)) return VK_O;
+    if (x == VK_O || y == VK_O) return VK_ERR;
+    return VK_F; /* FLO with K or F, K with F */
+}
+
+/* What value e varies along (see VKind), after the reductions are known. */
+static VKind kind_of(Ak *a, const Expr *e)
+{
+    if (!e) return VK_S;
+    switch (e->kind) {
+    case EX_NAME: {
+        int pi = param_index(a->f, e->name);
+        if (pi < 0 || a->f->params[pi].kind != PARAM_ARRAY) return VK_S;
+        return a->f->params[pi].rank >= a->R ? VK_F : VK_FLO;
+    }
+    case EX_INT: case EX_FLOAT: case EX_TYPE: return VK_S;
     default: break;
     }
-    diag_error_fix(e->loc, "array kernels take element-wise operations, tile_where, tile_cast, tile_dim, and tile_sum, "
-                           "tile_prod, tile_max or tile_min along an axis; write a tile kernel (TILE_KERNEL) for the rest",
-                   "tile_%s is not an array-kernel operation", e->name);
-    return fail(a), -1;
+    if (e->kind == EX_BUILTIN && e->bi == BI_DIM) return VK_S;
+    if (is_reduction(e)) {
+        Option *kd = ast_option(e, "keepdims");
+        return kd && kd->value->ival ? VK_K : VK_O;
+    }
+    if (e->kind == EX_BUILTIN && e->bi == BI_SQUEEZE) {
+        VKind k = kind_of(a, e->args[0]);
+        if (ast_option(e, "axis")->value->ival != a->K) {
+            ak_error(a, e->loc, "an array kernel squeezes the reduced axis only: tile_squeeze(v, .axis = %d)", a->K);
+            return VK_ERR;
+        }
+        if (k == VK_K || k == VK_S) return k == VK_K ? VK_O : VK_S;
+        if (k != VK_ERR)
+            ak_error(a, e->loc, "tile_squeeze takes a value kept along axis %d (.keepdims = true) here", a->K);
+        return VK_ERR;
+    }
+    VKind k = VK_S;
+    const Expr *ops[3] = {e->a, e->b, e->c};
+    for (int i = 0; i < 3; i++)
+        if (ops[i]) {
+            VKind c = vk_combine(k, kind_of(a, ops[i]));
+            if (c == VK_ERR && k != VK_ERR) {
+                ak_error(a, ops[i]->loc, "a reduction without .keepdims (rank %d) meets a value of rank %d here; give "
+                                         "the reduction .keepdims = true to broadcast it along axis %d",
+                         a->R - 1, a->R, a->K);
+                return VK_ERR;
+            }
+            k = c;
+        }
+    for (int i = 0; i < e->nargs; i++) {
+        VKind c = vk_combine(k, kind_of(a, e->args[i]));
+        if (c == VK_ERR && k != VK_ERR) {
+            ak_error(a, e->args[i]->loc, "a reduction without .keepdims (rank %d) meets a value of rank %d here; give "
+                                         "the reduction .keepdims = true to broadcast it along axis %d",
+                     a->R - 1, a->R, a->K);
+            return VK_ERR;
+        }
+        k = c;
+    }
+    return k;
+}
+
+/* Marks the arrays e reads: inside reductions' operands and in full-space
+ * values they are read at operand coordinates (used_in_red), elsewhere at
+ * the reduced space's (used_out). */
+static void mark_reads(Ak *a, const Expr *e, bool full)
+{
+    if (!e) return;
+    if (e->kind == EX_NAME) {
+        int pi = param_index(a->f, e->name);
+        if (pi >= 0 && a->f->params[pi].kind == PARAM_ARRAY) {
+            if (full) a->used_in_red[pi] = true;
+            else a->used_out[pi] = true;
+        }
+        return;
+    }
+    if (e->kind == EX_BUILTIN && e->bi == BI_DIM) return;
+    if (is_reduction(e)) {
+        if (e->nargs) mark_reads(a, e->args[0], true);
+        return;
+    }
+    mark_reads(a, e->a, full);
+    mark_reads(a, e->b, full);
+    mark_reads(a, e->c, full);
+    for (int i = 0; i < e->nargs; i++) mark_reads(a, e->args[i], full);
 }
 
 /* ---- lowering ------------------------------------------------------------ */
@@ -368,7 +603,6 @@ static int rank_of(Ak *a, Expr *e)
 typedef struct Tile {
     int rank;
     Expr *ext[4];
-    int bid[4]; /* the grid axis of each output axis */
 } Tile;
 
 static Expr *block_name(Ak *a)
@@ -376,9 +610,14 @@ static Expr *block_name(Ak *a)
     return mk_name(a, "TILEC_BLOCK", a->f->loc);
 }
 
-static Expr *elems_per(Ak *a) /* AK_ELEMS / TILEC_BLOCK */
+/* AK_ELEMS / TILEC_BLOCK, at least 1 */
+static Expr *elems_per(Ak *a)
 {
-    return mk_bin(a, BOP_DIV, mk_int(a, AK_ELEMS, a->f->loc), block_name(a));
+    Expr *c = mk(a, EX_COND, a->f->loc);
+    c->a = mk_bin(a, BOP_GE, block_name(a), mk_int(a, AK_ELEMS, a->f->loc));
+    c->b = mk_int(a, 1, a->f->loc);
+    c->c = mk_bin(a, BOP_DIV, mk_int(a, AK_ELEMS, a->f->loc), block_name(a));
+    return c;
 }
 
 /* An access of array p (rank r <= t->rank, aligned at the last axes) at
@@ -433,21 +672,6 @@ static Expr *bid(Ak *a, int axis)
     return mk_call(a, BI_BID, a->f->loc, 1, mk_int(a, axis, a->f->loc), NULL, NULL);
 }
 
-/* The rewritten value of an output statement: reductions replaced by their
- * accumulators. */
-static Expr *replace_reductions(Ak *a, Expr *e)
-{
-    if (!e) return NULL;
-    for (int j = 0; j < a->nred; j++)
-        if (e == a->red[j]) return mk_name(a, arena_printf(a->ar, "__ak_r%d", j), e->loc);
-    e->a = replace_reductions(a, e->a);
-    e->b = replace_reductions(a, e->b);
-    e->c = replace_reductions(a, e->c);
-    for (int i = 0; i < e->nargs; i++) e->args[i] = replace_reductions(a, e->args[i]);
-    for (int i = 0; i < e->nopts; i++) e->opts[i].value = replace_reductions(a, e->opts[i].value);
-    return e;
-}
-
 /* Loads of the arrays marked in use[] at idx: `T X = tile_load(X, ...)`. */
 static void load_all(Ak *a, StmtBuf *b, const bool *use, Expr *const *idx, const Tile *t)
 {
@@ -486,7 +710,7 @@ static void lower_elementwise(Ak *a, Stmt *body, int R)
         const Param *p = &f->params[i];
         if (p->kind != PARAM_ARRAY) continue;
         /* inputs, and outputs read (or updated, +=) before their first assignment */
-        use[i] = a->read_first[i] || ((a->used_out[i] || a->used_in_red[i]) && (p->readonly || !a->assigned[i]));
+        use[i] = a->read_first[i] || (a->used_out[i] && (p->readonly || !a->assigned[i]));
     }
     load_all(a, &b, use, idx, &t);
     bool declared[64];
@@ -512,6 +736,51 @@ static void lower_elementwise(Ak *a, Stmt *body, int R)
     f->body = block(a, &b, body->loc);
 }
 
+static const char *acc_name(Ak *a, int j)
+{
+    return arena_printf(a->ar, "__ak_r%d", j);
+}
+
+/* A copy of the (substituted) value e to emit: each reduction becomes its
+ * accumulator (kept as rank R; squeezed to the reduced tile ot when reduced
+ * is set, for the reduced space's values). */
+static Expr *emit_value(Ak *a, const Expr *e, const Tile *ot, bool reduced)
+{
+    if (!e) return NULL;
+    int j = red_index(a, e);
+    if (j >= 0) {
+        Expr *n = mk_name(a, acc_name(a, j), e->loc);
+        if (!reduced) return n;
+        Expr *rs = mk_call(a, BI_RESHAPE, e->loc, 1, n, NULL, NULL);
+        add_opt(a, rs, "shape", mk_list(a, ot->ext, ot->rank, e->loc));
+        return rs;
+    }
+    if (e->kind == EX_BUILTIN && e->bi == BI_SQUEEZE) {
+        /* the kept value, reshaped to the reduced tile */
+        Expr *inner = emit_value(a, e->args[0], ot, false);
+        Expr *rs = mk_call(a, BI_RESHAPE, e->loc, 1, inner, NULL, NULL);
+        add_opt(a, rs, "shape", mk_list(a, ot->ext, ot->rank, e->loc));
+        return rs;
+    }
+    Expr *c = arena_alloc(a->ar, sizeof *c);
+    *c = *e;
+    c->a = emit_value(a, e->a, ot, reduced);
+    c->b = emit_value(a, e->b, ot, reduced);
+    c->c = emit_value(a, e->c, ot, reduced);
+    if (e->nargs) {
+        c->args = arena_alloc(a->ar, sizeof(Expr *) * (size_t)e->nargs);
+        for (int i = 0; i < e->nargs; i++) c->args[i] = emit_value(a, e->args[i], ot, reduced);
+    }
+    if (e->nopts) {
+        c->opts = arena_alloc(a->ar, sizeof(Option) * (size_t)e->nopts);
+        for (int i = 0; i < e->nopts; i++) {
+            c->opts[i] = e->opts[i];
+            c->opts[i].value = emit_value(a, e->opts[i].value, ot, reduced);
+        }
+    }
+    return c;
+}
+
 static Expr *combine(Ak *a, Builtin bi, Expr *acc, Expr *part)
 {
     switch (bi) {
@@ -522,26 +791,40 @@ static Expr *combine(Ak *a, Builtin bi, Expr *acc, Expr *part)
     }
 }
 
-static Expr *reduce(Ak *a, const Expr *user, Expr *operand, int axis)
+/* RED(operand, .axis = K, .keepdims = true) */
+static Expr *reduce(Ak *a, const Expr *user, Expr *operand)
 {
     Expr *r = mk_call(a, user->bi, user->loc, 1, operand, NULL, NULL);
-    add_opt(a, r, "axis", mk_int(a, axis, user->loc));
+    add_opt(a, r, "axis", mk_int(a, a->K, user->loc));
+    add_opt(a, r, "keepdims", mk_int(a, 1, user->loc));
     return r;
 }
 
-static void lower_reduction(Ak *a, Stmt **stmts, int n, SrcLoc bloc)
+/* Whether some reduction of phase p reads array i (through its operand). */
+static bool phase_reads(Ak *a, int p, int i)
+{
+    Ak t = *a;
+    memset(t.used_in_red, 0, sizeof t.used_in_red);
+    memset(t.used_out, 0, sizeof t.used_out);
+    for (int j = 0; j < a->nred; j++)
+        if (a->phase[j] == p) mark_reads(&t, a->red[j]->args[0], true);
+    return t.used_in_red[i];
+}
+
+/* The row kernel: see the top of the file. */
+static void lower_rows(Ak *a, SrcLoc bloc)
 {
     Func *f = a->f;
     SrcLoc loc = f->loc;
-    const int R = a->red_rank, K = a->red_axis;
+    const int R = a->R, K = a->K;
     int refp = -1;
     for (int i = 0; i < f->nparams && refp < 0; i++)
         if (a->used_in_red[i] && f->params[i].kind == PARAM_ARRAY && f->params[i].rank == R) refp = i;
-    Tile it = {.rank = R}, ot = {.rank = R - 1};
+    Tile it = {.rank = R}, ot = {.rank = R - 1}, kt = {.rank = R};
     for (int d = 0; d < R; d++) it.ext[d] = mk_int(a, 1, loc);
     if (K == R - 1) {
-        static const int64_t v[] = {512, 128, 2048};
-        add_tunable(a, v, 3, refp, K);
+        static const int64_t v[] = {1024, 256, 4096, 8192};
+        add_tunable(a, v, 4, refp, K);
         it.ext[K] = block_name(a);
         it.ext[R - 2] = elems_per(a);
     } else {
@@ -550,286 +833,430 @@ static void lower_reduction(Ak *a, Stmt **stmts, int n, SrcLoc bloc)
         it.ext[R - 1] = block_name(a);
         it.ext[K] = elems_per(a);
     }
-    for (int d = 0, k = 0; d < R; d++)
+    for (int d = 0, k = 0; d < R; d++) {
+        kt.ext[d] = d == K ? mk_int(a, 1, loc) : it.ext[d];
         if (d != K) ot.ext[k++] = it.ext[d];
+    }
     Expr *oidx[4];
     if (R == 2) oidx[0] = bid(a, 0);
     else oidx[0] = bid(a, 1), oidx[1] = bid(a, 0);
-    /* the operand coordinates at chunk c */
-    Expr *iidx_last[4], *iidx_c[4];
+    /* operand coordinates at the last chunk, at chunk c, and with 0 along K */
+    Expr *at_last[4], *at_c[4], *at_0[4];
     for (int d = 0, k = 0; d < R; d++) {
-        iidx_last[d] = d == K ? mk_name(a, "__ak_last", loc) : oidx[k];
-        iidx_c[d] = d == K ? mk_name(a, "__ak_c", loc) : oidx[k];
+        at_last[d] = d == K ? mk_name(a, "__ak_last", loc) : oidx[k];
+        at_c[d] = d == K ? mk_name(a, "__ak_c", loc) : oidx[k];
+        at_0[d] = d == K ? mk_int(a, 0, loc) : oidx[k];
         if (d != K) k++;
     }
     Expr *chunk = it.ext[K];
     Expr *extent = mk_call(a, BI_DIM, loc, 2, mk_name(a, f->params[refp].name, loc), mk_int(a, K, loc), NULL);
     StmtBuf b = {0};
-    /* const int64_t __ak_last = (extent + chunk - 1) / chunk - 1; */
+    /* int64_t __ak_last = (extent + chunk - 1) / chunk - 1; */
     Expr *last = mk_bin(a, BOP_SUB,
                         mk_bin(a, BOP_DIV, mk_bin(a, BOP_SUB, mk_bin(a, BOP_ADD, extent, sem_copy_expr(a->ar, chunk)),
                                                   mk_int(a, 1, loc)),
                                sem_copy_expr(a->ar, chunk)),
                         mk_int(a, 1, loc));
     push(a, &b, mk_decl(a, "__ak_last", ak_int64, last, loc));
-    load_all(a, &b, a->used_in_red, iidx_last, &it);
-    /* the last chunk's mask along K: (last * chunk + arange(chunk)) < extent */
-    Expr *ty = mk(a, EX_TYPE, loc);
-    ty->type = ak_int64;
-    Expr *ar = mk_call(a, BI_ARANGE, loc, 1, ty, NULL, NULL);
-    add_opt(a, ar, "shape", mk_list(a, &chunk, 1, loc));
-    Expr *pos = mk_bin(a, BOP_ADD, mk_bin(a, BOP_MUL, mk_name(a, "__ak_last", loc), sem_copy_expr(a->ar, chunk)), ar);
-    if (K < R - 1) {
-        Expr *shp[4] = {chunk};
-        for (int d = 1; d < R - K; d++) shp[d] = mk_int(a, 1, loc);
-        Expr *rs = mk_call(a, BI_RESHAPE, loc, 1, pos, NULL, NULL);
-        add_opt(a, rs, "shape", mk_list(a, shp, R - K, loc));
-        pos = rs;
-    }
-    push(a, &b, mk_decl(a, "__ak_m", ak_auto, mk_bin(a, BOP_LT, pos, sem_copy_expr(a->ar, extent)), loc));
-    /* each reduction's operand, kept for the loop before the tail's copy is used */
-    Expr *ops[AK_MAX_REDS];
-    int oprank[AK_MAX_REDS];
-    for (int j = 0; j < a->nred; j++) {
-        ops[j] = sem_copy_expr(a->ar, a->red[j]->args[0]);
-        a->in_red = true;
-        oprank[j] = rank_of(a, ops[j]);
-        a->in_red = false;
-    }
-    for (int j = 0; j < a->nred; j++) {
-        const Expr *u = a->red[j];
-        SrcLoc l = u->loc;
-        const char *v = arena_printf(a->ar, "__ak_v%d", j);
-        push(a, &b, mk_decl(a, v, ak_auto, widen(a, u->args[0], oprank[j], &it), l));
-        Expr *fill;
-        switch (u->bi) {
-        case BI_SUM: fill = mk_int(a, 0, l); break;
-        case BI_PROD: fill = mk_int(a, 1, l); break;
-        case BI_MAX: fill = mk_call(a, BI_MIN, l, 1, mk_name(a, v, l), NULL, NULL); break;
-        default: fill = mk_call(a, BI_MAX, l, 1, mk_name(a, v, l), NULL, NULL); break;
+    /* the last chunk stays loaded from here to the full outputs: a row that
+     * fits one chunk is read once */
+    load_all(a, &b, a->used_in_red, at_last, &it);
+    int P = 0;
+    for (int j = 0; j < a->nred; j++)
+        if (a->phase[j] > P) P = a->phase[j];
+    if (a->nred) {
+        /* its mask along K: (last * chunk + arange(chunk)) < extent */
+        Expr *ty = mk(a, EX_TYPE, loc);
+        ty->type = ak_int64;
+        Expr *ar = mk_call(a, BI_ARANGE, loc, 1, ty, NULL, NULL);
+        add_opt(a, ar, "shape", mk_list(a, &chunk, 1, loc));
+        Expr *pos = mk_bin(a, BOP_ADD, mk_bin(a, BOP_MUL, mk_name(a, "__ak_last", loc), sem_copy_expr(a->ar, chunk)), ar);
+        if (K < R - 1) {
+            Expr *shp[4] = {chunk};
+            for (int d = 1; d < R - K; d++) shp[d] = mk_int(a, 1, loc);
+            Expr *rs = mk_call(a, BI_RESHAPE, loc, 1, pos, NULL, NULL);
+            add_opt(a, rs, "shape", mk_list(a, shp, R - K, loc));
+            pos = rs;
         }
-        Expr *masked = mk_call(a, BI_WHERE, l, 3, mk_name(a, "__ak_m", l), mk_name(a, v, l), fill);
-        push(a, &b, mk_decl(a, arena_printf(a->ar, "__ak_r%d", j), ak_auto, reduce(a, u, masked, K), l));
+        push(a, &b, mk_decl(a, "__ak_m", ak_auto, mk_bin(a, BOP_LT, pos, sem_copy_expr(a->ar, extent)), loc));
     }
-    /* for (int64_t __ak_c = 0; __ak_c < __ak_last; __ak_c += 1) { loads; r = r op reduce(...); } */
-    Stmt *loop = mk_stmt(a, ST_FOR, loc);
-    StmtBuf init = {0};
-    push(a, &init, mk_decl(a, "__ak_c", ak_int64, mk_int(a, 0, loc), loc));
-    loop->init_s = block(a, &init, loc);
-    loop->cond = mk_bin(a, BOP_LT, mk_name(a, "__ak_c", loc), mk_name(a, "__ak_last", loc));
-    loop->step_s = mk_assign(a, "__ak_c", mk_int(a, 1, loc), loc);
-    loop->step_s->op = BOP_ADD;
-    StmtBuf lb = {0};
-    load_all(a, &lb, a->used_in_red, iidx_c, &it);
-    for (int j = 0; j < a->nred; j++) {
-        const char *r = arena_printf(a->ar, "__ak_r%d", j);
-        Expr *part = reduce(a, a->red[j], widen(a, ops[j], oprank[j], &it), K);
-        push(a, &lb, mk_assign(a, r, combine(a, a->red[j]->bi, mk_name(a, r, loc), part), a->red[j]->loc));
+    for (int p = 1; p <= P; p++) {
+        /* the last chunk, masked with each reduction's identity: it starts the accumulators */
+        for (int j = 0; j < a->nred; j++) {
+            if (a->phase[j] != p) continue;
+            const Expr *u = a->red[j];
+            SrcLoc l = u->loc;
+            const char *v = arena_printf(a->ar, "__ak_v%d", j);
+            Expr *op = emit_value(a, u->args[0], &ot, false);
+            push(a, &b, mk_decl(a, v, ak_auto, widen(a, op, vrank(a, u->args[0]), &it), l));
+            Expr *fill;
+            switch (u->bi) {
+            case BI_SUM: fill = mk_int(a, 0, l); break;
+            case BI_PROD: fill = mk_int(a, 1, l); break;
+            case BI_MAX: fill = mk_call(a, BI_MIN, l, 1, mk_name(a, v, l), NULL, NULL); break;
+            default: fill = mk_call(a, BI_MAX, l, 1, mk_name(a, v, l), NULL, NULL); break;
+            }
+            Expr *masked = mk_call(a, BI_WHERE, l, 3, mk_name(a, "__ak_m", l), mk_name(a, v, l), fill);
+            push(a, &b, mk_decl(a, acc_name(a, j), ak_auto, reduce(a, u, masked), l));
+        }
+        /* for (int64_t __ak_c = 0; __ak_c < __ak_last; __ak_c += 1) { loads; r = r op reduce(...); } */
+        Stmt *loop = mk_stmt(a, ST_FOR, loc);
+        StmtBuf init = {0}, lb = {0};
+        push(a, &init, mk_decl(a, "__ak_c", ak_int64, mk_int(a, 0, loc), loc));
+        loop->init_s = block(a, &init, loc);
+        loop->cond = mk_bin(a, BOP_LT, mk_name(a, "__ak_c", loc), mk_name(a, "__ak_last", loc));
+        loop->step_s = mk_assign(a, "__ak_c", mk_int(a, 1, loc), loc);
+        loop->step_s->op = BOP_ADD;
+        bool use[64] = {0};
+        for (int i = 0; i < f->nparams; i++) use[i] = a->used_in_red[i] && phase_reads(a, p, i);
+        load_all(a, &lb, use, at_c, &it);
+        for (int j = 0; j < a->nred; j++) {
+            if (a->phase[j] != p) continue;
+            const Expr *u = a->red[j];
+            Expr *op = widen(a, emit_value(a, u->args[0], &ot, false), vrank(a, u->args[0]), &it);
+            push(a, &lb, mk_assign(a, acc_name(a, j), combine(a, u->bi, mk_name(a, acc_name(a, j), loc), reduce(a, u, op)),
+                                   u->loc));
+        }
+        loop->body = block(a, &lb, loc);
+        push(a, &b, loop);
     }
-    loop->body = block(a, &lb, loc);
-    push(a, &b, loop);
-    /* the outputs: the statements with the reductions' accumulators */
+    /* outputs of the reduced space, then those kept along K (extent 1) */
     load_all(a, &b, a->used_out, oidx, &ot);
-    bool declared[64] = {0};
-    for (int s = 0; s < n; s++) {
-        Stmt *st = stmts[s];
-        int pi = param_index(f, st->target->name);
-        Expr *v = replace_reductions(a, st->value);
-        if (declared[pi]) {
-            st->value = v;
-            push(a, &b, st);
-            continue;
-        }
-        /* widened: the accumulators' names say nothing of the value's rank */
-        const Param *p = &f->params[pi];
-        push(a, &b, mk_decl(a, p->name, value_type(p), widen(a, v, 0, &ot), st->target->loc));
-        declared[pi] = true;
-    }
     for (int k = 0; k < a->nassigned; k++) {
-        const Param *p = &f->params[a->assigned_order[k]];
+        int pi = a->assigned_order[k];
+        const Param *p = &f->params[pi];
+        if (a->out_kind[pi] == AK_KEEP_FULL) continue;
+        bool red = a->out_kind[pi] == AK_KEEP_REDUCED;
+        const Tile *t = red ? &ot : &kt;
+        Expr *v = emit_value(a, a->final_value[pi], &ot, red);
+        Expr *bc = mk_call(a, BI_BROADCAST_TO, v->loc, 1, v, NULL, NULL);
+        add_opt(a, bc, "shape", mk_list(a, t->ext, t->rank, v->loc));
+        push(a, &b, mk_decl(a, p->name, value_type(p), bc, a->final_loc[pi]));
         Stmt *st = mk_stmt(a, ST_EXPR, p->loc);
-        st->value = access(a, BI_STORE, p, mk_name(a, p->name, p->loc), oidx, &ot, p->loc);
+        st->value = access(a, BI_STORE, p, mk_name(a, p->name, p->loc), red ? oidx : at_0, t, p->loc);
         push(a, &b, st);
+    }
+    /* outputs of the full space: the last chunk (still loaded), then the others */
+    bool any_full = false;
+    for (int k = 0; k < a->nassigned; k++) any_full |= a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL;
+    if (any_full) {
+        StmtBuf lb = {0};
+        for (int pass = 0; pass < 2; pass++) {
+            StmtBuf *out = pass ? &lb : &b;
+            if (pass) {
+                bool use[64] = {0};
+                Ak t = *a;
+                memset(t.used_in_red, 0, sizeof t.used_in_red);
+                for (int k = 0; k < a->nassigned; k++)
+                    if (a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL)
+                        mark_reads(&t, a->final_value[a->assigned_order[k]], true);
+                memcpy(use, t.used_in_red, sizeof use);
+                load_all(a, out, use, at_c, &it);
+            }
+            for (int k = 0; k < a->nassigned; k++) {
+                int pi = a->assigned_order[k];
+                const Param *p = &f->params[pi];
+                if (a->out_kind[pi] != AK_KEEP_FULL) continue;
+                Expr *v = emit_value(a, a->final_value[pi], &ot, false);
+                Expr *bc = mk_call(a, BI_BROADCAST_TO, v->loc, 1, v, NULL, NULL);
+                add_opt(a, bc, "shape", mk_list(a, it.ext, R, v->loc));
+                push(a, out, mk_decl(a, p->name, value_type(p), bc, a->final_loc[pi]));
+                Stmt *st = mk_stmt(a, ST_EXPR, p->loc);
+                st->value = access(a, BI_STORE, p, mk_name(a, p->name, p->loc), pass ? at_c : at_last, &it, p->loc);
+                push(a, out, st);
+            }
+        }
+        Stmt *loop = mk_stmt(a, ST_FOR, loc);
+        StmtBuf init = {0};
+        push(a, &init, mk_decl(a, "__ak_c", ak_int64, mk_int(a, 0, loc), loc));
+        loop->init_s = block(a, &init, loc);
+        loop->cond = mk_bin(a, BOP_LT, mk_name(a, "__ak_c", loc), mk_name(a, "__ak_last", loc));
+        loop->step_s = mk_assign(a, "__ak_c", mk_int(a, 1, loc), loc);
+        loop->step_s->op = BOP_ADD;
+        loop->body = block(a, &lb, loc);
+        push(a, &b, loop);
     }
     f->body = block(a, &b, bloc);
 }
 
-/* Checks array kernel f's statements and rewrites it (see the top). */
-static bool lower_func(Arena *ar, Func *f)
+/* Analyses a row kernel's outputs (their substituted values are in
+ * final_value): reductions, the space, what each value varies along, which
+ * arrays are read where, and the outputs' shapes.  False after an error. */
+static bool analyse_rows(Ak *a)
 {
-    Ak a = {.ar = ar, .f = f, .ok = true, .red_axis = -1};
-    if (f->nparams > 64) {
-        diag_error(f->loc, "array kernel '%s' has more than 64 parameters", f->name);
+    Func *f = a->f;
+    for (int k = 0; k < a->nassigned; k++) {
+        int pi = a->assigned_order[k];
+        if (scan_reductions(a, a->final_value[pi]) < 0) return false;
+    }
+    if (a->R > 3) {
+        ak_error(a, a->axis_loc, "array kernels reduce operands of rank 2 and 3; this one has rank %d", a->R);
         return false;
     }
-    if (param_index(f, "TILEC_BLOCK") >= 0) {
-        diag_error(f->params[param_index(f, "TILEC_BLOCK")].loc,
-                   "TILEC_BLOCK is the name of the tile extent tilec adds to array kernels; rename the parameter");
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind == PARAM_ARRAY && p->rank > a->R && !a->assigned[i]) {
+            /* read anywhere? */
+            Ak t = *a;
+            memset(t.used_in_red, 0, sizeof t.used_in_red);
+            memset(t.used_out, 0, sizeof t.used_out);
+            for (int k = 0; k < a->nassigned; k++) mark_reads(&t, a->final_value[a->assigned_order[k]], false);
+            if (t.used_in_red[i] || t.used_out[i]) {
+                ak_error(a, p->loc, "'%s' has rank %d, more than the reduction's operands' %d", p->name, p->rank, a->R);
+                return false;
+            }
+        }
+    }
+    for (int j = 0; j < a->nred; j++) {
+        VKind k = kind_of(a, a->red[j]->args[0]);
+        if (k == VK_ERR) return false;
+        if (k == VK_O) {
+            ak_error(a, a->red[j]->args[0]->loc, "a reduction inside another's operand needs .keepdims = true to "
+                                                 "broadcast along axis %d",
+                     a->K);
+            return false;
+        }
+    }
+    for (int k = 0; k < a->nassigned; k++) {
+        int pi = a->assigned_order[k];
+        const Param *p = &f->params[pi];
+        const Expr *v = a->final_value[pi];
+        VKind vk = kind_of(a, v);
+        if (vk == VK_ERR) return false;
+        if (p->rank == a->R - 1) {
+            if (vk == VK_F || vk == VK_K) {
+                ak_error(a, a->final_loc[pi], "output '%s' has rank %d, but its value has the rank %d of the "
+                                              "reduction's operands%s",
+                         p->name, p->rank, a->R, vk == VK_K ? " (drop .keepdims)" : "");
+                return false;
+            }
+            a->out_kind[pi] = AK_KEEP_REDUCED;
+            mark_reads(a, v, false);
+        } else if (p->rank == a->R) {
+            if (vk == VK_O) {
+                ak_error(a, a->final_loc[pi], "output '%s' has rank %d, but a reduction without .keepdims gives rank %d",
+                         p->name, p->rank, a->R - 1);
+                return false;
+            }
+            a->out_kind[pi] = vk == VK_K ? AK_KEEP_DIMS : AK_KEEP_FULL;
+            mark_reads(a, v, true);
+        } else {
+            ak_error(a, p->loc, "output '%s' has rank %d; this array kernel reduces rank-%d operands along one axis, "
+                                "which gives rank %d (or %d with .keepdims)",
+                     p->name, p->rank, a->R, a->R - 1, a->R);
+            return false;
+        }
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind != PARAM_ARRAY) continue;
+        if (a->used_in_red[i] && a->used_out[i]) {
+            ak_error(a, p->loc, "'%s' is read both at the operands' coordinates and at the reduced ones; an array "
+                                "kernel reads each array in one of the two",
+                     p->name);
+            return false;
+        }
+        if ((a->used_in_red[i] || a->used_out[i]) && a->assigned[i]) {
+            ak_error(a, p->loc, "output '%s' is also read; a reduction's array kernel reads only its inputs", p->name);
+            return false;
+        }
+    }
+    bool any = false;
+    for (int i = 0; i < f->nparams; i++) any |= a->used_in_red[i] && f->params[i].rank == a->R;
+    if (!any) {
+        ak_error(a, f->loc, "no array of the operands' rank %d is read", a->R);
         return false;
     }
-    Stmt *body = f->body;
-    if (!body || body->kind != ST_BLOCK) return true;
-    /* pass 1: statement forms, temporaries (substituted), ranks */
-    Stmt **subst = arena_alloc(ar, sizeof *subst * (size_t)(body->nitems + 1));
-    int nsubst = 0;
-    int out_rank = -1, tmp_assign = 0;
-    SrcLoc tmp_assign_loc = {0};
+    return true;
+}
+
+/* Pass 1 over an array kernel's statements: forms, temporaries, outputs. */
+static bool collect(Ak *a, Stmt *body, bool *rows, int *out_rank, int *tmp_assign, SrcLoc *tmp_assign_loc)
+{
+    Func *f = a->f;
+    *rows = false;
+    for (int s = 0; s < body->nitems; s++) {
+        Stmt *st = body->items[s];
+        if (st->kind == ST_DECL && st->init) *rows |= has_reduction(st->init);
+        if (st->kind == ST_ASSIGN && st->value) *rows |= has_reduction(st->value);
+    }
     for (int s = 0; s < body->nitems; s++) {
         Stmt *st = body->items[s];
         if (st->kind == ST_DECL) {
             if (st->type.view_rank || st->type.stype || !st->init) {
-                diag_error(st->loc, "an array kernel declares whole-array temporaries of an element type, with a value");
-                fail(&a);
+                ak_error(a, st->loc, "an array kernel declares whole-array temporaries of an element type, with a "
+                                     "value");
                 continue;
             }
-            if (a.ntmp == AK_MAX_TMPS) {
-                diag_error(st->loc, "an array kernel has at most %d temporaries", AK_MAX_TMPS);
+            if (a->ntmp == AK_MAX_TMPS) {
+                ak_error(a, st->loc, "an array kernel has at most %d temporaries", AK_MAX_TMPS);
                 return false;
             }
-            Expr *init = substitute(&a, st->init);
-            int r = rank_of(&a, st->init);
-            a.tmp[a.ntmp++] = (AkTmp){.name = st->name, .init = init, .rank = r};
+            Expr *init = substitute(a, st->init);
+            int r = *rows ? vrank(a, init) : rank_of(a, st->init);
+            if (*rows && st->type.dtype != DT_INVALID && !st->type.is_auto) {
+                /* the declared type converts the value as the declaration would */
+                Expr *c = mk(a, EX_CAST, st->init->loc);
+                c->type = st->type;
+                c->a = init;
+                init = c;
+            }
+            a->tmp[a->ntmp++] = (AkTmp){.name = st->name, .init = init, .rank = r};
             continue;
         }
         if (st->kind != ST_ASSIGN || !st->target || st->target->kind != EX_NAME) {
-            diag_error_fix(st->loc, "write a tile kernel (TILE_KERNEL) for loops, conditions and stores",
-                           "an array kernel's body is whole-array statements: temporaries and assignments to its "
-                           "output arrays");
-            fail(&a);
+            ak_error_fix(a, st->loc, "write a tile kernel (TILE_KERNEL) for loops, conditions and stores",
+                         "an array kernel's body is whole-array statements: temporaries and assignments to its output "
+                         "arrays");
             continue;
         }
         int pi = param_index(f, st->target->name);
-        int r = rank_of(&a, st->value);
+        if (!*rows && rank_of(a, st->value) < 0) continue;
         if (pi < 0) { /* a temporary reassigned */
-            if (!tmp_assign++) tmp_assign_loc = st->loc;
-            AkTmp *t = find_tmp(&a, st->target->name);
-            if (t && r > t->rank) t->rank = r;
+            if (!(*tmp_assign)++) *tmp_assign_loc = st->loc;
             continue;
         }
         Param *p = &f->params[pi];
         if (p->readonly) {
-            char fix[200];
-            snprintf(fix, sizeof fix, "drop 'const' from its TILE_NDARRAY declaration");
-            diag_error_fix(st->target->loc, fix, "array '%s' is an input (const): it cannot be assigned", p->name);
-            fail(&a);
+            char msg[200];
+            snprintf(msg, sizeof msg, "array '%s' is an input (const): it cannot be assigned", p->name);
+            ak_error_fix(a, st->target->loc, "drop 'const' from its TILE_NDARRAY declaration", msg);
             continue;
         }
-        if (st->op >= 0) a.read_first[pi] |= !a.assigned[pi];
-        if (!a.assigned[pi]) {
-            a.assigned[pi] = true;
-            a.assigned_order[a.nassigned++] = pi;
+        if (st->op >= 0) a->read_first[pi] |= !a->assigned[pi];
+        if (!a->assigned[pi]) {
+            a->assigned[pi] = true;
+            a->assigned_order[a->nassigned++] = pi;
         }
-        if (out_rank < 0) out_rank = p->rank;
-        Stmt *c = sem_copy_stmt(ar, st);
-        c->value = substitute(&a, st->value);
-        subst[nsubst++] = c;
-        (void)r;
+        if (*out_rank < 0) *out_rank = p->rank;
+        if (*rows) {
+            Expr *v = substitute(a, st->value);
+            if (st->op >= 0) { /* y op= v reads y: refused below, as any read of an output */
+                a->used_out[pi] = true;
+                v = mk_bin(a, (BinaryOp)st->op, mk_name(a, p->name, st->target->loc), v);
+            }
+            a->final_value[pi] = v;
+            a->final_loc[pi] = st->target->loc;
+            /* an output read in its own or a later value */
+            Ak t = *a;
+            memset(t.used_in_red, 0, sizeof t.used_in_red);
+            memset(t.used_out, 0, sizeof t.used_out);
+            mark_reads(&t, v, false);
+            for (int i = 0; i < f->nparams; i++)
+                if ((t.used_in_red[i] || t.used_out[i]) && a->assigned[i] && !f->params[i].readonly) {
+                    ak_error(a, st->loc, "output '%s' is also read; a reduction's array kernel reads only its inputs",
+                             f->params[i].name);
+                    return false;
+                }
+        }
     }
-    if (!a.ok) return false;
-    if (!a.nassigned) {
-        diag_error_fix(f->loc, "assign a whole-array expression to an output: 'out = a + b;'",
-                       "array kernel '%s' writes no output array", f->name);
+    return a->ok;
+}
+
+/* Checks array kernel f's statements and rewrites it (see the top).  In a
+ * quiet trial (graph fusion) nothing is reported: the reason is in why. */
+static bool lower_kernel(Ak *a)
+{
+    Func *f = a->f;
+    if (f->nparams > 63) {
+        ak_error(a, f->loc, "array kernel '%s' has more than 63 parameters", f->name);
         return false;
     }
-    /* outputs agree on one space */
-    if (a.nred) {
+    if (param_index(f, "TILEC_BLOCK") >= 0) {
+        ak_error(a, f->params[param_index(f, "TILEC_BLOCK")].loc,
+                 "TILEC_BLOCK is the name of the tile extent tilec adds to array kernels; rename the parameter");
+        return false;
+    }
+    Stmt *body = f->body;
+    if (!body || body->kind != ST_BLOCK) return true;
+    bool rows;
+    int out_rank = -1, tmp_assign = 0;
+    SrcLoc tmp_assign_loc = {0};
+    if (!collect(a, body, &rows, &out_rank, &tmp_assign, &tmp_assign_loc)) return false;
+    if (!a->nassigned) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "array kernel '%s' writes no output array", f->name);
+        ak_error_fix(a, f->loc, "assign a whole-array expression to an output: 'out = a + b;'", msg);
+        return false;
+    }
+    if (rows) {
         if (tmp_assign) {
-            diag_error(tmp_assign_loc, "a reduction's array kernel cannot reassign a temporary; declare a new one");
+            ak_error(a, tmp_assign_loc, "a reduction's array kernel cannot reassign a temporary; declare a new one");
             return false;
         }
-        /* re-run the analysis on the substituted statements: which arrays
-         * the reductions read (through temporaries too) */
-        memset(a.used_in_red, 0, sizeof a.used_in_red);
-        memset(a.used_out, 0, sizeof a.used_out);
-        a.nred = 0;
-        a.red_axis = -1;
-        a.red_rank = 0;
-        for (int s = 0; s < nsubst; s++)
-            if (rank_of(&a, subst[s]->value) < 0) return false;
-        if (a.red_rank > 3) {
-            diag_error(a.red_axis_loc, "array kernels reduce operands of rank 2 and 3; this one has rank %d",
-                       a.red_rank);
-            return false;
-        }
-        for (int k = 0; k < a.nassigned; k++) {
-            const Param *p = &f->params[a.assigned_order[k]];
-            if (p->rank != a.red_rank - 1) {
-                diag_error(p->loc, "output '%s' has rank %d, but the reduction of rank-%d operands along one axis "
-                                   "gives rank %d",
-                           p->name, p->rank, a.red_rank, a.red_rank - 1);
-                return false;
-            }
-        }
-        for (int i = 0; i < f->nparams; i++) {
-            const Param *p = &f->params[i];
-            if (p->kind != PARAM_ARRAY) continue;
-            if (a.used_in_red[i] && a.used_out[i]) {
-                diag_error(p->loc, "'%s' is read both inside a reduction and outside it; an array kernel reads each "
-                                   "array in one of the two",
-                           p->name);
-                return false;
-            }
-            if ((a.used_in_red[i] || a.used_out[i]) && a.assigned[i]) {
-                diag_error(p->loc, "output '%s' is also read; a reduction's array kernel reads only its inputs",
-                           p->name);
-                return false;
-            }
-            if (a.used_out[i] && p->rank > a.red_rank - 1) {
-                diag_error(p->loc, "'%s' has rank %d, more than the outputs' %d: reduce it, or use it inside the "
-                                   "reduction",
-                           p->name, p->rank, a.red_rank - 1);
-                return false;
-            }
-        }
-        f->ak_space_rank = a.red_rank;
-        f->ak_axis = a.red_axis;
+        if (!analyse_rows(a)) return false;
+        if (a->quiet) return true;
+        f->ak_space_rank = a->R;
+        f->ak_axis = a->K;
         for (int i = 0; i < f->nparams; i++) {
             Param *p = &f->params[i];
             if (p->kind != PARAM_ARRAY) continue;
-            p->ak_role = a.used_in_red[i] ? AK_IN_OPERAND : a.used_out[i] ? AK_IN : AK_NONE;
+            p->ak_role = a->used_in_red[i] ? AK_IN_OPERAND : a->used_out[i] ? AK_IN : AK_NONE;
         }
-        for (int k = 0; k < a.nassigned; k++) f->params[a.assigned_order[k]].ak_role = k ? AK_OUT : AK_OUT_REF;
-        lower_reduction(&a, subst, nsubst, body->loc);
+        for (int k = 0; k < a->nassigned; k++) {
+            Param *p = &f->params[a->assigned_order[k]];
+            p->ak_role = k ? AK_OUT : AK_OUT_REF;
+            p->ak_keep = (AkKeep)a->out_kind[a->assigned_order[k]];
+        }
+        lower_rows(a, body->loc);
         return true;
     }
     int R = out_rank;
-    for (int k = 0; k < a.nassigned; k++) {
-        const Param *p = &f->params[a.assigned_order[k]];
+    for (int k = 0; k < a->nassigned; k++) {
+        const Param *p = &f->params[a->assigned_order[k]];
         if (p->rank != R) {
-            diag_error(p->loc, "output '%s' has rank %d and '%s' rank %d: an element-wise array kernel writes "
-                               "arrays of one shape",
-                       p->name, p->rank, f->params[a.assigned_order[0]].name, R);
+            ak_error(a, p->loc, "output '%s' has rank %d and '%s' rank %d: an element-wise array kernel writes "
+                                "arrays of one shape",
+                     p->name, p->rank, f->params[a->assigned_order[0]].name, R);
             return false;
         }
     }
     if (R > 3) {
-        diag_error(f->params[a.assigned_order[0]].loc, "element-wise array kernels write arrays of rank 1 to 3; "
-                                                       "'%s' has rank %d",
-                   f->params[a.assigned_order[0]].name, R);
+        ak_error(a, f->params[a->assigned_order[0]].loc,
+                 "element-wise array kernels write arrays of rank 1 to 3; '%s' has rank %d",
+                 f->params[a->assigned_order[0]].name, R);
         return false;
     }
     for (int i = 0; i < f->nparams; i++) {
         Param *p = &f->params[i];
         if (p->kind != PARAM_ARRAY) continue;
-        if (a.used_out[i] && p->rank > R) {
-            diag_error(p->loc, "input '%s' has rank %d, more than the outputs' %d: reduce it along an axis "
-                               "(tile_sum(%s, .axis = k))",
-                       p->name, p->rank, R, p->name);
+        if (a->used_out[i] && p->rank > R) {
+            ak_error(a, p->loc, "input '%s' has rank %d, more than the outputs' %d: reduce it along an axis "
+                                "(tile_sum(%s, .axis = k))",
+                     p->name, p->rank, R, p->name);
             return false;
         }
-        p->ak_role = a.assigned[i] ? AK_OUT : a.used_out[i] ? AK_IN : AK_NONE;
     }
-    f->params[a.assigned_order[0]].ak_role = AK_OUT_REF;
+    if (a->quiet) return true;
+    for (int i = 0; i < f->nparams; i++) {
+        Param *p = &f->params[i];
+        if (p->kind == PARAM_ARRAY) p->ak_role = a->assigned[i] ? AK_OUT : a->used_out[i] ? AK_IN : AK_NONE;
+    }
+    f->params[a->assigned_order[0]].ak_role = AK_OUT_REF;
     f->ak_space_rank = R;
     f->ak_axis = -1;
-    lower_elementwise(&a, body, R);
+    lower_elementwise(a, body, R);
     return true;
+}
+
+bool sem_array_kernel_fuses(Arena *ar, Func *f, char *why, size_t len, SrcLoc *why_loc)
+{
+    Ak a = {.ar = ar, .f = f, .ok = true, .quiet = true, .K = -1};
+    bool ok = lower_kernel(&a) && a.ok;
+    if (!ok) {
+        snprintf(why, len, "%s", a.why);
+        *why_loc = a.why_loc;
+    }
+    return ok;
 }
 
 bool sem_array_kernels(Program *p)
 {
     bool ok = true;
-    for (int i = 0; i < p->nfuncs; i++)
-        if (p->funcs[i]->is_array_kernel && !lower_func(p->arena, p->funcs[i])) ok = false;
+    for (int i = 0; i < p->nfuncs; i++) {
+        if (!p->funcs[i]->is_array_kernel) continue;
+        Ak a = {.ar = p->arena, .f = p->funcs[i], .ok = true, .K = -1};
+        if (!lower_kernel(&a) || !a.ok) ok = false;
+    }
     return ok;
 }

@@ -54,6 +54,10 @@ Expr *sem_copy_expr(Arena *a, const Expr *e);
 /* Lowers every array kernel of p (TILE_ARRAY_KERNEL) to a tile kernel
  * (sema/array_kernel.c); false after an error. */
 bool sem_array_kernels(Program *p);
+/* Whether array kernel f (not yet lowered) is one array kernel can
+ * compile, without reporting anything: graph fusion's trial.  If not, why
+ * and where. */
+bool sem_array_kernel_fuses(Arena *ar, Func *f, char *why, size_t len, SrcLoc *why_loc);
 /* A typed tile_load (store: tile_store) through a view that only permutes
  * its array's axes becomes the load in the array's order and a
  * tile_permute (the store: a tile_permute stored in the array's order), so

@@ -58,3 +58,27 @@ TILE_ARRAY_KERNEL void mid_mean(TILE_NDARRAY(float, 2) m, TILE_NDARRAY(const int
 {
     m = tile_cast(tile_sum(X, .axis = 1), float) / tile_cast(tile_dim(X, 1), float);
 }
+
+/* Layer norm over the last axis: three phases over each row (the mean, the
+ * variance of the centred values, then the normalised output), float32
+ * statistics for float16 data.  A row that fits one tile is read once. */
+TILE_ARRAY_KERNEL void layer_norm(TILE_NDARRAY(_Float16, 2) y, TILE_NDARRAY(const _Float16, 2) x,
+                                  TILE_NDARRAY(const _Float16, 1) w, TILE_NDARRAY(const _Float16, 1) b, float eps)
+{
+    float xf = x;
+    float n = tile_cast(tile_dim(x, 1), float);
+    float mean = tile_sum(xf, .axis = 1, .keepdims = true) / n;
+    float d = xf - mean;
+    float var = tile_sum(d * d, .axis = 1, .keepdims = true) / n;
+    y = tile_cast(d * tile_rsqrt(var + eps) * w + b, _Float16);
+}
+
+/* Softmax over the last axis, and each row's log-sum-exp as a second output. */
+TILE_ARRAY_KERNEL void softmax_lse(TILE_NDARRAY(float, 2) y, TILE_NDARRAY(float, 1) lse, TILE_NDARRAY(const float, 2) x)
+{
+    float m = tile_max(x, .axis = 1, .keepdims = true);
+    float e = tile_exp(x - m);
+    float s = tile_sum(e, .axis = 1, .keepdims = true);
+    y = e / s;
+    lse = tile_squeeze(m + tile_log(s), .axis = 1);
+}

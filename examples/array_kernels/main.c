@@ -216,6 +216,58 @@ static void test_mid_mean(void)
     free(x), free(got), free(want);
 }
 
+static void test_layer_norm(int64_t m, int64_t n)
+{
+    double *x = rnd(m * n, -2, 3), *w = rnd(n, 0.5, 1.5), *b = rnd(n, -1, 1), eps = 1e-5;
+    for (int64_t i = 0; i < m * n; i++) x[i] = as16(x[i]);
+    for (int64_t j = 0; j < n; j++) w[j] = as16(w[j]), b[j] = as16(b[j]);
+    void *dx = dev(x, m * n, TILEC_FLOAT16), *dw = dev(w, n, TILEC_FLOAT16), *db = dev(b, n, TILEC_FLOAT16),
+         *dy = ex_alloc(2 * (size_t)(m * n));
+    tilec_array X = tilec_array_2d(dx, TILEC_FLOAT16, m, n), W = tilec_array_1d(dw, TILEC_FLOAT16, n),
+                B = tilec_array_1d(db, TILEC_FLOAT16, n), Y = tilec_array_2d(dy, TILEC_FLOAT16, m, n);
+    ex_status("layer_norm", layer_norm(NULL, &Y, &X, &W, &B, (float)eps));
+    double *got = back(dy, m * n, TILEC_FLOAT16), *want = malloc(8 * (size_t)(m * n));
+    for (int64_t i = 0; i < m; i++) {
+        double mean = 0, var = 0;
+        for (int64_t j = 0; j < n; j++) mean += x[i * n + j];
+        mean /= n;
+        for (int64_t j = 0; j < n; j++) var += (x[i * n + j] - mean) * (x[i * n + j] - mean);
+        var /= n;
+        for (int64_t j = 0; j < n; j++) want[i * n + j] = (x[i * n + j] - mean) / sqrt(var + eps) * w[j] + b[j];
+    }
+    char what[96];
+    snprintf(what, sizeof what, "layer_norm (%lld x %lld), float16", (long long)m, (long long)n);
+    ex_check(what, got, want, m * n, 4e-3, 2.0 / 1024);
+    ex_free(dx), ex_free(dw), ex_free(db), ex_free(dy);
+    free(x), free(w), free(b), free(got), free(want);
+}
+
+static void test_softmax_lse(int64_t m, int64_t n)
+{
+    double *x = rnd(m * n, -6, 6);
+    for (int64_t i = 0; i < m * n; i++) x[i] = as32(x[i]);
+    void *dx = dev(x, m * n, TILEC_FLOAT32), *dy = ex_alloc(4 * (size_t)(m * n)), *dl = ex_alloc(4 * (size_t)m);
+    tilec_array X = tilec_array_2d(dx, TILEC_FLOAT32, m, n), Y = tilec_array_2d(dy, TILEC_FLOAT32, m, n),
+                L = tilec_array_1d(dl, TILEC_FLOAT32, m);
+    ex_status("softmax_lse", softmax_lse(NULL, &Y, &L, &X));
+    double *got = back(dy, m * n, TILEC_FLOAT32), *lse = back(dl, m, TILEC_FLOAT32), *want = malloc(8 * (size_t)(m * n)),
+           *wl = malloc(8 * (size_t)m);
+    for (int64_t i = 0; i < m; i++) {
+        double mx = -INFINITY, s = 0;
+        for (int64_t j = 0; j < n; j++) mx = x[i * n + j] > mx ? x[i * n + j] : mx;
+        for (int64_t j = 0; j < n; j++) s += exp(x[i * n + j] - mx);
+        for (int64_t j = 0; j < n; j++) want[i * n + j] = exp(x[i * n + j] - mx) / s;
+        wl[i] = mx + log(s);
+    }
+    char what[96];
+    snprintf(what, sizeof what, "softmax_lse (%lld x %lld): y", (long long)m, (long long)n);
+    ex_check(what, got, want, m * n, 1e-7, 2e-5);
+    snprintf(what, sizeof what, "softmax_lse (%lld x %lld): lse", (long long)m, (long long)n);
+    ex_check(what, lse, wl, m, 1e-5, 1e-5);
+    ex_free(dx), ex_free(dy), ex_free(dl);
+    free(x), free(got), free(lse), free(want), free(wl);
+}
+
 int main(void)
 {
     test_expr();
@@ -227,5 +279,10 @@ int main(void)
     test_row_stats(3, 5);       /* one partial chunk */
     test_col_range();
     test_mid_mean();
+    test_layer_norm(33, 1000);  /* one chunk, masked */
+    test_layer_norm(9, 5000);   /* two chunks of 4096 */
+    test_layer_norm(64, 4096);  /* one chunk, full */
+    test_softmax_lse(41, 777);
+    test_softmax_lse(5, 20000); /* three chunks of 8192: the row is read per phase */
     return ex_finish("array_kernels");
 }
