@@ -929,9 +929,8 @@ static void lower_rows(Ak *a, SrcLoc bloc)
         bool red = a->out_kind[pi] == AK_KEEP_REDUCED;
         const Tile *t = red ? &ot : &kt;
         Expr *v = emit_value(a, a->final_value[pi], &ot, red);
-        Expr *bc = mk_call(a, BI_BROADCAST_TO, v->loc, 1, v, NULL, NULL);
-        add_opt(a, bc, "shape", mk_list(a, t->ext, t->rank, v->loc));
-        push(a, &b, mk_decl(a, p->name, value_type(p), bc, a->final_loc[pi]));
+        v = widen(a, v, vrank(a, a->final_value[pi]), t);
+        push(a, &b, mk_decl(a, p->name, value_type(p), v, a->final_loc[pi]));
         Stmt *st = mk_stmt(a, ST_EXPR, p->loc);
         st->value = access(a, BI_STORE, p, mk_name(a, p->name, p->loc), red ? oidx : at_0, t, p->loc);
         push(a, &b, st);
@@ -958,9 +957,8 @@ static void lower_rows(Ak *a, SrcLoc bloc)
                 const Param *p = &f->params[pi];
                 if (a->out_kind[pi] != AK_KEEP_FULL) continue;
                 Expr *v = emit_value(a, a->final_value[pi], &ot, false);
-                Expr *bc = mk_call(a, BI_BROADCAST_TO, v->loc, 1, v, NULL, NULL);
-                add_opt(a, bc, "shape", mk_list(a, it.ext, R, v->loc));
-                push(a, out, mk_decl(a, p->name, value_type(p), bc, a->final_loc[pi]));
+                v = widen(a, v, vrank(a, a->final_value[pi]), &it);
+                push(a, out, mk_decl(a, p->name, value_type(p), v, a->final_loc[pi]));
                 Stmt *st = mk_stmt(a, ST_EXPR, p->loc);
                 st->value = access(a, BI_STORE, p, mk_name(a, p->name, p->loc), pass ? at_c : at_last, &it, p->loc);
                 push(a, out, st);
