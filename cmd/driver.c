@@ -53,6 +53,7 @@ typedef struct Options {
     bool sm90_clusters; /* --sm90-clusters */
     Emit emit;
     bool check_only;
+    bool remarks;            /* --remarks: which graph calls fused, and why the others did not */
     bool line_directives;
     bool write_if_changed;
     bool python;             /* --python: also the Python module */
@@ -390,6 +391,7 @@ static int compile_one(const Options *o, const char *input)
 
     Program *p = frontend_parse(input, &o->fe);
     if (!p) return 1;
+    p->remarks = o->remarks;
     int rc = 0;
     if (o->emit != EMIT_CODE) {
         bool ok = o->emit == EMIT_AST || sema_program(p);
@@ -649,7 +651,7 @@ typedef enum ArgKind {
 
 enum {
     O_OUTPUT, O_HEADER, O_TARGET, O_ARCH, O_I, O_ISYSTEM, O_D, O_U, O_O0, O_O2, O_MAX_THREADS, O_MIN_BLOCKS, O_SM90_CLUSTERS,
-    O_EMIT, O_CHECK, O_NO_LINE, O_WIC, O_PYTHON, O_PYTHON_EQ, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_TUNING, O_SHAPES, O_M, O_MM, O_MD, O_MMD, O_MF,
+    O_EMIT, O_CHECK, O_REMARKS, O_NO_LINE, O_WIC, O_PYTHON, O_PYTHON_EQ, O_PREFIX_MAP, O_SYMBOL_PREFIX, O_RENAME, O_TUNING, O_SHAPES, O_M, O_MM, O_MD, O_MMD, O_MF,
     O_MT, O_MQ, O_MP, O_WALL, O_WEXTRA, O_WERROR, O_WNO_ERROR, O_WERROR_EQ, O_WNO_ERROR_EQ, O_WNO, O_W,
     O_PEDANTIC, O_NO_WARN, O_COLOR, O_VERBOSE, O_AT, O_VERSION, O_HELP,
 };
@@ -682,6 +684,7 @@ static const OptSpec opt_table[] = {
      "--arch=sm_90: launch persistent Hopper kernels in clusters of two sharing loads (TMA multicast)"},
     {"--emit=", A_EQ, O_EMIT, "ast|typed|tir|code", "print the tilec AST (typed: with dtypes and shapes) or the tile IR (and SIMT code's tree) instead of code"},
     {"--check", A_NONE, O_CHECK, NULL, "parse and analyse only, write nothing (several files allowed)"},
+    {"--remarks", A_NONE, O_REMARKS, NULL, "say which calls of each TILE_GRAPH fused into one kernel, and why the others did not"},
     {"--no-line-directives", A_NONE, O_NO_LINE, NULL, "no #line directives back to the .tile.c source"},
     {"--write-if-changed", A_NONE, O_WIC, NULL, "leave outputs whose bytes did not change untouched (for Ninja's restat)"},
     {"--python", A_NONE, O_PYTHON, NULL, "also write a Python module for the launchers, beside the output as .py (--python=FILE: there)"},
@@ -933,6 +936,7 @@ static int parse_args(Options *o, int argc, char **argv)
             else return usage_error("unknown --emit kind '%s' (ast, typed, tir or code)", v);
             break;
         case O_CHECK: o->check_only = true; break;
+        case O_REMARKS: o->remarks = true; break;
         case O_NO_LINE: o->line_directives = false; break;
         case O_WIC: o->write_if_changed = true; break;
         case O_PYTHON: o->python = true; break;

@@ -238,7 +238,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             stat[sp] = plan.smem_bytes;
         }
         /* launcher */
-        fputs("extern \"C\" ", o);
+        if (!f->internal) fputs("extern \"C\" ", o);
         emit_launch_prototype(o, co, f);
         fputs("\n{\n", o);
         emit_launch_checks(o, co, f, grids);
@@ -288,6 +288,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
          * this call's status */
         fputs(dbg_has_assert(p, f) ? "    return tilec_assert_check_(s_);\n}\n\n" : "    return TILEC_OK;\n}\n\n", o);
     }
+    emit_graph_launchers(o, co, p, true);
     simt_emit_cuda(o, co, p);
     return ok;
 }

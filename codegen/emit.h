@@ -75,6 +75,12 @@ bool dbg_has_assert(const Program *p, const Func *f);
 void dbg_emit_assert_support(FILE *o, const CodegenOptions *co, Program *p, bool cuda);
 /* Writes the launch-function prototype (no trailing ';' or body). */
 void emit_launch_prototype(FILE *o, const CodegenOptions *co, const Func *f);
+/* Kernel graphs (codegen/graph.c): the launch function, or with size_fn
+ * the workspace-size function; their definitions (after every kernel's
+ * launcher; cuda: extern "C"); their declarations in the header. */
+void emit_graph_prototype(FILE *o, const CodegenOptions *co, const Func *g, bool size_fn);
+void emit_graph_launchers(FILE *o, const CodegenOptions *co, const Program *p, bool cuda);
+void emit_graph_header(FILE *o, const CodegenOptions *co, const Program *p);
 /* The launch function's name: --rename's, else --symbol-prefix + the kernel's. */
 void emit_launcher_name(FILE *o, const CodegenOptions *co, const Func *f);
 /* #line directive when enabled. */

@@ -45,13 +45,18 @@ bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
     fputs("#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n", o);
     for (int i = 0; i < p->nfuncs; i++) {
         const Func *f = p->funcs[i];
-        if (!f->is_kernel) continue;
+        if (!f->is_kernel || f->internal) continue;
         fputs("/*\n", o);
         if (f->doc) {
             emit_doc_lines(o, f->doc);
             fputs(" *\n", o);
         }
-        if (emit_has_tunable(f))
+        if (f->is_array_kernel)
+            fprintf(o, " * Launches array kernel '%s' (%s:%d) on `stream` (a cudaStream_t; ignored by\n"
+                       " * the host target): the inputs broadcast to the outputs' shape by NumPy's rules,\n"
+                       " * and tilec chooses the tiles and the grid.\n",
+                    f->name, emit_base_name(co->source_name), f->loc.line);
+        else if (emit_has_tunable(f))
             fprintf(o, " * Launches tile kernel '%s' (%s:%d) on `stream` (a cudaStream_t; ignored by\n"
                        " * the host target), with its tuned constants and the grid chosen for the\n"
                        " * arrays' extents and the device (the tuning table compiled in with --tuning).\n",
@@ -89,6 +94,7 @@ bool codegen_header(Program *p, const CodegenOptions *co, FILE *o)
         emit_launch_prototype(o, co, f);
         fputs(";\n\n", o);
     }
+    emit_graph_header(o, co, p);
     simt_emit_header(o, co, p);
     fputs("#ifdef __cplusplus\n}\n#endif\n#endif\n", o);
     return true;

@@ -85,6 +85,7 @@ bool codegen_host(Program *p, const CodegenOptions *co, FILE *o)
         host_args(o, f);
         fputs(dbg_has_assert(p, f) ? ");\n    }\n    return tilec_assert_check_();\n}\n\n" : ");\n    }\n    return TILEC_OK;\n}\n\n", o);
     }
+    emit_graph_launchers(o, co, p, false);
     simt_emit_host(o, co, p);
     return ok;
 }

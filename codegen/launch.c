@@ -59,7 +59,8 @@ void emit_launcher_name(FILE *o, const CodegenOptions *co, const Func *f)
 
 void emit_launch_prototype(FILE *o, const CodegenOptions *co, const Func *f)
 {
-    fputs("tilec_status ", o);
+    /* a graph's part: only the graph's launcher in the same file calls it */
+    fputs(f->internal ? "static tilec_status " : "tilec_status ", o);
     emit_launcher_name(o, co, f);
     fputs(emit_has_tunable(f) ? "(tilec_stream stream" : "(tilec_stream stream, tilec_grid grid", o);
     for (int i = 0; i < f->nparams; i++) {

@@ -393,7 +393,7 @@ bool codegen_python(Program *p, const CodegenOptions *co, bool cuda, const char 
     fputs(cuda ? "cuda" : "host", o);
     fputs("\"\n__all__ = [\"TilecError\", \"load\", \"TARGET\"", o);
     for (int i = 0; i < p->nfuncs; i++)
-        if (p->funcs[i]->is_kernel) fprintf(o, ", \"%s\"", p->funcs[i]->name);
+        if (p->funcs[i]->is_kernel && !p->funcs[i]->internal) fprintf(o, ", \"%s\"", p->funcs[i]->name);
     fputs("]\n\n\n", o);
 
     /* load(): binds every launcher's argument types once */
@@ -419,7 +419,7 @@ bool codegen_python(Program *p, const CodegenOptions *co, bool cuda, const char 
           o);
     for (int i = 0; i < p->nfuncs; i++) {
         const Func *f = p->funcs[i];
-        if (!f->is_kernel) continue;
+        if (!f->is_kernel || f->internal) continue;
         fputs("    fn = lib.", o);
         emit_launcher_name(o, co, f);
         fputs(emit_has_tunable(f) ? "\n    fn.restype = _C.c_int\n    fn.argtypes = [_C.c_void_p"
@@ -434,6 +434,6 @@ bool codegen_python(Program *p, const CodegenOptions *co, bool cuda, const char 
     }
     fputs("    _lib = lib\n    return lib\n\n\n", o);
     for (int i = 0; i < p->nfuncs; i++)
-        if (p->funcs[i]->is_kernel) py_kernel(o, p->funcs[i], co, cuda);
+        if (p->funcs[i]->is_kernel && !p->funcs[i]->internal) py_kernel(o, p->funcs[i], co, cuda);
     return true;
 }

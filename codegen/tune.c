@@ -189,7 +189,7 @@ bool codegen_tune(Program *p, const CodegenOptions *co, bool cuda, const char *s
     FILE *st = open_memstream(&shapetab, &stl);
     for (int fi = 0; fi < p->nfuncs && ok; fi++) {
         Func *f = p->funcs[fi];
-        if (!f->is_kernel || !emit_has_tunable(f)) continue;
+        if (!f->is_kernel || f->internal || !emit_has_tunable(f)) continue;
         int narr = 0, ntun = 0;
         for (int i = 0; i < f->nparams; i++) {
             narr += f->params[i].kind == PARAM_ARRAY;

@@ -31,6 +31,7 @@ typedef struct TypeRef {
     bool is_const;
     const StructType *stype; /* a struct: a tuple of tiles (docs/language.md), or NULL */
     int view_rank;        /* a TILE_VIEW local: its rank (dtype and is_const: its elements'); else 0 */
+    int temp_rank;        /* a TILE_TEMP array of a graph: its rank; else 0 */
 } TypeRef;
 
 /* A struct type used as a tuple: its fields, in order, each of an element
@@ -206,6 +207,9 @@ typedef struct Func {
                              kernel by sema/array_kernel.c before typing */
     int ak_space_rank;    /* array kernel: rank of the operand space (reductions) or output space */
     int ak_axis;          /* array kernel: the reduced axis of the operand space, or -1 */
+    bool is_graph;        /* TILE_GRAPH: calls of array kernels, fused by sema/graph.c */
+    bool internal;        /* a kernel tilec made (a graph's fused part): its launcher is static */
+    struct Graph *graph;  /* TILE_GRAPH: the plan (sema/graph.h) */
     TypeRef ret;      /* void for kernels */
     Param *params;
     int nparams;
@@ -259,6 +263,7 @@ typedef struct Program {
     struct SimtAgg **simt_structs; /* the user structs SIMT code uses (frontend/simt.h), each after its fields' */
     int nsimt_structs;
     Arena *arena;
+    bool remarks;            /* --remarks: sema says which graph calls fused (sema/graph.c) */
 } Program;
 
 /* Arena allocation for AST nodes and strings; everything is freed at once. */

@@ -307,6 +307,14 @@ void diag_note(SrcLoc loc, const char *fmt, ...)
     va_end(ap);
 }
 
+void diag_remark(SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report("remark", "\033[1;32m", loc, NULL, NULL, fmt, ap);
+    va_end(ap);
+}
+
 int diag_edit_distance(const char *a, const char *b)
 {
     size_t n = strlen(a), m = strlen(b);

@@ -55,6 +55,8 @@ void diag_warning(const char *name, SrcLoc loc, const char *fmt, ...) __attribut
  * as -Wint-conversion): printed with the [-Wname] tag. */
 void diag_error_named(const char *name, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_note(SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An optimization remark (--remarks): what the compiler did, and why not. */
+void diag_remark(SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_error_fix(SrcLoc loc, const char *fixit, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -424,6 +424,28 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
     Stmt *s = new_stmt(cx, ST_DECL, loc);
     s->name = name;
     s->name_loc = loc;
+    const char *trank = NULL;
+    if (fe_annotation(v, "tilec.temp:", &trank, cx)) {
+        /* a graph's temporary array: no value, a shape from its first writer */
+        s->type = fe_type_ref(cx, t);
+        s->type.temp_rank = atoi(trank);
+        if (!cx->in_graph) {
+            diag_error_fix(loc, "declare temporary arrays in a TILE_GRAPH; in tile code, a tile is a variable",
+                           "TILE_TEMP '%s' outside a graph", name);
+            return false;
+        }
+        if (s->type.temp_rank < 1 || s->type.temp_rank > TILE_MAX_RANK) {
+            diag_error(loc, "temporary '%s' has rank %s; ranks 1 to %d are supported", name, trank, TILE_MAX_RANK);
+            return false;
+        }
+        if (s->type.dtype == DT_INVALID) {
+            diag_error(loc, "temporary '%s' has element type '%s', which is not a Tile C element type", name,
+                       s->type.spelling);
+            return false;
+        }
+        list_push(cx, out, s);
+        return true;
+    }
     if (vrank) {
         CXType pt = clang_getPointeeType(t);
         s->type = fe_type_ref(cx, pt);
@@ -836,9 +858,9 @@ bool fe_lower_param(Ctx *cx, CXCursor c, Param *p)
         p->type = fe_type_ref(cx, t);
         p->readonly = clang_isConstQualifiedType(t);
         CXCursor fn = clang_getCursorSemanticParent(c);
-        if (!fe_annotation(fn, "tilec.array_kernel", NULL, cx)) {
+        if (!fe_annotation(fn, "tilec.array_kernel", NULL, cx) && !fe_annotation(fn, "tilec.graph", NULL, cx)) {
             diag_error_fix(p->loc, "mark the function TILE_ARRAY_KERNEL, or declare the parameter TILE_ARRAY(T, rank)",
-                           "TILE_NDARRAY parameter '%s' belongs to an array kernel", p->name);
+                           "TILE_NDARRAY parameter '%s' belongs to an array kernel or a graph", p->name);
             return false;
         }
         if (p->rank < 1 || p->rank > TILE_MAX_RANK) {
@@ -948,7 +970,13 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
     f->loc = fe_loc_of(cx, c);
     f->is_kernel = kernel;
     f->is_array_kernel = kernel && fe_annotation(c, "tilec.array_kernel", NULL, cx);
+    f->is_graph = !kernel && fe_annotation(c, "tilec.graph", NULL, cx);
     f->ak_axis = -1;
+    if (f->is_graph && clang_getResultType(clang_getCursorType(c)).kind != CXType_Void) {
+        diag_error_fix(f->loc, "declare it 'void': a graph writes its output arrays", "graph '%s' must return void",
+                       f->name);
+        return false;
+    }
     CXType rt = clang_getResultType(clang_getCursorType(c));
     bool ok = fe_simt_no_layout(cx, c, "functions");
     if (rt.kind == CXType_Void) {
@@ -974,7 +1002,15 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
     for (int i = 0; i < np; i++) {
         Param *p = &f->params[f->nparams++];
         if (!fe_lower_param(cx, clang_Cursor_getArgument(c, (unsigned)i), p)) ok = false;
-        else if (f->is_array_kernel && p->kind == PARAM_ARRAY && !p->whole) {
+        else if (f->is_graph && p->kind == PARAM_ARRAY && !p->whole) {
+            diag_error_fix(p->loc, "declare it TILE_NDARRAY(T, rank): a graph passes whole arrays to array kernels",
+                           "graph '%s' takes whole arrays, not TILE_ARRAY parameter '%s'", f->name, p->name);
+            ok = false;
+        } else if (f->is_graph && p->kind == PARAM_CONST) {
+            diag_error_fix(p->loc, "pass it as a scalar parameter", "graph '%s' takes no TILE_CONST parameter ('%s')",
+                           f->name, p->name);
+            ok = false;
+        } else if (f->is_array_kernel && p->kind == PARAM_ARRAY && !p->whole) {
             diag_error_fix(p->loc, "declare it TILE_NDARRAY(T, rank): in an array kernel the name is the whole array",
                            "array kernel '%s' takes whole arrays, not TILE_ARRAY parameter '%s'", f->name, p->name);
             ok = false;
@@ -1001,12 +1037,14 @@ static bool lower_func(Ctx *cx, CXCursor c, bool kernel)
     f->doc = fe_clean_comment(cx, clang_getCString(raw));
     clang_disposeString(raw);
     Kids *ks = fe_kids_of(c);
+    cx->in_graph = f->is_graph;
     for (int i = 0; i < ks->n; i++)
         if (clang_getCursorKind(ks->c[i]) == CXCursor_CompoundStmt) {
             StmtList l = {0};
             if (!lower_stmt_into(cx, ks->c[i], &l)) ok = false;
             else f->body = l.items[0];
         }
+    cx->in_graph = false;
     fe_kids_free(ks);
     if (!ok) return false;
     Program *p = cx->prog;
@@ -1035,6 +1073,10 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
         return CXChildVisit_Continue;
     }
     if (!clang_isCursorDefinition(c)) return CXChildVisit_Continue;
+    if (!kernel && !func && fe_annotation(c, "tilec.graph", NULL, cx)) {
+        lower_func(cx, c, false);
+        return CXChildVisit_Continue;
+    }
     bool simt_kernel = !kernel && !func && fe_annotation(c, "tilec.simt_kernel", NULL, cx);
     if (simt_kernel || (!kernel && !func && fe_annotation(c, "tilec.simt_func", NULL, cx))) {
         fe_simt_lower_func(cx, c, simt_kernel);

@@ -23,6 +23,7 @@ typedef struct Ctx {
     int nstructs;
     const char **simt_bad;   /* SIMT functions whose definitions had errors: */
     int nsimt_bad;           /* their calls are not errors of their own */
+    bool in_graph;           /* lowering a TILE_GRAPH's body: array kernels may be called */
 } Ctx;
 
 /* A macro invocation in the user's text, from libclang's preprocessing

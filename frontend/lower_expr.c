@@ -383,6 +383,30 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
         return NULL;
     }
     CXCursor def = clang_getCursorDefinition(callee);
+    bool akern = fe_annotation(callee, "tilec.array_kernel", NULL, cx) ||
+                 (!clang_Cursor_isNull(def) && fe_annotation(def, "tilec.array_kernel", NULL, cx));
+    if (akern && cx->in_graph) {
+        Expr *e = fe_new_expr(cx, EX_CALL, loc);
+        e->name = name;
+        e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(nargs + 1));
+        bool ok = true;
+        for (int i = 0; i < nargs; i++) {
+            Expr *x = fe_lower_expr(cx, clang_Cursor_getArgument(c, (unsigned)i));
+            if (!x) ok = false;
+            e->args[e->nargs++] = x;
+        }
+        return ok ? e : NULL;
+    }
+    if (akern) {
+        diag_error_fix(loc, "call it from a TILE_GRAPH, or launch it from host code",
+                       "array kernel '%s' cannot be called from tile code", name);
+        return NULL;
+    }
+    if (cx->in_graph) {
+        diag_error_fix(loc, "a graph calls array kernels (TILE_ARRAY_KERNEL) defined in this file",
+                       "graph calls '%s', which is not an array kernel", name);
+        return NULL;
+    }
     if (fe_annotation(callee, "tilec.kernel", NULL, cx) || (!clang_Cursor_isNull(def) && fe_annotation(def, "tilec.kernel", NULL, cx))) {
         diag_error(loc, "kernel '%s' cannot be called from tile code; mark a helper TILE_FUNC", name);
         return NULL;

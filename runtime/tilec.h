@@ -46,6 +46,15 @@ typedef unsigned char tilec_fp8_e5m2;
 /* An array kernel's array parameter: element type T (const T for an input),
  * rank N; in its body the name is the whole array as a value. */
 #define TILE_NDARRAY(T, N) __attribute__((annotate("tilec.ndarray:" TILE_XSTR_(N)))) T
+/* A kernel graph: a function that calls array kernels in order on its
+ * arrays and on temporary arrays it declares (TILE_TEMP).  tilec fuses the
+ * calls it can into one kernel and launches the rest in order; its launch
+ * function takes a workspace for the temporaries it keeps in memory
+ * (docs/language.md, "Kernel graphs"). */
+#define TILE_GRAPH __attribute__((annotate("tilec.graph")))
+/* A graph's temporary array of element type T and rank N; its shape is what
+ * the call that first writes it gives it. */
+#define TILE_TEMP(T, N) __attribute__((annotate("tilec.temp:" TILE_XSTR_(N)), unused)) T
 /* A view: a local that sees an array (or another view) through a CuTe
  * layout, built by a tile_view_* constructor and read and written by
  * tile_load and tile_store like an array of rank N (docs/language.md,

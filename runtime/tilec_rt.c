@@ -46,6 +46,7 @@ const char *tilec_status_string(tilec_status s)
     case TILEC_ERR_ALIGN: return "TILEC_ERR_ALIGN: data pointer is misaligned";
     case TILEC_ERR_READONLY: return "TILEC_ERR_READONLY: output array is read-only";
     case TILEC_ERR_ASSERT: return "TILEC_ERR_ASSERT: a tile_assert failed";
+    case TILEC_ERR_WORKSPACE: return "TILEC_ERR_WORKSPACE: the graph's workspace is missing or too small";
     }
     return "TILEC_ERR_UNKNOWN: unknown status";
 }

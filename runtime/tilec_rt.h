@@ -108,9 +108,10 @@ typedef enum tilec_status {
     TILEC_ERR_INVALID,    /* any other invalid argument */
     TILEC_ERR_ALIGN,      /* data not aligned to the element size */
     TILEC_ERR_READONLY,   /* an output array is marked read-only (TILEC_ARRAY_READONLY) */
-    TILEC_ERR_ASSERT      /* a tile_assert failed in a block; tilec_last_error() says where */
+    TILEC_ERR_ASSERT,     /* a tile_assert failed in a block; tilec_last_error() says where */
+    TILEC_ERR_WORKSPACE   /* a kernel graph's workspace is missing or too small */
 } tilec_status;
-#define TILEC_STATUS_COUNT 17
+#define TILEC_STATUS_COUNT 18
 
 /* "TILEC_OK: success", "TILEC_ERR_RANK: wrong rank" ...: a stable text per
  * code, never NULL; unknown values give "TILEC_ERR_UNKNOWN: unknown status". */

@@ -1248,6 +1248,12 @@ bool sem_array_kernel_fuses(Arena *ar, Func *f, char *why, size_t len, SrcLoc *w
     return ok;
 }
 
+bool sem_array_kernel_lower(Arena *ar, Func *f)
+{
+    Ak a = {.ar = ar, .f = f, .ok = true, .K = -1};
+    return lower_kernel(&a) && a.ok;
+}
+
 bool sem_array_kernels(Program *p)
 {
     bool ok = true;

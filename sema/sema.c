@@ -10,6 +10,7 @@
  * root cause is reported; expressions that fail get DT_INVALID and their
  * parents stay silent (no cascades).  The typing of builtin calls is in
  * builtin_types.c. */
+#include "sema/graph.h"
 #include "sema/sema_impl.h"
 
 #include <inttypes.h>
@@ -1081,7 +1082,7 @@ enum { MAX_SPECS = 256 };
 
 bool sema_program(Program *p)
 {
-    if (!sem_array_kernels(p)) return false;
+    if (!sem_graphs(p, p->remarks)) return false; /* lowers the array kernels too */
     bool ok = true;
     for (int i = 0; i < p->nfuncs; i++) {
         Func *f = p->funcs[i];

@@ -58,6 +58,8 @@ bool sem_array_kernels(Program *p);
  * compile, without reporting anything: graph fusion's trial.  If not, why
  * and where. */
 bool sem_array_kernel_fuses(Arena *ar, Func *f, char *why, size_t len, SrcLoc *why_loc);
+/* Lowers array kernel f (one tilec made: a graph's part), reporting errors. */
+bool sem_array_kernel_lower(Arena *ar, Func *f);
 /* A typed tile_load (store: tile_store) through a view that only permutes
  * its array's axes becomes the load in the array's order and a
  * tile_permute (the store: a tile_permute stored in the array's order), so

@@ -1,0 +1,160 @@
+/* main.c: each graph of graphs.tile.c against the same array kernels
+ * launched one by one (unfused, temporaries in memory), and against
+ * float64, on random inputs with ragged rows.  Fusion keeps every
+ * temporary's element type, so fused and unfused agree to within the last
+ * bits a compiler may change by contracting a*b+c into one fma on the GPU
+ * (2^-20 relative for float32, one float16 ulp); float64 references: float32
+ * results within 1e-5 relative + 1e-6, float16 within two ulps + 2e-3.  The
+ * workspace size and the error for a missing workspace are checked too. */
+#include "../common/example.h"
+#include "graphs.h"
+#include "tilec_fp.h"
+
+static double *rnd(int64_t n, double lo, double hi)
+{
+    double *v = malloc(8 * (size_t)n);
+    for (int64_t i = 0; i < n; i++) v[i] = ex_uniform(lo, hi);
+    return v;
+}
+
+static void *dev(const double *v, int64_t n, tilec_dtype t)
+{
+    int es = t == TILEC_FLOAT16 ? 2 : 4;
+    void *h = malloc((size_t)(es * n)), *d = ex_alloc((size_t)(es * n) + 1);
+    for (int64_t i = 0; i < n; i++) {
+        if (t == TILEC_FLOAT32) ((float *)h)[i] = (float)v[i];
+        else ((uint16_t *)h)[i] = tilec_f16_from_double(v[i], TILEC_RN);
+    }
+    ex_upload(d, h, (size_t)(es * n));
+    free(h);
+    return d;
+}
+
+static double *back(const void *d, int64_t n, tilec_dtype t)
+{
+    int es = t == TILEC_FLOAT16 ? 2 : 4;
+    void *h = malloc((size_t)(es * n));
+    double *v = malloc(8 * (size_t)n);
+    ex_download(h, d, (size_t)(es * n));
+    for (int64_t i = 0; i < n; i++)
+        v[i] = t == TILEC_FLOAT32 ? ((float *)h)[i] : tilec_f16_to_double(((uint16_t *)h)[i]);
+    free(h);
+    return v;
+}
+
+static double as16(double v) { return tilec_f16_to_double(tilec_f16_from_double(v, TILEC_RN)); }
+
+static void test_ln_gelu_res(int64_t m, int64_t n)
+{
+    double *x = rnd(m * n, -2, 3), *r = rnd(m * n, -1, 1), *w = rnd(n, 0.5, 1.5), *b = rnd(n, -1, 1), eps = 1e-5;
+    for (int64_t i = 0; i < m * n; i++) x[i] = as16(x[i]), r[i] = as16(r[i]);
+    for (int64_t j = 0; j < n; j++) w[j] = as16(w[j]), b[j] = as16(b[j]);
+    void *dx = dev(x, m * n, TILEC_FLOAT16), *dr = dev(r, m * n, TILEC_FLOAT16), *dw = dev(w, n, TILEC_FLOAT16),
+         *db = dev(b, n, TILEC_FLOAT16), *dy = ex_alloc(2 * (size_t)(m * n)), *dh = ex_alloc(2 * (size_t)(m * n)),
+         *dg = ex_alloc(2 * (size_t)(m * n)), *du = ex_alloc(2 * (size_t)(m * n));
+    tilec_array X = tilec_array_2d(dx, TILEC_FLOAT16, m, n), R = tilec_array_2d(dr, TILEC_FLOAT16, m, n),
+                W = tilec_array_1d(dw, TILEC_FLOAT16, n), B = tilec_array_1d(db, TILEC_FLOAT16, n),
+                Y = tilec_array_2d(dy, TILEC_FLOAT16, m, n), H = tilec_array_2d(dh, TILEC_FLOAT16, m, n),
+                G = tilec_array_2d(dg, TILEC_FLOAT16, m, n), U = tilec_array_2d(du, TILEC_FLOAT16, m, n);
+    size_t ws = 1;
+    ex_status("ln_gelu_res_workspace_size", ln_gelu_res_workspace_size(&ws, &Y, &X, &R, &W, &B));
+    ex_expect("ln_gelu_res: every temporary in registers (workspace 0 bytes)", ws == 0);
+    ex_status("ln_gelu_res", ln_gelu_res(NULL, NULL, 0, &Y, &X, &R, &W, &B, (float)eps));
+    /* unfused: the three kernels one after another */
+    ex_status("layer_norm", layer_norm(NULL, &H, &X, &W, &B, (float)eps));
+    ex_status("gelu", gelu(NULL, &G, &H));
+    ex_status("add", add(NULL, &U, &G, &R));
+    double *got = back(dy, m * n, TILEC_FLOAT16), *unf = back(du, m * n, TILEC_FLOAT16), *want = malloc(8 * (size_t)(m * n));
+    for (int64_t i = 0; i < m; i++) {
+        double mean = 0, var = 0;
+        for (int64_t j = 0; j < n; j++) mean += x[i * n + j];
+        mean /= n;
+        for (int64_t j = 0; j < n; j++) var += (x[i * n + j] - mean) * (x[i * n + j] - mean);
+        var /= n;
+        for (int64_t j = 0; j < n; j++) {
+            double h = as16((x[i * n + j] - mean) / sqrt(var + eps) * w[j] + b[j]);
+            double g = as16(0.5 * h * (1 + tanh(0.7978845608 * (h + 0.044715 * h * h * h))));
+            want[i * n + j] = g + r[i * n + j];
+        }
+    }
+    char what[128];
+    snprintf(what, sizeof what, "ln_gelu_res (%lld x %lld): fused == unfused", (long long)m, (long long)n);
+    ex_check(what, got, unf, m * n, 0, 1.0 / 1024);
+    snprintf(what, sizeof what, "ln_gelu_res (%lld x %lld): against float64", (long long)m, (long long)n);
+    ex_check(what, got, want, m * n, 2e-3, 2.0 / 1024);
+    ex_free(dx), ex_free(dr), ex_free(dw), ex_free(db), ex_free(dy), ex_free(dh), ex_free(dg), ex_free(du);
+    free(x), free(r), free(w), free(b), free(got), free(unf), free(want);
+}
+
+static void softmax_ref(const double *x, int64_t m, int64_t n, double k, double *p)
+{
+    for (int64_t i = 0; i < m; i++) {
+        double mx = -INFINITY, s = 0;
+        for (int64_t j = 0; j < n; j++) mx = fmax(mx, k * x[i * n + j]);
+        for (int64_t j = 0; j < n; j++) s += exp(k * x[i * n + j] - mx);
+        for (int64_t j = 0; j < n; j++) p[i * n + j] = exp(k * x[i * n + j] - mx) / s;
+    }
+}
+
+static void test_softmax(int64_t m, int64_t n)
+{
+    double *x = rnd(m * n, -8, 8);
+    for (int64_t i = 0; i < m * n; i++) x[i] = (float)x[i];
+    void *dx = dev(x, m * n, TILEC_FLOAT32), *dy = ex_alloc(4 * (size_t)(m * n)), *dm = ex_alloc(4 * (size_t)m),
+         *de = ex_alloc(4 * (size_t)(m * n)), *ds = ex_alloc(4 * (size_t)m), *du = ex_alloc(4 * (size_t)(m * n));
+    tilec_array X = tilec_array_2d(dx, TILEC_FLOAT32, m, n), Y = tilec_array_2d(dy, TILEC_FLOAT32, m, n),
+                M = tilec_array_2d(dm, TILEC_FLOAT32, m, 1), E = tilec_array_2d(de, TILEC_FLOAT32, m, n),
+                S = tilec_array_2d(ds, TILEC_FLOAT32, m, 1), U = tilec_array_2d(du, TILEC_FLOAT32, m, n);
+    ex_status("softmax", softmax(NULL, NULL, 0, &Y, &X));
+    ex_status("row_max", row_max(NULL, &M, &X));
+    ex_status("sub_exp", sub_exp(NULL, &E, &X, &M));
+    ex_status("row_sum", row_sum(NULL, &S, &E));
+    ex_status("divide", divide(NULL, &U, &E, &S));
+    double *got = back(dy, m * n, TILEC_FLOAT32), *unf = back(du, m * n, TILEC_FLOAT32), *want = malloc(8 * (size_t)(m * n));
+    softmax_ref(x, m, n, 1, want);
+    char what[128];
+    snprintf(what, sizeof what, "softmax graph (%lld x %lld): fused == unfused", (long long)m, (long long)n);
+    ex_check(what, got, unf, m * n, 1e-9, 1e-6);
+    snprintf(what, sizeof what, "softmax graph (%lld x %lld): against float64", (long long)m, (long long)n);
+    ex_check(what, got, want, m * n, 1e-7, 2e-5);
+    ex_free(dx), ex_free(dy), ex_free(dm), ex_free(de), ex_free(ds), ex_free(du);
+    free(x), free(got), free(unf), free(want);
+}
+
+static void test_softmax_colsum(int64_t m, int64_t n)
+{
+    double *x = rnd(m * n, -3, 3), k = 0.75;
+    for (int64_t i = 0; i < m * n; i++) x[i] = (float)x[i];
+    void *dx = dev(x, m * n, TILEC_FLOAT32), *dc = ex_alloc(4 * (size_t)n);
+    tilec_array X = tilec_array_2d(dx, TILEC_FLOAT32, m, n), C = tilec_array_1d(dc, TILEC_FLOAT32, n);
+    size_t ws = 0;
+    ex_status("softmax_colsum_workspace_size", softmax_colsum_workspace_size(&ws, &C, &X));
+    size_t want_ws = ((size_t)(4 * m * n) + 255) & ~(size_t)255;
+    ex_expect("softmax_colsum: the workspace holds p (m x n float32, rounded to 256)", ws == want_ws);
+    tilec_status st = softmax_colsum(NULL, NULL, 0, &C, &X, (float)k);
+    ex_expect("softmax_colsum without a workspace: TILEC_ERR_WORKSPACE", st == TILEC_ERR_WORKSPACE);
+    void *w = ex_alloc(ws);
+    ex_status("softmax_colsum", softmax_colsum(NULL, w, ws, &C, &X, (float)k));
+    double *got = back(dc, n, TILEC_FLOAT32), *p = malloc(8 * (size_t)(m * n)), *want = malloc(8 * (size_t)n);
+    softmax_ref(x, m, n, k, p);
+    for (int64_t j = 0; j < n; j++) {
+        want[j] = 0;
+        for (int64_t i = 0; i < m; i++) want[j] += p[i * n + j];
+    }
+    char what[128];
+    snprintf(what, sizeof what, "softmax_colsum (%lld x %lld): two kernels, p in the workspace", (long long)m, (long long)n);
+    ex_check(what, got, want, n, 1e-6, 2e-5);
+    ex_free(dx), ex_free(dc), ex_free(w);
+    free(x), free(got), free(p), free(want);
+}
+
+int main(void)
+{
+    test_ln_gelu_res(45, 1000);
+    test_ln_gelu_res(8, 4096);
+    test_ln_gelu_res(3, 9000);
+    test_softmax(37, 777);
+    test_softmax(4, 20000);
+    test_softmax_colsum(300, 129);
+    return ex_finish("graphs");
+}
