@@ -2,7 +2,9 @@
  * validation status and its message, the alias rules, grid limits and
  * helpers, the fast-path predicate, descriptor constructors, read-only
  * arrays, DLPack import (legacy and versioned) with the DLPack ABI's sizes
- * and offsets, and the device-check switch. */
+ * and offsets, the device-check switch, and array kernels' NumPy
+ * broadcasting (broadcast shapes, stride-0 views, reduced and same-shape
+ * outputs). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -693,6 +695,155 @@ static void test_device_switch(void)
     unsetenv("TILEC_NO_DEVICE_CHECK");
 }
 
+/* NumPy broadcasting for array kernels: shapes align at their last axes, an
+ * extent 1 stretches (stride 0), other extents must agree; the errors name
+ * both arrays. */
+static void test_broadcast(void)
+{
+    int64_t sh[TILEC_MAX_RANK];
+    tilec_array m = tilec_array_2d(buf, TILEC_FLOAT32, 4, 8); /* (4, 8) */
+    tilec_array row = tilec_array_1d(buf, TILEC_FLOAT32, 8);  /* (8,) */
+    tilec_array col = tilec_array_2d(buf, TILEC_FLOAT32, 4, 1); /* (4, 1) */
+    tilec_array one = tilec_array_2d(buf, TILEC_FLOAT32, 1, 8); /* (1, 8) */
+    tilec_array bad = tilec_array_1d(buf, TILEC_FLOAT32, 5);  /* (5,) */
+    tilec_array cube = tilec_array_3d(buf, TILEC_FLOAT32, 2, 4, 8), out;
+    tilec_array s0 = tilec_array_0d(buf, TILEC_FLOAT32);
+    tilec_array empty = tilec_array_2d(buf, TILEC_FLOAT32, 0, 8);
+
+    /* the broadcast shape */
+    {
+        const tilec_array *ops[2] = {&m, &m};
+        const char *names[2] = {"a", "b"};
+        CHECK_INT(tilec_broadcast_shape(2, ops, names, 2, sh), TILEC_OK);
+        CHECK_INT(sh[0], 4);
+        CHECK_INT(sh[1], 8);
+    }
+    {   /* lower ranks align at the last axes; extent 1 stretches */
+        const tilec_array *ops[3] = {&row, &col, &one};
+        const char *names[3] = {"row", "col", "one"};
+        CHECK_INT(tilec_broadcast_shape(3, ops, names, 2, sh), TILEC_OK);
+        CHECK_INT(sh[0], 4);
+        CHECK_INT(sh[1], 8);
+        /* to a higher rank than any operand: the leading axes are 1 */
+        CHECK_INT(tilec_broadcast_shape(3, ops, names, 3, sh), TILEC_OK);
+        CHECK_INT(sh[0], 1);
+        CHECK_INT(sh[1], 4);
+        CHECK_INT(sh[2], 8);
+    }
+    {   /* a rank-0 array and a rank-3 one */
+        const tilec_array *ops[2] = {&s0, &cube};
+        const char *names[2] = {"s", "c"};
+        CHECK_INT(tilec_broadcast_shape(2, ops, names, 3, sh), TILEC_OK);
+        CHECK_INT(sh[0], 2);
+        CHECK_INT(sh[1], 4);
+        CHECK_INT(sh[2], 8);
+    }
+    {   /* an extent 0 wins against 1, as in NumPy */
+        const tilec_array *ops[2] = {&one, &empty};
+        const char *names[2] = {"one", "e"};
+        CHECK_INT(tilec_broadcast_shape(2, ops, names, 2, sh), TILEC_OK);
+        CHECK_INT(sh[0], 0);
+        CHECK_INT(sh[1], 8);
+    }
+    {   /* no operands: all ones */
+        CHECK_INT(tilec_broadcast_shape(0, NULL, NULL, 2, sh), TILEC_OK);
+        CHECK_INT(sh[0], 1);
+        CHECK_INT(sh[1], 1);
+    }
+    {   /* incompatible extents: SHAPE, naming the array that set the axis and the other */
+        const tilec_array *ops[3] = {&col, &m, &bad};
+        const char *names[3] = {"col", "x", "w"};
+        CHECK_INT(tilec_broadcast_shape(3, ops, names, 2, sh), TILEC_ERR_SHAPE);
+        CHECK_STR(tilec_last_error(), "arguments 'x' (4, 8) and 'w' (5,) do not broadcast together (axis 1 of the "
+                                      "broadcast: 8 against 5)");
+        ops[0] = &bad; /* the first array that set the axis is named, in order */
+        names[0] = "w";
+        ops[2] = &row;
+        names[2] = "r";
+        CHECK_INT(tilec_broadcast_shape(3, ops, names, 2, sh), TILEC_ERR_SHAPE);
+        HAS(tilec_last_error(), "'w' (5,)");
+        HAS(tilec_last_error(), "'x' (4, 8)");
+    }
+    {   /* an operand of rank above the broadcast's: RANK; an invalid rank: INVALID */
+        const tilec_array *ops[2] = {&row, &cube};
+        const char *names[2] = {"r", "c"};
+        CHECK_INT(tilec_broadcast_shape(2, ops, names, 2, sh), TILEC_ERR_RANK);
+        CHECK_STR(tilec_last_error(), "argument 'c': rank 3 is more than the 2 it broadcasts to");
+        CHECK_INT(tilec_broadcast_shape(2, ops, names, TILEC_MAX_RANK + 1, sh), TILEC_ERR_INVALID);
+        CHECK_INT(tilec_broadcast_shape(2, ops, names, -1, sh), TILEC_ERR_INVALID);
+    }
+
+    /* one array broadcast to a shape: the same data, stretched axes of stride 0
+     * (the launchers name the shape by the output, or "the reduction's operands") */
+    sh[0] = 4;
+    sh[1] = 8;
+    CHECK_INT(tilec_broadcast_to(&m, "x", sh, 2, "y", &out), TILEC_OK);
+    CHECK(out.data == buf, "data");
+    CHECK_INT(out.ndim, 2);
+    CHECK_INT(out.strides[0], 8);
+    CHECK_INT(out.strides[1], 1);
+    /* a lower rank keeps its own rank and strides (the kernel aligns it at the last axes) */
+    CHECK_INT(tilec_broadcast_to(&row, "b", sh, 2, "y", &out), TILEC_OK);
+    CHECK_INT(out.ndim, 1);
+    CHECK_INT(out.shape[0], 8);
+    CHECK_INT(out.strides[0], 1);
+    CHECK_INT(tilec_broadcast_to(&col, "c", sh, 2, "y", &out), TILEC_OK);
+    CHECK_INT(out.shape[0], 4);
+    CHECK_INT(out.strides[0], 1);
+    CHECK_INT(out.shape[1], 8);
+    CHECK_INT(out.strides[1], 0);
+    CHECK_INT(tilec_broadcast_to(&one, "o", sh, 2, "y", &out), TILEC_OK);
+    CHECK_INT(out.shape[0], 4);
+    CHECK_INT(out.strides[0], 0);
+    CHECK_INT(out.shape[1], 8);
+    CHECK_INT(out.strides[1], 1);
+    {   /* (1, 1, 8) to (2, 4, 8): both leading axes stretch */
+        int64_t s3[3] = {2, 4, 8}, s111[3] = {1, 1, 8};
+        tilec_array t = tilec_array_make(buf, TILEC_FLOAT32, 3, s111);
+        CHECK_INT(tilec_broadcast_to(&t, "t", s3, 3, "the reduction's operands", &out), TILEC_OK);
+        CHECK_INT(out.shape[0], 2);
+        CHECK_INT(out.strides[0], 0);
+        CHECK_INT(out.shape[1], 4);
+        CHECK_INT(out.strides[1], 0);
+        CHECK_INT(out.strides[2], 1);
+        CHECK_INT(tilec_check_array(&out, "t", 3, TILEC_FLOAT32), TILEC_OK);
+    }
+    /* an extent that is neither the shape's nor 1: SHAPE naming the array and the space */
+    CHECK_INT(tilec_broadcast_to(&bad, "w", sh, 2, "y", &out), TILEC_ERR_SHAPE);
+    CHECK_STR(tilec_last_error(), "argument 'w' (5,) does not broadcast to y (4, 8) (axis 0: 5 against 8)");
+    CHECK_INT(tilec_broadcast_to(&cube, "c", sh, 2, "y", &out), TILEC_ERR_RANK);
+    CHECK_STR(tilec_last_error(), "argument 'c': rank 3 does not broadcast to y's rank 2");
+
+    /* a reduction's output: the space without the reduced axis */
+    {
+        int64_t sp[3] = {2, 4, 8};
+        tilec_array r1 = tilec_array_2d(buf, TILEC_FLOAT32, 2, 8);
+        CHECK_INT(tilec_check_reduced(&r1, "y", sp, 3, 1), TILEC_OK);
+        CHECK_INT(tilec_check_reduced(&row, "y", sh, 2, 0), TILEC_OK); /* (4, 8) along 0: (8,) */
+        CHECK_INT(tilec_check_reduced(&row, "y", sh, 2, 1), TILEC_ERR_SHAPE); /* along 1: (4,) */
+        CHECK_STR(tilec_last_error(), "output 'y' (8,): the reduction of (4, 8) along axis 1 gives (4,)");
+        CHECK_INT(tilec_check_reduced(&r1, "y", sp, 3, 2), TILEC_ERR_SHAPE);
+        CHECK_STR(tilec_last_error(), "output 'y' (2, 8): the reduction of (2, 4, 8) along axis 2 gives (2, 4)");
+        CHECK_INT(tilec_check_reduced(&row, "y", sp, 3, 1), TILEC_ERR_SHAPE); /* rank 1, want 2 */
+        HAS(tilec_last_error(), "output 'y' (8,)");
+        /* an extent 1 output does not stretch */
+        r1.shape[1] = 1;
+        CHECK_INT(tilec_check_reduced(&r1, "y", sp, 3, 1), TILEC_ERR_SHAPE);
+    }
+
+    /* two outputs of one shape */
+    CHECK_INT(tilec_check_same_shape(&m, "s", &m, "d"), TILEC_OK);
+    CHECK_INT(tilec_check_same_shape(&m, "s", &one, "d"), TILEC_ERR_SHAPE);
+    CHECK_STR(tilec_last_error(), "output 's' (4, 8) and output 'd' (1, 8) must have the same shape");
+    CHECK_INT(tilec_check_same_shape(&m, "s", &row, "d"), TILEC_ERR_SHAPE); /* (8,) does not broadcast here */
+    HAS(tilec_last_error(), "output 'd' (8,)");
+    CHECK_INT(tilec_check_same_shape(&s0, "s", &s0, "d"), TILEC_OK);
+    /* NULL names do not crash */
+    CHECK_INT(tilec_check_same_shape(&m, NULL, &row, NULL), TILEC_ERR_SHAPE);
+    CHECK_INT(tilec_broadcast_to(&bad, NULL, sh, 2, NULL, &out), TILEC_ERR_SHAPE);
+    tilec_clear_error();
+}
+
 int main(void)
 {
     test_strings();
@@ -708,5 +859,6 @@ int main(void)
     test_dlpack_versioned();
     test_readonly();
     test_device_switch();
+    test_broadcast();
     return check_done("rt");
 }
