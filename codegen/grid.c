@@ -87,8 +87,7 @@ static bool scan_expr(AstVisitor *v, const Expr *e)
         if (e->bi == BI_STORE) scan_access(g, g->f, e, true);
         if (e->bi == BI_LOAD) scan_access(g, g->f, e, false);
     }
-    if (e->kind == EX_CALL && e->inl) g->used[0] = g->used[1] = g->used[2] = true; /* helpers may read any axis */
-    return true;
+    return true; /* a helper's body is walked too (inlined): the axes it reads count */
 }
 
 static bool scan_stmt(AstVisitor *v, const Stmt *s)
@@ -107,7 +106,7 @@ static void infer(const Func *f, GridAxis ax[3], bool used[3], bool *ok)
 {
     GridScan g = {.f = f};
     for (int a = 0; a < 3; a++) g.from_store[a].param = g.from_load[a].param = -1;
-    AstVisitor v = {.expr = scan_expr, .stmt = scan_stmt, .ctx = &g};
+    AstVisitor v = {.expr = scan_expr, .stmt = scan_stmt, .ctx = &g, .inlined = true};
     ast_walk_stmt(&v, f->body);
     *ok = true;
     for (int a = 0; a < 3; a++) {

@@ -271,14 +271,15 @@ static void emit_array_broadcast(FILE *o, const Func *f)
         const Param *p = &f->params[i];
         if (p->ak_role != AK_IN && p->ak_role != AK_IN_OPERAND) continue;
         bool operand = p->ak_role == AK_IN_OPERAND;
-        char space[160];
+        char space[160], sname[160];
         snprintf(space, sizeof space, "%s->shape", out->name);
+        snprintf(sname, sizeof sname, "'%s'", out->name);
         bool rows = f->ak_axis >= 0;
         fprintf(o, "    tilec_array bc_%s_;\n", p->name);
         fprintf(o, "    if ((st_ = tilec_broadcast_to(%s, \"%s\", %s, %d, \"%s\", &bc_%s_)) != TILEC_OK) return st_;\n",
                 p->name, p->name, operand ? "space_" : rows ? "ospace_" : space,
                 operand ? f->ak_space_rank : rows ? f->ak_space_rank - 1 : out->rank,
-                operand ? "the operands' broadcast" : rows ? "the reduced operands" : out->name, p->name);
+                operand ? "the operands' broadcast" : rows ? "the reduced operands" : sname, p->name);
         fprintf(o, "    %s = &bc_%s_;\n", p->name, p->name);
     }
 }

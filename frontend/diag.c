@@ -187,12 +187,17 @@ static void report(const char *kind, const char *color, SrcLoc loc, const char *
         fprintf(o, "tilec: note: fix: %s\n", fixit);
 }
 
+static bool seen_before(SrcLoc loc, bool error, const char *fmt, va_list ap);
+/* The notes after an error that repeated one already reported go too. */
+static bool g_quiet_notes;
+
 void diag_error(SrcLoc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     g_errors++;
-    report("error", "\033[1;31m", loc, NULL, NULL, fmt, ap);
+    g_quiet_notes = seen_before(loc, true, fmt, ap);
+    if (!g_quiet_notes) report("error", "\033[1;31m", loc, NULL, NULL, fmt, ap);
     va_end(ap);
 }
 
@@ -201,36 +206,41 @@ void diag_error_fix(SrcLoc loc, const char *fixit, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     g_errors++;
-    report("error", "\033[1;31m", loc, fixit, NULL, fmt, ap);
+    g_quiet_notes = seen_before(loc, true, fmt, ap);
+    if (!g_quiet_notes) report("error", "\033[1;31m", loc, fixit, NULL, fmt, ap);
     va_end(ap);
 }
 
-/* False when this warning was already reported (see g_seen). */
-static bool warning_is_new(SrcLoc loc, const char *fmt, va_list ap)
+/* True when this warning (by file, line and text), or this error (by
+ * file, line, column and text), was already reported: the same user
+ * expression is checked in more than one copy (sema's specializations,
+ * an array kernel's chunks, a graph's parts), and one report is enough. */
+static bool seen_before(SrcLoc loc, bool error, const char *fmt, va_list ap)
 {
     char text[1024];
     va_list cp;
     va_copy(cp, ap);
     vsnprintf(text, sizeof text, fmt, cp);
     va_end(cp);
-    size_t n = strlen(text) + (loc.file ? strlen(loc.file) : 0) + 32;
+    size_t n = strlen(text) + (loc.file ? strlen(loc.file) : 0) + 48;
     char *key = malloc(n);
-    if (!key) return true;
-    snprintf(key, n, "%s:%d: %s", loc.file ? loc.file : "", loc.line, text);
+    if (!key) return false;
+    if (error) snprintf(key, n, "E%s:%d:%d: %s", loc.file ? loc.file : "", loc.line, loc.col, text);
+    else snprintf(key, n, "%s:%d: %s", loc.file ? loc.file : "", loc.line, text);
     for (SeenWarning *w = g_seen; w; w = w->next)
         if (strcmp(w->key, key) == 0) {
             free(key);
-            return false;
+            return true;
         }
     SeenWarning *w = malloc(sizeof *w);
     if (!w) {
         free(key);
-        return true;
+        return false;
     }
     w->key = key;
     w->next = g_seen;
     g_seen = w;
-    return true;
+    return false;
 }
 
 /* Whether warning name is enabled, and whether it is an error, after the
@@ -272,7 +282,8 @@ void diag_warning(const char *name, SrcLoc loc, const char *fmt, ...)
     if (!enabled) return;
     va_list ap;
     va_start(ap, fmt);
-    if (!warning_is_new(loc, fmt, ap)) {
+    g_quiet_notes = seen_before(loc, false, fmt, ap);
+    if (g_quiet_notes) {
         va_end(ap);
         return;
     }
@@ -293,6 +304,7 @@ void diag_error_named(const char *name, SrcLoc loc, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     g_errors++;
+    g_quiet_notes = false;
     char tag[160];
     if (name && *name) snprintf(tag, sizeof tag, "-W%s", name);
     report("error", "\033[1;31m", loc, NULL, name && *name ? tag : NULL, fmt, ap);
@@ -301,6 +313,7 @@ void diag_error_named(const char *name, SrcLoc loc, const char *fmt, ...)
 
 void diag_note(SrcLoc loc, const char *fmt, ...)
 {
+    if (g_quiet_notes) return;
     va_list ap;
     va_start(ap, fmt);
     report("note", "\033[1;36m", loc, NULL, NULL, fmt, ap);

@@ -423,7 +423,7 @@ tilec_status tilec_broadcast_to(const tilec_array *a, const char *name, const in
     int d, off = rank - a->ndim;
     char b1[160], b2[160];
     if (off < 0 || rank > TILEC_MAX_RANK)
-        return tilec_fail(TILEC_ERR_RANK, "argument '%s': rank %d does not broadcast to %s's rank %d", nm_(name),
+        return tilec_fail(TILEC_ERR_RANK, "argument '%s': rank %d does not broadcast to %s, of rank %d", nm_(name),
                           (int)a->ndim, nm_(space_name), rank);
     *out = *a;
     for (d = 0; d < a->ndim; d++) {

@@ -189,8 +189,8 @@ tilec_status tilec_check_disjoint(const tilec_array *a, const char *a_name,
  * tilec_broadcast_shape: the broadcast of n arrays' shapes, of rank `rank`
  * (at least each array's), into shape[rank].
  * tilec_broadcast_to: a, broadcast to shape[rank], as *out: the same data
- * with rank `rank`, stretched axes of stride 0 (space_name names the shape
- * in the error).
+ * with rank `rank`, stretched axes of stride 0 (space_name, e.g. "'y'",
+ * names the shape in the error).
  * tilec_check_reduced: out must be shape[rank] without axis `axis` (keep 0),
  * with extent 1 there (keep 1, .keepdims), or shape itself (keep 2).
  * tilec_check_same_shape: a and b must have the same shape. */

@@ -42,8 +42,21 @@ typedef struct AkTmp {
     int rank;
 } AkTmp;
 
+/* Where a row kernel's temporaries are computed once: the statements of
+ * one chunk's context (the last chunk at the top level, or one loop body)
+ * get `auto __ak_tK_M = value;` the first time a temporary is needed there. */
+typedef struct Memo {
+    struct StmtBuf *buf;
+    const Expr *key[64];
+    bool red[64];
+    const char *name[64];
+    int n, id;
+} Memo;
+
 typedef struct Ak {
     Arena *ar;
+    Memo *memo;             /* row kernels' emission: the current context, or NULL */
+    int nmemo;
     Func *f;
     bool ok;
     bool quiet;             /* graph fusion's trial: errors only set why */
@@ -167,6 +180,7 @@ typedef struct StmtBuf {
     Stmt **items;
     int n, cap;
 } StmtBuf;
+static void push(Ak *a, StmtBuf *b, Stmt *s);
 
 static void push(Ak *a, StmtBuf *b, Stmt *s)
 {
@@ -212,7 +226,7 @@ static Expr *substitute(Ak *a, Expr *e)
     if (!e) return NULL;
     if (e->kind == EX_NAME && param_index(a->f, e->name) < 0) {
         AkTmp *t = find_tmp(a, e->name);
-        if (t) return t->init;
+        if (t && t->init) return t->init;
     }
     if (e->kind == EX_INT || e->kind == EX_FLOAT || e->kind == EX_NAME || e->kind == EX_TYPE) return e;
     Expr *n = arena_alloc(a->ar, sizeof *n);
@@ -717,6 +731,11 @@ static void lower_elementwise(Ak *a, Stmt *body, int R)
     memcpy(declared, use, sizeof declared);
     for (int s = 0; s < body->nitems; s++) {
         Stmt *st = body->items[s];
+        if (st->kind == ST_DECL && has_reduction(st->init)) {
+            /* no output reads it (else this were a row kernel) */
+            if (!a->quiet) diag_warning("unused-value", st->name_loc, "temporary '%s' is never used", st->name);
+            continue;
+        }
         int pi = st->kind == ST_ASSIGN ? param_index(f, st->target->name) : -1;
         if (pi < 0 || declared[pi]) {
             push(a, &b, st);
@@ -744,7 +763,40 @@ static const char *acc_name(Ak *a, int j)
 /* A copy of the (substituted) value e to emit: each reduction becomes its
  * accumulator (kept as rank R; squeezed to the reduced tile ot when reduced
  * is set, for the reduced space's values). */
+static Expr *emit_value(Ak *a, const Expr *e, const Tile *ot, bool reduced);
+
+static Expr *emit_node(Ak *a, const Expr *e, const Tile *ot, bool reduced);
+
+/* A temporary's value once per context (see Memo). */
 static Expr *emit_value(Ak *a, const Expr *e, const Tile *ot, bool reduced)
+{
+    if (!e) return NULL;
+    Memo *m = a->memo;
+    int k = -1;
+    for (int i = 0; m && i < a->ntmp && k < 0; i++)
+        if (a->tmp[i].init == e && e->kind != EX_NAME && e->kind != EX_INT && e->kind != EX_FLOAT) k = i;
+    if (k < 0) return emit_node(a, e, ot, reduced);
+    for (int i = 0; i < m->n; i++)
+        if (m->key[i] == e && m->red[i] == reduced) return mk_name(a, m->name[i], e->loc);
+    Expr *v = emit_node(a, e, ot, reduced);
+    if (m->n == 64) return v;
+    const char *name = arena_printf(a->ar, "__ak_t%d_%d%s", k, m->id, reduced ? "r" : "");
+    push(a, m->buf, mk_decl(a, name, ak_auto, v, e->loc));
+    m->key[m->n] = e;
+    m->red[m->n] = reduced;
+    m->name[m->n++] = name;
+    return mk_name(a, name, e->loc);
+}
+
+static Memo *memo_new(Ak *a, StmtBuf *buf)
+{
+    Memo *m = arena_alloc(a->ar, sizeof *m);
+    m->buf = buf;
+    m->id = a->nmemo++;
+    return m;
+}
+
+static Expr *emit_node(Ak *a, const Expr *e, const Tile *ot, bool reduced)
 {
     if (!e) return NULL;
     int j = red_index(a, e);
@@ -851,16 +903,22 @@ static void lower_rows(Ak *a, SrcLoc bloc)
     Expr *chunk = it.ext[K];
     Expr *extent = mk_call(a, BI_DIM, loc, 2, mk_name(a, f->params[refp].name, loc), mk_int(a, K, loc), NULL);
     StmtBuf b = {0};
-    /* int64_t __ak_last = (extent + chunk - 1) / chunk - 1; */
-    Expr *last = mk_bin(a, BOP_SUB,
-                        mk_bin(a, BOP_DIV, mk_bin(a, BOP_SUB, mk_bin(a, BOP_ADD, extent, sem_copy_expr(a->ar, chunk)),
-                                                  mk_int(a, 1, loc)),
-                               sem_copy_expr(a->ar, chunk)),
-                        mk_int(a, 1, loc));
+    /* int64_t __ak_last = extent > 0 ? (extent + chunk - 1) / chunk - 1 : 0; (an empty axis: one chunk,
+     * all masked, so a sum is 0 and a product 1) */
+    Expr *last = mk(a, EX_COND, loc);
+    last->a = mk_bin(a, BOP_GT, sem_copy_expr(a->ar, extent), mk_int(a, 0, loc));
+    last->b = mk_bin(a, BOP_SUB,
+                     mk_bin(a, BOP_DIV, mk_bin(a, BOP_SUB, mk_bin(a, BOP_ADD, extent, sem_copy_expr(a->ar, chunk)),
+                                               mk_int(a, 1, loc)),
+                            sem_copy_expr(a->ar, chunk)),
+                     mk_int(a, 1, loc));
+    last->c = mk_int(a, 0, loc);
     push(a, &b, mk_decl(a, "__ak_last", ak_int64, last, loc));
     /* the last chunk stays loaded from here to the full outputs: a row that
      * fits one chunk is read once */
     load_all(a, &b, a->used_in_red, at_last, &it);
+    Memo *top = memo_new(a, &b);
+    a->memo = top;
     int P = 0;
     for (int j = 0; j < a->nred; j++)
         if (a->phase[j] > P) P = a->phase[j];
@@ -910,6 +968,7 @@ static void lower_rows(Ak *a, SrcLoc bloc)
         bool use[64] = {0};
         for (int i = 0; i < f->nparams; i++) use[i] = a->used_in_red[i] && phase_reads(a, p, i);
         load_all(a, &lb, use, at_c, &it);
+        a->memo = memo_new(a, &lb);
         for (int j = 0; j < a->nred; j++) {
             if (a->phase[j] != p) continue;
             const Expr *u = a->red[j];
@@ -919,6 +978,7 @@ static void lower_rows(Ak *a, SrcLoc bloc)
         }
         loop->body = block(a, &lb, loc);
         push(a, &b, loop);
+        a->memo = top;
     }
     /* outputs of the reduced space, then those kept along K (extent 1) */
     load_all(a, &b, a->used_out, oidx, &ot);
@@ -951,6 +1011,7 @@ static void lower_rows(Ak *a, SrcLoc bloc)
                         mark_reads(&t, a->final_value[a->assigned_order[k]], true);
                 memcpy(use, t.used_in_red, sizeof use);
                 load_all(a, out, use, at_c, &it);
+                a->memo = memo_new(a, out);
             }
             for (int k = 0; k < a->nassigned; k++) {
                 int pi = a->assigned_order[k];
@@ -974,6 +1035,7 @@ static void lower_rows(Ak *a, SrcLoc bloc)
         loop->body = block(a, &lb, loc);
         push(a, &b, loop);
     }
+    a->memo = NULL;
     f->body = block(a, &b, bloc);
 }
 
@@ -1073,11 +1135,7 @@ static bool collect(Ak *a, Stmt *body, bool *rows, int *out_rank, int *tmp_assig
 {
     Func *f = a->f;
     *rows = false;
-    for (int s = 0; s < body->nitems; s++) {
-        Stmt *st = body->items[s];
-        if (st->kind == ST_DECL && st->init) *rows |= has_reduction(st->init);
-        if (st->kind == ST_ASSIGN && st->value) *rows |= has_reduction(st->value);
-    }
+    bool compound[64] = {0};
     for (int s = 0; s < body->nitems; s++) {
         Stmt *st = body->items[s];
         if (st->kind == ST_DECL) {
@@ -1086,14 +1144,21 @@ static bool collect(Ak *a, Stmt *body, bool *rows, int *out_rank, int *tmp_assig
                                      "value");
                 continue;
             }
+            if (!strcmp(st->name, "TILEC_BLOCK") || !strncmp(st->name, "__ak_", 5)) {
+                ak_error(a, st->name_loc, "'%s' is a name tilec gives to what it adds to array kernels; rename the "
+                                          "temporary",
+                         st->name);
+                continue;
+            }
             if (a->ntmp == AK_MAX_TMPS) {
                 ak_error(a, st->loc, "an array kernel has at most %d temporaries", AK_MAX_TMPS);
                 return false;
             }
+            int r = rank_of(a, st->init); /* checks the operations too */
+            if (r < 0) continue;
             Expr *init = substitute(a, st->init);
-            int r = *rows ? vrank(a, init) : rank_of(a, st->init);
-            if (*rows && st->type.dtype != DT_INVALID && !st->type.is_auto) {
-                /* the declared type converts the value as the declaration would */
+            if (st->type.dtype != DT_INVALID && !st->type.is_auto) {
+                /* a row kernel substitutes it: the declared type converts the value */
                 Expr *c = mk(a, EX_CAST, st->init->loc);
                 c->type = st->type;
                 c->a = init;
@@ -1109,9 +1174,11 @@ static bool collect(Ak *a, Stmt *body, bool *rows, int *out_rank, int *tmp_assig
             continue;
         }
         int pi = param_index(f, st->target->name);
-        if (!*rows && rank_of(a, st->value) < 0) continue;
+        if (rank_of(a, st->value) < 0) continue;
         if (pi < 0) { /* a temporary reassigned */
             if (!(*tmp_assign)++) *tmp_assign_loc = st->loc;
+            AkTmp *t = find_tmp(a, st->target->name);
+            if (t) t->init = NULL; /* no single value to substitute */
             continue;
         }
         Param *p = &f->params[pi];
@@ -1127,26 +1194,35 @@ static bool collect(Ak *a, Stmt *body, bool *rows, int *out_rank, int *tmp_assig
             a->assigned_order[a->nassigned++] = pi;
         }
         if (*out_rank < 0) *out_rank = p->rank;
-        if (*rows) {
-            Expr *v = substitute(a, st->value);
-            if (st->op >= 0) { /* y op= v reads y: refused below, as any read of an output */
-                a->used_out[pi] = true;
-                v = mk_bin(a, (BinaryOp)st->op, mk_name(a, p->name, st->target->loc), v);
-            }
-            a->final_value[pi] = v;
-            a->final_loc[pi] = st->target->loc;
-            /* an output read in its own or a later value */
-            Ak t = *a;
-            memset(t.used_in_red, 0, sizeof t.used_in_red);
-            memset(t.used_out, 0, sizeof t.used_out);
-            mark_reads(&t, v, false);
-            for (int i = 0; i < f->nparams; i++)
-                if ((t.used_in_red[i] || t.used_out[i]) && a->assigned[i] && !f->params[i].readonly) {
-                    ak_error(a, st->loc, "output '%s' is also read; a reduction's array kernel reads only its inputs",
-                             f->params[i].name);
-                    return false;
-                }
+        Expr *v = substitute(a, st->value);
+        if (st->op >= 0) {
+            compound[pi] = true;
+            v = mk_bin(a, (BinaryOp)st->op, mk_name(a, p->name, st->target->loc), v);
         }
+        a->final_value[pi] = v;
+        a->final_loc[pi] = st->target->loc;
+        *rows |= has_reduction(v);
+    }
+    if (!a->ok || !*rows) return a->ok;
+    /* a row kernel: its outputs are written once each, from inputs */
+    for (int k = 0; k < a->nassigned; k++) {
+        int pi = a->assigned_order[k];
+        Ak t = *a;
+        memset(t.used_in_red, 0, sizeof t.used_in_red);
+        memset(t.used_out, 0, sizeof t.used_out);
+        mark_reads(&t, a->final_value[pi], false);
+        for (int i = 0; i < f->nparams; i++)
+            if ((t.used_in_red[i] || t.used_out[i]) && a->assigned[i]) {
+                if (compound[pi] && i == pi)
+                    ak_error_fix(a, a->final_loc[pi], "write 'y = y0 + ...' with the old values as an input array",
+                                 "a reduction's array kernel cannot update its output in place (+=): it reads only "
+                                 "its inputs");
+                else
+                    ak_error(a, a->final_loc[pi],
+                             "output '%s' is also read; a reduction's array kernel reads only its inputs",
+                             f->params[i].name);
+                return false;
+            }
     }
     return a->ok;
 }
@@ -1182,6 +1258,9 @@ static bool lower_kernel(Ak *a)
             ak_error(a, tmp_assign_loc, "a reduction's array kernel cannot reassign a temporary; declare a new one");
             return false;
         }
+        /* rank_of's marks were for element-wise kernels: analyse_rows marks again */
+        memset(a->used_in_red, 0, sizeof a->used_in_red);
+        memset(a->used_out, 0, sizeof a->used_out);
         if (!analyse_rows(a)) return false;
         if (a->quiet) return true;
         f->ak_space_rank = a->R;

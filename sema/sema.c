@@ -734,6 +734,13 @@ static void warn_narrow_reduction(const Expr *v, Dtype dest)
     }
 }
 
+static bool array_param_named(const Func *f, const char *name)
+{
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].kind == PARAM_ARRAY && !strcmp(f->params[i].name, name)) return true;
+    return false;
+}
+
 bool sem_check_decl(Sema *s, Stmt *st)
 {
     if (st->type.view_rank) return sem_view_decl(s, st);
@@ -765,10 +772,16 @@ bool sem_check_decl(Sema *s, Stmt *st)
         bad->dtype = DT_INVALID; /* later uses stay silent: one error per cause */
         st->sym = bad;
         char fix[160];
-        snprintf(fix, sizeof fix, "convert explicitly: tile_cast(value, %s), or declare it 'auto'",
+        /* a lowered array kernel names its outputs' values after the arrays (sema/array_kernel.c) */
+        bool out = s->func->is_array_kernel && array_param_named(s->func, st->name);
+        snprintf(fix, sizeof fix, out ? "convert explicitly: tile_cast(value, %s)"
+                                      : "convert explicitly: tile_cast(value, %s), or declare it 'auto'",
                  st->type.spelling);
         if (v->is_const && dtype_is_loose(v->dtype))
             diag_error(v->loc, "constant does not fit '%s' of type %s", st->name, dtype_name(t));
+        else if (out)
+            diag_error_fix(v->loc, fix, "cannot assign a %s value to %s array '%s' implicitly", dtype_name(v->dtype),
+                           dtype_name(t), st->name);
         else
             diag_error_fix(v->loc, fix, "cannot initialize %s variable '%s' with a %s value implicitly",
                            dtype_name(t), st->name, dtype_name(v->dtype));
@@ -1087,6 +1100,8 @@ bool sema_program(Program *p)
     for (int i = 0; i < p->nfuncs; i++) {
         Func *f = p->funcs[i];
         if (!f->is_kernel) continue;
+        /* a graph's part repeats its callees' statements: their errors are theirs */
+        if (f->internal && !ok) continue;
         f->specs = NULL;
         f->nspecs = 0;
         int nconst = ast_nconst(f);
@@ -1119,7 +1134,8 @@ bool sema_program(Program *p)
                 continue;
             }
             ok = false;
-            if (nconst && diag_error_count() > before) {
+            /* an array kernel's tile extent is tilec's choice, not the user's to hear of */
+            if (nconst && diag_error_count() > before && !f->is_array_kernel) {
                 char buf[256];
                 ast_spec_label(f, vals, buf, sizeof buf);
                 diag_note(f->loc, "in kernel '%s' compiled for %s", f->name, buf);

@@ -7,7 +7,4 @@ TILE_ARRAY_KERNEL void k(TILE_NDARRAY(float, 1) y, TILE_NDARRAY(const float, 2) 
 // expect: tests/diag/array_kernel_reduction_type_error.tile.c:5:18: error: cannot mix float16 and bfloat16: cast one operand, e.g. tile_cast(x, float)
 // expect:     5 |     y = tile_sum(tile_cast(x, _Float16) + tile_cast(x, __bf16), .axis = 1);
 // expect:       |                  ^~~~~~~~~
-// expect: tests/diag/array_kernel_reduction_type_error.tile.c:3:24: note: in kernel 'k' compiled for TILEC_BLOCK=512
-// expect:     3 | TILE_ARRAY_KERNEL void k(TILE_NDARRAY(float, 1) y, TILE_NDARRAY(const float, 2) x)
-// expect:       |                        ^
 // expect-no-other-errors

@@ -658,7 +658,9 @@ static void test_readonly(void)
     CHECK_INT(a.flags, 0); /* constructors make writable arrays */
     CHECK_INT(TILEC_ERR_READONLY, 15);
     CHECK_INT(TILEC_ERR_ASSERT, 16);
-    CHECK_INT(TILEC_STATUS_COUNT, 17);
+    CHECK_INT(TILEC_ERR_WORKSPACE, 17);
+    CHECK_INT(TILEC_STATUS_COUNT, 18);
+    CHECK_STR(tilec_status_string(TILEC_ERR_WORKSPACE), "TILEC_ERR_WORKSPACE: the graph's workspace is missing or too small");
     CHECK_STR(tilec_status_string(TILEC_ERR_ASSERT), "TILEC_ERR_ASSERT: a tile_assert failed");
     CHECK_STR(tilec_status_string(TILEC_ERR_READONLY), "TILEC_ERR_READONLY: output array is read-only");
     a.flags = TILEC_ARRAY_READONLY;
@@ -809,26 +811,34 @@ static void test_broadcast(void)
         CHECK_INT(tilec_check_array(&out, "t", 3, TILEC_FLOAT32), TILEC_OK);
     }
     /* an extent that is neither the shape's nor 1: SHAPE naming the array and the space */
-    CHECK_INT(tilec_broadcast_to(&bad, "w", sh, 2, "y", &out), TILEC_ERR_SHAPE);
-    CHECK_STR(tilec_last_error(), "argument 'w' (5,) does not broadcast to y (4, 8) (axis 0: 5 against 8)");
-    CHECK_INT(tilec_broadcast_to(&cube, "c", sh, 2, "y", &out), TILEC_ERR_RANK);
-    CHECK_STR(tilec_last_error(), "argument 'c': rank 3 does not broadcast to y's rank 2");
+    CHECK_INT(tilec_broadcast_to(&bad, "w", sh, 2, "'y'", &out), TILEC_ERR_SHAPE);
+    CHECK_STR(tilec_last_error(), "argument 'w' (5,) does not broadcast to 'y' (4, 8) (axis 0: 5 against 8)");
+    CHECK_INT(tilec_broadcast_to(&cube, "c", sh, 2, "'y'", &out), TILEC_ERR_RANK);
+    CHECK_STR(tilec_last_error(), "argument 'c': rank 3 does not broadcast to 'y', of rank 2");
 
     /* a reduction's output: the space without the reduced axis */
     {
         int64_t sp[3] = {2, 4, 8};
         tilec_array r1 = tilec_array_2d(buf, TILEC_FLOAT32, 2, 8);
-        CHECK_INT(tilec_check_reduced(&r1, "y", sp, 3, 1), TILEC_OK);
-        CHECK_INT(tilec_check_reduced(&row, "y", sh, 2, 0), TILEC_OK); /* (4, 8) along 0: (8,) */
-        CHECK_INT(tilec_check_reduced(&row, "y", sh, 2, 1), TILEC_ERR_SHAPE); /* along 1: (4,) */
+        CHECK_INT(tilec_check_reduced(&r1, "y", sp, 3, 1, 0), TILEC_OK);
+        CHECK_INT(tilec_check_reduced(&row, "y", sh, 2, 0, 0), TILEC_OK); /* (4, 8) along 0: (8,) */
+        CHECK_INT(tilec_check_reduced(&row, "y", sh, 2, 1, 0), TILEC_ERR_SHAPE); /* along 1: (4,) */
         CHECK_STR(tilec_last_error(), "output 'y' (8,): the reduction of (4, 8) along axis 1 gives (4,)");
-        CHECK_INT(tilec_check_reduced(&r1, "y", sp, 3, 2), TILEC_ERR_SHAPE);
+        CHECK_INT(tilec_check_reduced(&r1, "y", sp, 3, 2, 0), TILEC_ERR_SHAPE);
         CHECK_STR(tilec_last_error(), "output 'y' (2, 8): the reduction of (2, 4, 8) along axis 2 gives (2, 4)");
-        CHECK_INT(tilec_check_reduced(&row, "y", sp, 3, 1), TILEC_ERR_SHAPE); /* rank 1, want 2 */
+        CHECK_INT(tilec_check_reduced(&row, "y", sp, 3, 1, 0), TILEC_ERR_SHAPE); /* rank 1, want 2 */
         HAS(tilec_last_error(), "output 'y' (8,)");
         /* an extent 1 output does not stretch */
         r1.shape[1] = 1;
-        CHECK_INT(tilec_check_reduced(&r1, "y", sp, 3, 1), TILEC_ERR_SHAPE);
+        CHECK_INT(tilec_check_reduced(&r1, "y", sp, 3, 1, 0), TILEC_ERR_SHAPE);
+        /* .keepdims: extent 1 along the axis; a full output: the space itself */
+        tilec_array k3 = tilec_array_3d(buf, TILEC_FLOAT32, 2, 1, 8), f3 = tilec_array_3d(buf, TILEC_FLOAT32, 2, 4, 8);
+        CHECK_INT(tilec_check_reduced(&k3, "y", sp, 3, 1, 1), TILEC_OK);
+        CHECK_INT(tilec_check_reduced(&f3, "y", sp, 3, 1, 1), TILEC_ERR_SHAPE);
+        CHECK_STR(tilec_last_error(), "output 'y' (2, 4, 8): the reduction of (2, 4, 8) along axis 1 gives (2, 1, 8)");
+        CHECK_INT(tilec_check_reduced(&f3, "y", sp, 3, 1, 2), TILEC_OK);
+        CHECK_INT(tilec_check_reduced(&k3, "y", sp, 3, 1, 2), TILEC_ERR_SHAPE);
+        CHECK_STR(tilec_last_error(), "output 'y' (2, 1, 8) must have the operands' shape (2, 4, 8)");
     }
 
     /* two outputs of one shape */
