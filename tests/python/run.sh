@@ -44,7 +44,7 @@ build() { # src name dir
 # Sources with tile kernels: --python binds those only (SIMT kernels have no
 # Python module yet, docs/language.md section 18), so SIMT-only examples have
 # no test here.
-srcs=$(grep -l 'TILE_KERNEL' examples/*/*.tile.c tests/python/kernels/*.tile.c)
+srcs=$(grep -lE 'TILE_KERNEL|TILE_ARRAY_KERNEL|TILE_GRAPH' examples/*/*.tile.c tests/python/kernels/*.tile.c)
 n=0
 for src in $srcs; do
     name=$(basename "$src" .tile.c)
