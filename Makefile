@@ -149,6 +149,7 @@ golden-update: bin/tilec
 	    n=$$(basename $$f .tile.c); \
 	    bin/tilec --emit=ast $$f > tests/golden/$$n.ast && bin/tilec --emit=typed $$f > tests/golden/$$n.typed && \
 	    bin/tilec --emit=tir $$f > tests/golden/$$n.tir; \
+	    if grep -q TILE_GRAPH $$f; then bin/tilec --check --remarks --color=never $$f > tests/golden/$$n.remarks 2>&1; fi; \
 	done
 
 # ---- installation ------------------------------------------------------------

@@ -107,10 +107,11 @@ static void dump_stmt(FILE *o, const Stmt *s, int d, bool typed)
     switch (s->kind) {
     case ST_DECL:
         if (s->type.view_rank) view_header(o, s);
+        else if (s->type.temp_rank) fprintf(o, "temp %s %s rank %d", s->type.spelling, s->name, s->type.temp_rank);
         else fprintf(o, "decl %s %s%s", s->type.spelling, s->name, s->type.is_const ? " const" : "");
         loc(o, s->loc);
         fputc('\n', o);
-        dump_expr(o, s->init, d + 1, typed);
+        if (s->init) dump_expr(o, s->init, d + 1, typed);
         return;
     case ST_ASSIGN:
         /* a compound assignment sema desugared prints as written */
@@ -193,7 +194,8 @@ void ast_dump_program(FILE *o, const Program *p, bool typed)
 void ast_dump_func(FILE *o, const Func *f, bool typed, const char *label)
 {
     {
-        fprintf(o, "%s %s %s", f->is_array_kernel ? "array kernel" : f->is_kernel ? "kernel" : "function",
+        fprintf(o, "%s %s %s",
+                f->is_array_kernel ? "array kernel" : f->is_graph ? "graph" : f->is_kernel ? "kernel" : "function",
                 f->ret.spelling, f->name);
         loc(o, f->loc);
         if (label) fprintf(o, " [%s]", label);

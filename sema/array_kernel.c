@@ -20,6 +20,7 @@
  * ordinary tile kernel, so typing, promotion, both targets, the launcher's
  * grid, tuning and the Python binding all apply unchanged, and
  * --emit=typed shows what tilec made of the array kernel. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,6 +80,7 @@ typedef struct Ak {
     Expr *final_value[64];  /* row kernels: each output's (last) value, substituted */
     SrcLoc final_loc[64];
     int out_kind[64];       /* row kernels: AK_KEEP_* of each output */
+    const char *alias[64];  /* row kernels' emission: the local an input is loaded as, when not its own name */
 } Ak;
 
 /* ---- small constructors ---------------------------------------------------- */
@@ -767,7 +769,20 @@ static Expr *emit_value(Ak *a, const Expr *e, const Tile *ot, bool reduced);
 
 static Expr *emit_node(Ak *a, const Expr *e, const Tile *ot, bool reduced);
 
-/* A temporary's value once per context (see Memo). */
+enum { AK_MEMO_SIZE = 24 };
+
+/* The nodes of e as a tree (temporaries expanded), counted up to cap. */
+static int tree_size(const Expr *e, int cap)
+{
+    if (!e || cap <= 0) return 0;
+    int n = 1;
+    const Expr *ops[3] = {e->a, e->b, e->c};
+    for (int i = 0; i < 3 && n < cap; i++) n += tree_size(ops[i], cap - n);
+    for (int i = 0; i < e->nargs && n < cap; i++) n += tree_size(e->args[i], cap - n);
+    return n;
+}
+
+/* A temporary's value once per context (see Memo), when it is large. */
 static Expr *emit_value(Ak *a, const Expr *e, const Tile *ot, bool reduced)
 {
     if (!e) return NULL;
@@ -775,7 +790,9 @@ static Expr *emit_value(Ak *a, const Expr *e, const Tile *ot, bool reduced)
     int k = -1;
     for (int i = 0; m && i < a->ntmp && k < 0; i++)
         if (a->tmp[i].init == e && e->kind != EX_NAME && e->kind != EX_INT && e->kind != EX_FLOAT) k = i;
-    if (k < 0) return emit_node(a, e, ot, reduced);
+    /* a small value is recomputed where it is used: a tile kept live across
+     * the phases costs registers (and spills) that recomputing does not */
+    if (k < 0 || tree_size(e, AK_MEMO_SIZE) < AK_MEMO_SIZE) return emit_node(a, e, ot, reduced);
     for (int i = 0; i < m->n; i++)
         if (m->key[i] == e && m->red[i] == reduced) return mk_name(a, m->name[i], e->loc);
     Expr *v = emit_node(a, e, ot, reduced);
@@ -799,6 +816,10 @@ static Memo *memo_new(Ak *a, StmtBuf *buf)
 static Expr *emit_node(Ak *a, const Expr *e, const Tile *ot, bool reduced)
 {
     if (!e) return NULL;
+    if (e->kind == EX_NAME) {
+        int pi = param_index(a->f, e->name);
+        if (pi >= 0 && a->alias[pi]) return mk_name(a, a->alias[pi], e->loc);
+    }
     int j = red_index(a, e);
     if (j >= 0) {
         Expr *n = mk_name(a, acc_name(a, j), e->loc);
@@ -821,7 +842,9 @@ static Expr *emit_node(Ak *a, const Expr *e, const Tile *ot, bool reduced)
     c->c = emit_value(a, e->c, ot, reduced);
     if (e->nargs) {
         c->args = arena_alloc(a->ar, sizeof(Expr *) * (size_t)e->nargs);
-        for (int i = 0; i < e->nargs; i++) c->args[i] = emit_value(a, e->args[i], ot, reduced);
+        for (int i = 0; i < e->nargs; i++)
+            c->args[i] = e->kind == EX_BUILTIN && e->bi == BI_DIM && i == 0 ? sem_copy_expr(a->ar, e->args[i])
+                                                                         : emit_value(a, e->args[i], ot, reduced);
     }
     if (e->nopts) {
         c->opts = arena_alloc(a->ar, sizeof(Option) * (size_t)e->nopts);
@@ -840,6 +863,52 @@ static Expr *combine(Ak *a, Builtin bi, Expr *acc, Expr *part)
     case BI_PROD: return mk_bin(a, BOP_MUL, acc, part);
     case BI_MAX: return mk_call(a, BI_MAXIMUM, part->loc, 2, acc, part, NULL);
     default: return mk_call(a, BI_MINIMUM, part->loc, 2, acc, part, NULL);
+    }
+}
+
+/* Whether value e (substituted) is floating point: 1 yes, 0 no, -1 not
+ * known here (an auto temporary's type, a tile function's result).  A
+ * masked maximum of floats fills with -inf, of anything else with the
+ * chunk's own minimum (a reduction more). */
+static int float_class(Ak *a, const Expr *e)
+{
+    if (!e) return -1;
+    switch (e->kind) {
+    case EX_FLOAT: return 1;
+    case EX_INT: return 0;
+    case EX_CAST: return e->type.dtype == DT_INVALID ? -1 : dtype_is_float(e->type.dtype);
+    case EX_NAME: {
+        int pi = param_index(a->f, e->name);
+        if (pi < 0) return -1;
+        return dtype_is_float(a->f->params[pi].type.dtype);
+    }
+    case EX_UNARY: return e->op == UOP_NOT ? 0 : float_class(a, e->a);
+    case EX_BINARY: {
+        if (e->op >= BOP_LT) return 0; /* comparisons, logic, bits */
+        int x = float_class(a, e->a), y = float_class(a, e->b);
+        if (x == 1 || y == 1) return 1;
+        return x == 0 && y == 0 ? 0 : -1;
+    }
+    case EX_COND: {
+        int x = float_class(a, e->b), y = float_class(a, e->c);
+        if (x == 1 || y == 1) return 1;
+        return x == 0 && y == 0 ? 0 : -1;
+    }
+    case EX_BUILTIN:
+        switch (builtin_info(e->bi)->cls) {
+        case BCLASS_MATH1: return e->bi == BI_ABS ? float_class(a, e->args[0]) : 1;
+        case BCLASS_MATH: return 1;
+        case BCLASS_CAST: return e->nargs > 1 && e->args[1]->kind == EX_TYPE ? dtype_is_float(e->args[1]->type.dtype) : -1;
+        case BCLASS_WHERE: {
+            int x = float_class(a, e->args[1]), y = float_class(a, e->args[2]);
+            if (x == 1 || y == 1) return 1;
+            return x == 0 && y == 0 ? 0 : -1;
+        }
+        case BCLASS_REDUCE: return e->nargs ? float_class(a, e->args[0]) : -1;
+        case BCLASS_SHAPE: return e->nargs ? float_class(a, e->args[0]) : -1;
+        default: return 0;
+        }
+    default: return -1;
     }
 }
 
@@ -863,7 +932,124 @@ static bool phase_reads(Ak *a, int p, int i)
     return t.used_in_red[i];
 }
 
-/* The row kernel: see the top of the file. */
+/* load_all under names of their own (`__ak_pP_x`), which emit_value uses
+ * until unprefix: a first chunk loaded beside the loop's. */
+static void load_all_prefixed(Ak *a, StmtBuf *b, const bool *use, Expr *const *idx, const Tile *t, int p)
+{
+    for (int i = 0; i < a->f->nparams; i++) {
+        const Param *q = &a->f->params[i];
+        if (!use[i] || q->kind != PARAM_ARRAY) continue;
+        const char *name = arena_printf(a->ar, "__ak_p%d_%s", p, q->name);
+        push(a, b, mk_decl(a, name, q->type, access(a, BI_LOAD, q, NULL, idx, t, q->loc), q->loc));
+        a->alias[i] = name;
+    }
+}
+
+static void unprefix(Ak *a)
+{
+    memset(a->alias, 0, sizeof a->alias);
+}
+
+/* The mask of chunk c (an expression) along K: (c * chunk + arange(chunk)) < extent. */
+static Expr *chunk_mask(Ak *a, Expr *c, Expr *chunk, Expr *extent, SrcLoc loc)
+{
+    Expr *ty = mk(a, EX_TYPE, loc);
+    ty->type = ak_int64;
+    Expr *ar = mk_call(a, BI_ARANGE, loc, 1, ty, NULL, NULL);
+    add_opt(a, ar, "shape", mk_list(a, &chunk, 1, loc));
+    Expr *pos = mk_bin(a, BOP_ADD, mk_bin(a, BOP_MUL, c, sem_copy_expr(a->ar, chunk)), ar);
+    if (a->K < a->R - 1) {
+        Expr *shp[4] = {chunk};
+        for (int d = 1; d < a->R - a->K; d++) shp[d] = mk_int(a, 1, loc);
+        Expr *rs = mk_call(a, BI_RESHAPE, loc, 1, pos, NULL, NULL);
+        add_opt(a, rs, "shape", mk_list(a, shp, a->R - a->K, loc));
+        pos = rs;
+    }
+    return mk_bin(a, BOP_LT, pos, sem_copy_expr(a->ar, extent));
+}
+
+/* RED(where(mask, v, identity)): reduction j's value over one chunk, its
+ * operand declared as `auto vname = ...` first (the fill of a maximum of
+ * integers reads it twice). */
+static Expr *masked_part(Ak *a, StmtBuf *b, int j, const char *vname, const char *mask, const Tile *it, const Tile *ot)
+{
+    const Expr *u = a->red[j];
+    SrcLoc l = u->loc;
+    Expr *op = emit_value(a, u->args[0], ot, false);
+    push(a, b, mk_decl(a, vname, ak_auto, widen(a, op, vrank(a, u->args[0]), it), l));
+    Expr *fill;
+    switch (u->bi) {
+    case BI_SUM: fill = mk_int(a, 0, l); break;
+    case BI_PROD: fill = mk_int(a, 1, l); break;
+    default:
+        if (float_class(a, u->args[0]) == 1) { /* -inf for a maximum, +inf for a minimum */
+            fill = mk(a, EX_FLOAT, l);
+            fill->fval = u->bi == BI_MAX ? -INFINITY : INFINITY;
+        } else {
+            fill = mk_call(a, u->bi == BI_MAX ? BI_MIN : BI_MAX, l, 1, mk_name(a, vname, l), NULL, NULL);
+        }
+        break;
+    }
+    return reduce(a, u, mk_call(a, BI_WHERE, l, 3, mk_name(a, mask, l), mk_name(a, vname, l), fill));
+}
+
+static Stmt *for_chunks(Ak *a, int from, const char *var, StmtBuf *body, bool inclusive, SrcLoc loc)
+{
+    Stmt *loop = mk_stmt(a, ST_FOR, loc);
+    StmtBuf init = {0};
+    push(a, &init, mk_decl(a, var, ak_int64, mk_int(a, from, loc), loc));
+    loop->init_s = block(a, &init, loc);
+    loop->cond = mk_bin(a, inclusive ? BOP_LE : BOP_LT, mk_name(a, var, loc), mk_name(a, "__ak_last", loc));
+    loop->step_s = mk_assign(a, var, mk_int(a, 1, loc), loc);
+    loop->step_s->op = BOP_ADD;
+    loop->body = block(a, body, loc);
+    return loop;
+}
+
+/* The outputs of the reduced space and those kept along K, after the phases. */
+static void reduced_outputs(Ak *a, StmtBuf *b, Expr *const *oidx, Expr *const *at_0, const Tile *ot, const Tile *kt)
+{
+    Func *f = a->f;
+    load_all(a, b, a->used_out, oidx, ot);
+    for (int k = 0; k < a->nassigned; k++) {
+        int pi = a->assigned_order[k];
+        const Param *p = &f->params[pi];
+        if (a->out_kind[pi] == AK_KEEP_FULL) continue;
+        bool red = a->out_kind[pi] == AK_KEEP_REDUCED;
+        const Tile *t = red ? ot : kt;
+        Expr *v = emit_value(a, a->final_value[pi], ot, red);
+        v = widen(a, v, vrank(a, a->final_value[pi]), t);
+        push(a, b, mk_decl(a, p->name, value_type(p), v, a->final_loc[pi]));
+        Stmt *st = mk_stmt(a, ST_EXPR, p->loc);
+        st->value = access(a, BI_STORE, p, mk_name(a, p->name, p->loc), red ? oidx : at_0, t, p->loc);
+        push(a, b, st);
+    }
+}
+
+/* The outputs of the full space at chunk coordinates at (loaded already). */
+static void full_outputs(Ak *a, StmtBuf *b, Expr *const *at, const Tile *it, const Tile *ot)
+{
+    Func *f = a->f;
+    for (int k = 0; k < a->nassigned; k++) {
+        int pi = a->assigned_order[k];
+        const Param *p = &f->params[pi];
+        if (a->out_kind[pi] != AK_KEEP_FULL) continue;
+        Expr *v = emit_value(a, a->final_value[pi], ot, false);
+        v = widen(a, v, vrank(a, a->final_value[pi]), it);
+        push(a, b, mk_decl(a, p->name, value_type(p), v, a->final_loc[pi]));
+        Stmt *st = mk_stmt(a, ST_EXPR, p->loc);
+        st->value = access(a, BI_STORE, p, mk_name(a, p->name, p->loc), at, it, p->loc);
+        push(a, b, st);
+    }
+}
+
+/* The row kernel (see the top of the file).  A row that fits one chunk
+ * (__ak_last == 0, the common case) takes a branch that loads it once and
+ * computes every phase and output from those registers, as a hand-written
+ * kernel would; longer rows take a branch that walks the chunks once per
+ * phase, then once more for the full-space outputs, each chunk's tiles live
+ * only within its iteration (the first chunk starts the accumulators;
+ * every chunk is masked, so the last may be partial). */
 static void lower_rows(Ak *a, SrcLoc bloc)
 {
     Func *f = a->f;
@@ -880,7 +1066,8 @@ static void lower_rows(Ak *a, SrcLoc bloc)
         it.ext[K] = block_name(a);
         it.ext[R - 2] = elems_per(a);
     } else {
-        static const int64_t v[] = {256, 64, 1024};
+        /* up to 512 columns: wider tiles of a column reduction spill on sm_80 */
+        static const int64_t v[] = {256, 64, 512};
         add_tunable(a, v, 3, refp, R - 1);
         it.ext[R - 1] = block_name(a);
         it.ext[K] = elems_per(a);
@@ -892,150 +1079,98 @@ static void lower_rows(Ak *a, SrcLoc bloc)
     Expr *oidx[4];
     if (R == 2) oidx[0] = bid(a, 0);
     else oidx[0] = bid(a, 1), oidx[1] = bid(a, 0);
-    /* operand coordinates at the last chunk, at chunk c, and with 0 along K */
-    Expr *at_last[4], *at_c[4], *at_0[4];
+    /* operand coordinates at chunk c and with 0 along K */
+    Expr *at_c[4], *at_0[4];
     for (int d = 0, k = 0; d < R; d++) {
-        at_last[d] = d == K ? mk_name(a, "__ak_last", loc) : oidx[k];
         at_c[d] = d == K ? mk_name(a, "__ak_c", loc) : oidx[k];
         at_0[d] = d == K ? mk_int(a, 0, loc) : oidx[k];
         if (d != K) k++;
     }
     Expr *chunk = it.ext[K];
     Expr *extent = mk_call(a, BI_DIM, loc, 2, mk_name(a, f->params[refp].name, loc), mk_int(a, K, loc), NULL);
+    int P = 0;
+    for (int j = 0; j < a->nred; j++)
+        if (a->phase[j] > P) P = a->phase[j];
     StmtBuf b = {0};
     /* int64_t __ak_last = extent > 0 ? (extent + chunk - 1) / chunk - 1 : 0; (an empty axis: one chunk,
      * all masked, so a sum is 0 and a product 1) */
     Expr *last = mk(a, EX_COND, loc);
     last->a = mk_bin(a, BOP_GT, sem_copy_expr(a->ar, extent), mk_int(a, 0, loc));
     last->b = mk_bin(a, BOP_SUB,
-                     mk_bin(a, BOP_DIV, mk_bin(a, BOP_SUB, mk_bin(a, BOP_ADD, extent, sem_copy_expr(a->ar, chunk)),
-                                               mk_int(a, 1, loc)),
+                     mk_bin(a, BOP_DIV,
+                            mk_bin(a, BOP_SUB, mk_bin(a, BOP_ADD, sem_copy_expr(a->ar, extent), sem_copy_expr(a->ar, chunk)),
+                                   mk_int(a, 1, loc)),
                             sem_copy_expr(a->ar, chunk)),
                      mk_int(a, 1, loc));
     last->c = mk_int(a, 0, loc);
     push(a, &b, mk_decl(a, "__ak_last", ak_int64, last, loc));
-    /* the last chunk stays loaded from here to the full outputs: a row that
-     * fits one chunk is read once */
-    load_all(a, &b, a->used_in_red, at_last, &it);
-    Memo *top = memo_new(a, &b);
-    a->memo = top;
-    int P = 0;
-    for (int j = 0; j < a->nred; j++)
-        if (a->phase[j] > P) P = a->phase[j];
-    if (a->nred) {
-        /* its mask along K: (last * chunk + arange(chunk)) < extent */
-        Expr *ty = mk(a, EX_TYPE, loc);
-        ty->type = ak_int64;
-        Expr *ar = mk_call(a, BI_ARANGE, loc, 1, ty, NULL, NULL);
-        add_opt(a, ar, "shape", mk_list(a, &chunk, 1, loc));
-        Expr *pos = mk_bin(a, BOP_ADD, mk_bin(a, BOP_MUL, mk_name(a, "__ak_last", loc), sem_copy_expr(a->ar, chunk)), ar);
-        if (K < R - 1) {
-            Expr *shp[4] = {chunk};
-            for (int d = 1; d < R - K; d++) shp[d] = mk_int(a, 1, loc);
-            Expr *rs = mk_call(a, BI_RESHAPE, loc, 1, pos, NULL, NULL);
-            add_opt(a, rs, "shape", mk_list(a, shp, R - K, loc));
-            pos = rs;
-        }
-        push(a, &b, mk_decl(a, "__ak_m", ak_auto, mk_bin(a, BOP_LT, pos, sem_copy_expr(a->ar, extent)), loc));
-    }
+
+    /* one chunk: loaded once */
+    StmtBuf one = {0};
+    load_all(a, &one, a->used_in_red, at_0, &it);
+    a->memo = memo_new(a, &one);
+    if (a->nred) push(a, &one, mk_decl(a, "__ak_m", ak_auto, chunk_mask(a, mk_int(a, 0, loc), chunk, extent, loc), loc));
+    for (int p = 1; p <= P; p++)
+        for (int j = 0; j < a->nred; j++)
+            if (a->phase[j] == p)
+                push(a, &one, mk_decl(a, acc_name(a, j), ak_auto,
+                                      masked_part(a, &one, j, arena_printf(a->ar, "__ak_v%d", j), "__ak_m", &it, &ot),
+                                      a->red[j]->loc));
+    reduced_outputs(a, &one, oidx, at_0, &ot, &kt);
+    full_outputs(a, &one, at_0, &it, &ot);
+
+    /* several chunks */
+    StmtBuf many = {0};
     for (int p = 1; p <= P; p++) {
-        /* the last chunk, masked with each reduction's identity: it starts the accumulators */
-        for (int j = 0; j < a->nred; j++) {
-            if (a->phase[j] != p) continue;
-            const Expr *u = a->red[j];
-            SrcLoc l = u->loc;
-            const char *v = arena_printf(a->ar, "__ak_v%d", j);
-            Expr *op = emit_value(a, u->args[0], &ot, false);
-            push(a, &b, mk_decl(a, v, ak_auto, widen(a, op, vrank(a, u->args[0]), &it), l));
-            Expr *fill;
-            switch (u->bi) {
-            case BI_SUM: fill = mk_int(a, 0, l); break;
-            case BI_PROD: fill = mk_int(a, 1, l); break;
-            case BI_MAX: fill = mk_call(a, BI_MIN, l, 1, mk_name(a, v, l), NULL, NULL); break;
-            default: fill = mk_call(a, BI_MAX, l, 1, mk_name(a, v, l), NULL, NULL); break;
-            }
-            Expr *masked = mk_call(a, BI_WHERE, l, 3, mk_name(a, "__ak_m", l), mk_name(a, v, l), fill);
-            push(a, &b, mk_decl(a, acc_name(a, j), ak_auto, reduce(a, u, masked), l));
-        }
-        /* for (int64_t __ak_c = 0; __ak_c < __ak_last; __ak_c += 1) { loads; r = r op reduce(...); } */
-        Stmt *loop = mk_stmt(a, ST_FOR, loc);
-        StmtBuf init = {0}, lb = {0};
-        push(a, &init, mk_decl(a, "__ak_c", ak_int64, mk_int(a, 0, loc), loc));
-        loop->init_s = block(a, &init, loc);
-        loop->cond = mk_bin(a, BOP_LT, mk_name(a, "__ak_c", loc), mk_name(a, "__ak_last", loc));
-        loop->step_s = mk_assign(a, "__ak_c", mk_int(a, 1, loc), loc);
-        loop->step_s->op = BOP_ADD;
         bool use[64] = {0};
         for (int i = 0; i < f->nparams; i++) use[i] = a->used_in_red[i] && phase_reads(a, p, i);
-        load_all(a, &lb, use, at_c, &it);
+        StmtBuf lb = {0};
         a->memo = memo_new(a, &lb);
+        load_all(a, &lb, use, at_c, &it);
+        push(a, &lb, mk_decl(a, "__ak_m", ak_auto, chunk_mask(a, mk_name(a, "__ak_c", loc), chunk, extent, loc), loc));
         for (int j = 0; j < a->nred; j++) {
             if (a->phase[j] != p) continue;
-            const Expr *u = a->red[j];
-            Expr *op = widen(a, emit_value(a, u->args[0], &ot, false), vrank(a, u->args[0]), &it);
-            push(a, &lb, mk_assign(a, acc_name(a, j), combine(a, u->bi, mk_name(a, acc_name(a, j), loc), reduce(a, u, op)),
-                                   u->loc));
+            Expr *part = masked_part(a, &lb, j, arena_printf(a->ar, "__ak_v%d", j), "__ak_m", &it, &ot);
+            push(a, &lb, mk_assign(a, acc_name(a, j), combine(a, a->red[j]->bi, mk_name(a, acc_name(a, j), loc), part),
+                                   a->red[j]->loc));
         }
-        loop->body = block(a, &lb, loc);
-        push(a, &b, loop);
-        a->memo = top;
+        /* chunk 0 under prefixed names at this level, then chunks 1..last */
+        a->memo = memo_new(a, &many);
+        load_all_prefixed(a, &many, use, at_0, &it, p);
+        push(a, &many, mk_decl(a, arena_printf(a->ar, "__ak_m0_%d", p), ak_auto,
+                               chunk_mask(a, mk_int(a, 0, loc), chunk, extent, loc), loc));
+        for (int j = 0; j < a->nred; j++) {
+            if (a->phase[j] != p) continue;
+            Expr *part = masked_part(a, &many, j, arena_printf(a->ar, "__ak_v%d_0", j), arena_printf(a->ar, "__ak_m0_%d", p),
+                                     &it, &ot);
+            push(a, &many, mk_decl(a, acc_name(a, j), ak_auto, part, a->red[j]->loc));
+        }
+        unprefix(a);
+        push(a, &many, for_chunks(a, 1, "__ak_c", &lb, true, loc));
     }
-    /* outputs of the reduced space, then those kept along K (extent 1) */
-    load_all(a, &b, a->used_out, oidx, &ot);
-    for (int k = 0; k < a->nassigned; k++) {
-        int pi = a->assigned_order[k];
-        const Param *p = &f->params[pi];
-        if (a->out_kind[pi] == AK_KEEP_FULL) continue;
-        bool red = a->out_kind[pi] == AK_KEEP_REDUCED;
-        const Tile *t = red ? &ot : &kt;
-        Expr *v = emit_value(a, a->final_value[pi], &ot, red);
-        v = widen(a, v, vrank(a, a->final_value[pi]), t);
-        push(a, &b, mk_decl(a, p->name, value_type(p), v, a->final_loc[pi]));
-        Stmt *st = mk_stmt(a, ST_EXPR, p->loc);
-        st->value = access(a, BI_STORE, p, mk_name(a, p->name, p->loc), red ? oidx : at_0, t, p->loc);
-        push(a, &b, st);
-    }
-    /* outputs of the full space: the last chunk (still loaded), then the others */
+    a->memo = memo_new(a, &many);
+    reduced_outputs(a, &many, oidx, at_0, &ot, &kt);
     bool any_full = false;
     for (int k = 0; k < a->nassigned; k++) any_full |= a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL;
     if (any_full) {
         StmtBuf lb = {0};
-        for (int pass = 0; pass < 2; pass++) {
-            StmtBuf *out = pass ? &lb : &b;
-            if (pass) {
-                bool use[64] = {0};
-                Ak t = *a;
-                memset(t.used_in_red, 0, sizeof t.used_in_red);
-                for (int k = 0; k < a->nassigned; k++)
-                    if (a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL)
-                        mark_reads(&t, a->final_value[a->assigned_order[k]], true);
-                memcpy(use, t.used_in_red, sizeof use);
-                load_all(a, out, use, at_c, &it);
-                a->memo = memo_new(a, out);
-            }
-            for (int k = 0; k < a->nassigned; k++) {
-                int pi = a->assigned_order[k];
-                const Param *p = &f->params[pi];
-                if (a->out_kind[pi] != AK_KEEP_FULL) continue;
-                Expr *v = emit_value(a, a->final_value[pi], &ot, false);
-                v = widen(a, v, vrank(a, a->final_value[pi]), &it);
-                push(a, out, mk_decl(a, p->name, value_type(p), v, a->final_loc[pi]));
-                Stmt *st = mk_stmt(a, ST_EXPR, p->loc);
-                st->value = access(a, BI_STORE, p, mk_name(a, p->name, p->loc), pass ? at_c : at_last, &it, p->loc);
-                push(a, out, st);
-            }
-        }
-        Stmt *loop = mk_stmt(a, ST_FOR, loc);
-        StmtBuf init = {0};
-        push(a, &init, mk_decl(a, "__ak_c", ak_int64, mk_int(a, 0, loc), loc));
-        loop->init_s = block(a, &init, loc);
-        loop->cond = mk_bin(a, BOP_LT, mk_name(a, "__ak_c", loc), mk_name(a, "__ak_last", loc));
-        loop->step_s = mk_assign(a, "__ak_c", mk_int(a, 1, loc), loc);
-        loop->step_s->op = BOP_ADD;
-        loop->body = block(a, &lb, loc);
-        push(a, &b, loop);
+        bool use[64] = {0};
+        Ak t = *a;
+        memset(t.used_in_red, 0, sizeof t.used_in_red);
+        for (int k = 0; k < a->nassigned; k++)
+            if (a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL) mark_reads(&t, a->final_value[a->assigned_order[k]], true);
+        memcpy(use, t.used_in_red, sizeof use);
+        load_all(a, &lb, use, at_c, &it);
+        a->memo = memo_new(a, &lb);
+        full_outputs(a, &lb, at_c, &it, &ot);
+        push(a, &many, for_chunks(a, 0, "__ak_c", &lb, true, loc));
     }
     a->memo = NULL;
+    Stmt *branch = mk_stmt(a, ST_IF, loc);
+    branch->cond = mk_bin(a, BOP_EQ, mk_name(a, "__ak_last", loc), mk_int(a, 0, loc));
+    branch->then_s = block(a, &one, loc);
+    branch->else_s = block(a, &many, loc);
+    push(a, &b, branch);
     f->body = block(a, &b, bloc);
 }
 

@@ -75,6 +75,18 @@ if want golden; then
                 echo "golden: $src --emit=$kind differs:"; head -20 "$OUT/$name.$kind.diff" "$OUT/$name.$kind.err"; f=$((f + 1))
             fi
         done
+        # a source with kernel graphs: its --remarks (which calls fused, and why not)
+        grep -q TILE_GRAPH "$src" || continue
+        gold=tests/golden/$name.remarks
+        if [ ! -f "$gold" ]; then
+            echo "golden: missing $gold (make golden-update writes it)"; f=$((f + 1)); continue
+        fi
+        if "$TILEC" --check --remarks --color=never "$src" > "$OUT/$name.remarks" 2>&1 &&
+           diff -u "$gold" "$OUT/$name.remarks" > "$OUT/$name.remarks.diff"; then
+            p=$((p + 1))
+        else
+            echo "golden: $src --remarks differs:"; head -20 "$OUT/$name.remarks.diff"; f=$((f + 1))
+        fi
     done
     section golden $p $f
 fi

@@ -658,6 +658,13 @@ def wl_fused_expr(c):
                    lambda get: chk("torch.compile", get))
     res.clear()
     A.zero_()
+    A.zero_()
+    # issue #23: the same expression as an array kernel (tilec chose the tile and the grid)
+    c.run(wl, "tilec array kernel", c.tc.lazy("ag_expr", None, A, B, C, D, E, F), check=chk("tilec ag_expr", lambda: A),
+          note="`A = B + C*D + tile_sin(E)*F + 10;` as an array kernel (graphs.tile.c); ratios use the tilec row",
+          tilec=True)
+    c.head_to_head(wl, "tilec", ("speed", 0.97), mine="tilec array kernel")
+    A.zero_()
     c.run(wl, "Triton (autotuned block)",
           lambda: triton_expr[lambda m: (triton.cdiv(n, m["BLOCK"]),)](A, B, C, D, E, F, n),
           check=chk("triton expr", lambda: A))
@@ -680,6 +687,13 @@ def softmax_workload(c, m, k, dtype):
     y.zero_()
     c.run(wl, "tilec, exact exp and division", c.tc.lazy(kern + "_exact", (m,), x, y, k),
           check=chk("tilec " + kern + "_exact", lambda: y), note="a second tilec variant; ratios use the row above", tilec=True)
+    # issue #23: softmax written as a graph of max, subtract-exp, sum and divide (four array kernels),
+    # fused into one pass per row; exact exp and division, as the row above
+    y.zero_()
+    graph = "tilec graph (max, sub-exp, sum, divide)"
+    c.run(wl, graph, c.tc.lazy("ag_softmax_" + name, None, y, x), check=chk("tilec ag_softmax_" + name, lambda: y),
+          note="graphs.tile.c: four array kernels fused into one kernel; ratios use the tilec row", tilec=True)
+    c.head_to_head(wl, "tilec, exact exp and division", ("speed", 0.95), mine=graph)
     res = {}
 
     def eager():
@@ -714,6 +728,46 @@ def wl_softmax_f32(c):
 
 def wl_softmax_f16(c):
     softmax_workload(c, 8192, 8192, torch.float16)
+
+
+def wl_ln_gelu_res(c):
+    """Issue #23: layer norm, GELU (tanh) and a residual add written as three array kernels and
+    one graph (graphs.tile.c), fused into one kernel; beside the same three torch ops eager and
+    compiled, and tilec's three kernels launched one by one."""
+    m, k = 8192, 4096
+    wl = "layer norm + GELU + residual f16 %dx%d (graph)" % (m, k)
+    c.T.workload(wl, "memory", 3 * m * k * 2 + 2 * k * 2, None,
+                 "read x and r + write y, 2 bytes each per element (the fused minimum), plus the weight and bias")
+    x = torch.randn(m, k, device="cuda", dtype=torch.float16) * 2 + 1
+    r = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    w = torch.rand(k, device="cuda", dtype=torch.float16) + 0.5
+    b = torch.randn(k, device="cuda", dtype=torch.float16)
+    y = torch.empty_like(x)
+    eps = 1e-5
+    h, _ = layer_norm_ref(x, w, b, eps)
+    h = h.half().double()  # each op's float16 result, as the three kernels store it
+    g = Fn.gelu(h, approximate="tanh").half().double()
+    ref = g + r.double()
+    scale = g.abs() + r.double().abs() + 1  # a float16 rounding of h or g moves y by about its ulp
+    chk = lambda what, out: (lambda: close(what, out(), ref, scale, 4 * U16, 2.0 ** -24))
+    c.run(wl, "tilec", c.tc.lazy("ag_ln_gelu_res", None, y, x, r, w, b, eps), check=chk("tilec ag_ln_gelu_res", lambda: y),
+          note="graph ag_ln_gelu_res: three array kernels, fused into one", tilec=True)
+    hh, gg = torch.empty_like(x), torch.empty_like(x)
+    ln, ge, ad = (c.tc.lazy(n, None, *a) for n, a in (("ag_layer_norm", (hh, x, w, b, eps)), ("ag_gelu", (gg, hh)),
+                                                        ("ag_add", (y, gg, r))))
+    unfused = "tilec unfused (three array kernels)"
+    y.zero_()
+    c.run(wl, unfused, lambda: (ln(), ge(), ad()), check=chk("tilec unfused", lambda: y),
+          note="the graph's kernels one by one, h and g in memory; ratios use the tilec row", tilec=True)
+    res = {}
+    fn = lambda x, r: Fn.gelu(Fn.layer_norm(x, (k,), w, b, eps), approximate="tanh") + r
+
+    def eager():
+        res["e"] = fn(x, r)
+    c.run(wl, "torch eager", eager, check=chk("torch eager", lambda: res["e"]))
+    c.run_compiled(wl, "ln_gelu_res", fn, (x, r), lambda get: chk("torch.compile", get))
+    c.head_to_head(wl, "torch.compile", ("speed", 1.3))
+    c.head_to_head(wl, unfused, ("speed", 2.0))
 
 
 def wl_layer_norm(c):
@@ -1259,7 +1313,8 @@ def wl_launch_overhead(c):
             c.T.add(wl, name, None, error=msg, tilec=mine)
 
 
-WORKLOADS = [wl_launch_overhead, wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm, wl_matmul_4096,
+WORKLOADS = [wl_launch_overhead, wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm,
+             wl_ln_gelu_res, wl_matmul_4096,
              wl_matmul_8192, wl_matmul_f16, wl_matmul_fp8, wl_matmul_tf32, wl_matmul_int8, wl_matmul_ragged,
              wl_matmul_gelu, wl_conv1d, wl_conv2d, wl_transpose, wl_tuning]
 
