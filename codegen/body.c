@@ -404,10 +404,7 @@ KernelPlan emit_plan(const Func *f, bool cuda, int max_threads)
     /* Enough threads that each holds about one 16-byte run per tile, 128 to
      * 256 of them (full warps, and at most 8 runs of registers per tile). */
     int64_t t = maxn / pl.vec;
-    /* an array kernel's reduction keeps its last chunk live through every
-     * phase: up to 512 threads, so that a chunk of 4096 or 8192 elements
-     * leaves each thread registers to spare (sema/array_kernel.c) */
-    int64_t tmax = max_threads >= 32 ? max_threads : f->is_array_kernel && f->ak_axis >= 0 ? 512 : 256;
+    int64_t tmax = max_threads >= 32 ? max_threads : 256;
     if (t > tmax) t = tmax;
     if (t < 128 && tmax >= 128) t = 128;
     if (t < 32) t = 32;

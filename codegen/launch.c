@@ -173,7 +173,10 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
         if (!p->tunable) continue;
         fprintf(o, "    long long %s = %" PRId64 ";\n", p->name, dflt ? dflt->val[t] : p->specs[0]);
         t++;
-        if (!dflt && f->is_array_kernel && p->ak_ref >= 0) {
+        if (p->ak_whole) {
+            /* the row fits one chunk: the kernel's one-pass branch (the block extent came first) */
+            fprintf(o, "    %s = %s->shape[%d] <= TILEC_BLOCK;\n", p->name, f->params[p->ak_ref].name, p->ak_dim);
+        } else if (!dflt && f->is_array_kernel && p->ak_ref >= 0) {
             /* an array kernel's tile extent along an axis: the smallest
              * listed value that covers the axis's (broadcast) extent, else
              * the largest (a tuning table entry overrides it) */
@@ -220,6 +223,11 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
             if (f->params[i].tunable) fprintf(o, "            %s = tab_[best_][%d];\n", f->params[i].name, 1 + nkey + t++);
         fputs("        }\n    }\n", o);
     }
+    /* whatever the table says, one chunk per row only where the row fits */
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].ak_whole)
+            fprintf(o, "    if (%s->shape[%d] > TILEC_BLOCK) %s = 0;\n", f->params[f->params[i].ak_ref].name,
+                    f->params[i].ak_dim, f->params[i].name);
     free(tab);
 }
 
@@ -313,6 +321,11 @@ void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, char *
     if (f->is_array_kernel) emit_array_broadcast(o, f);
     bool tuned = emit_has_tunable(f);
     if (tuned && !co->tune_explicit) emit_dispatch(o, co, f);
+    for (int i = 0; co->tune_explicit && i < f->nparams; i++)
+        if (f->params[i].ak_whole) /* the tuning program's choice: refused where the row does not fit */
+            fprintf(o, "    if (%s && %s->shape[%d] > TILEC_BLOCK)\n        return tilec_fail(TILEC_ERR_CONSTANT, "
+                       "\"TILEC_WHOLE = 1 needs rows of at most TILEC_BLOCK = %%lld elements\", (long long)TILEC_BLOCK);\n",
+                    f->params[i].name, f->params[f->params[i].ak_ref].name, f->params[i].ak_dim);
     if (ast_nconst(f)) {
         /* "    if (BM == 64 && BN == 128) spec_ = 0;", ... and the error
          * listing the requested and the compiled values */

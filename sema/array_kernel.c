@@ -28,7 +28,7 @@
 #include "frontend/diag.h"
 #include "sema/sema_impl.h"
 
-enum { AK_MAX_TMPS = 64, AK_MAX_REDS = 16, AK_ELEMS = 2048 };
+enum { AK_MAX_TMPS = 64, AK_MAX_REDS = 16, AK_ELEMS = 2048, AK_MULTI_CHUNK = 1024 };
 
 /* What a value of a row kernel (one with reductions) varies along: a
  * scalar; the operand space (rank R), or an input of lower rank that may
@@ -48,6 +48,7 @@ typedef struct AkTmp {
  * get `auto __ak_tK_M = value;` the first time a temporary is needed there. */
 typedef struct Memo {
     struct StmtBuf *buf;
+    bool all;               /* every temporary (the one-chunk branch: its tiles stay live anyway) */
     const Expr *key[64];
     bool red[64];
     const char *name[64];
@@ -792,7 +793,10 @@ static Expr *emit_value(Ak *a, const Expr *e, const Tile *ot, bool reduced)
         if (a->tmp[i].init == e && e->kind != EX_NAME && e->kind != EX_INT && e->kind != EX_FLOAT) k = i;
     /* a small value is recomputed where it is used: a tile kept live across
      * the phases costs registers (and spills) that recomputing does not */
-    if (k < 0 || tree_size(e, AK_MEMO_SIZE) < AK_MEMO_SIZE) return emit_node(a, e, ot, reduced);
+    if (k < 0) return emit_node(a, e, ot, reduced);
+    VKind vk = kind_of(a, e);
+    if (!m->all && vk != VK_S && vk != VK_K && tree_size(e, AK_MEMO_SIZE) < AK_MEMO_SIZE)
+        return emit_node(a, e, ot, reduced);
     for (int i = 0; i < m->n; i++)
         if (m->key[i] == e && m->red[i] == reduced) return mk_name(a, m->name[i], e->loc);
     Expr *v = emit_node(a, e, ot, reduced);
@@ -968,15 +972,16 @@ static Expr *chunk_mask(Ak *a, Expr *c, Expr *chunk, Expr *extent, SrcLoc loc)
     return mk_bin(a, BOP_LT, pos, sem_copy_expr(a->ar, extent));
 }
 
-/* RED(where(mask, v, identity)): reduction j's value over one chunk, its
- * operand declared as `auto vname = ...` first (the fill of a maximum of
- * integers reads it twice). */
-static Expr *masked_part(Ak *a, StmtBuf *b, int j, const char *vname, const char *mask, const Tile *it, const Tile *ot)
+/* RED(where(mask, v, identity)): reduction j's value over one chunk.  The
+ * mask is an expression computed where it is used (a bool tile kept in
+ * registers across the phases would cost one register per element); the
+ * operand is declared `auto vname = ...` only for a maximum or minimum of
+ * integers, whose fill (the chunk's own minimum or maximum) reads it twice. */
+static Expr *masked_part(Ak *a, StmtBuf *b, int j, const char *vname, Expr *mask, const Tile *it, const Tile *ot)
 {
     const Expr *u = a->red[j];
     SrcLoc l = u->loc;
-    Expr *op = emit_value(a, u->args[0], ot, false);
-    push(a, b, mk_decl(a, vname, ak_auto, widen(a, op, vrank(a, u->args[0]), it), l));
+    Expr *op = widen(a, emit_value(a, u->args[0], ot, false), vrank(a, u->args[0]), it);
     Expr *fill;
     switch (u->bi) {
     case BI_SUM: fill = mk_int(a, 0, l); break;
@@ -986,11 +991,33 @@ static Expr *masked_part(Ak *a, StmtBuf *b, int j, const char *vname, const char
             fill = mk(a, EX_FLOAT, l);
             fill->fval = u->bi == BI_MAX ? -INFINITY : INFINITY;
         } else {
+            push(a, b, mk_decl(a, vname, ak_auto, op, l));
+            op = mk_name(a, vname, l);
             fill = mk_call(a, u->bi == BI_MAX ? BI_MIN : BI_MAX, l, 1, mk_name(a, vname, l), NULL, NULL);
         }
         break;
     }
-    return reduce(a, u, mk_call(a, BI_WHERE, l, 3, mk_name(a, mask, l), mk_name(a, vname, l), fill));
+    return reduce(a, u, mk_call(a, BI_WHERE, l, 3, mask, op, fill));
+}
+
+/* The one-chunk branch's mask: the row fits the chunk, so int32 positions
+ * against its extent. */
+static Expr *single_mask(Ak *a, Expr *chunk, Expr *extent, SrcLoc loc)
+{
+    Expr *ty = mk(a, EX_TYPE, loc);
+    ty->type = (TypeRef){.spelling = "int32_t", .dtype = DT_INT32};
+    Expr *ar = mk_call(a, BI_ARANGE, loc, 1, ty, NULL, NULL);
+    add_opt(a, ar, "shape", mk_list(a, &chunk, 1, loc));
+    Expr *pos = ar;
+    if (a->K < a->R - 1) {
+        Expr *shp[4] = {chunk};
+        for (int d = 1; d < a->R - a->K; d++) shp[d] = mk_int(a, 1, loc);
+        pos = mk_call(a, BI_RESHAPE, loc, 1, ar, NULL, NULL);
+        add_opt(a, pos, "shape", mk_list(a, shp, a->R - a->K, loc));
+    }
+    Expr *ty2 = mk(a, EX_TYPE, loc);
+    ty2->type = ty->type;
+    return mk_bin(a, BOP_LT, pos, mk_call(a, BI_CAST, loc, 2, sem_copy_expr(a->ar, extent), ty2, NULL));
 }
 
 static Stmt *for_chunks(Ak *a, int from, const char *var, StmtBuf *body, bool inclusive, SrcLoc loc)
@@ -1076,6 +1103,22 @@ static void lower_rows(Ak *a, SrcLoc bloc)
         kt.ext[d] = d == K ? mk_int(a, 1, loc) : it.ext[d];
         if (d != K) ot.ext[k++] = it.ext[d];
     }
+    /* rows over several chunks walk them 1024 elements at a time whatever
+     * TILEC_BLOCK is: a chunk's values are live beside the next's, and
+     * wider chunks spill */
+    Tile itm = it;
+    if (K == R - 1) {
+        Expr *cm = mk(a, EX_COND, loc);
+        cm->a = mk_bin(a, BOP_GT, block_name(a), mk_int(a, AK_MULTI_CHUNK, loc));
+        cm->b = mk_int(a, AK_MULTI_CHUNK, loc);
+        cm->c = block_name(a);
+        itm.ext[K] = cm;
+    }
+    /* TILEC_WHOLE: 1 where the reduced axis fits one chunk (the launcher says so) */
+    static const int64_t whole[] = {1, 0};
+    add_tunable(a, whole, 2, refp, K);
+    f->params[f->nparams - 1].name = "TILEC_WHOLE";
+    f->params[f->nparams - 1].ak_whole = true;
     Expr *oidx[4];
     if (R == 2) oidx[0] = bid(a, 0);
     else oidx[0] = bid(a, 1), oidx[1] = bid(a, 0);
@@ -1092,57 +1135,56 @@ static void lower_rows(Ak *a, SrcLoc bloc)
     for (int j = 0; j < a->nred; j++)
         if (a->phase[j] > P) P = a->phase[j];
     StmtBuf b = {0};
-    /* int64_t __ak_last = extent > 0 ? (extent + chunk - 1) / chunk - 1 : 0; (an empty axis: one chunk,
-     * all masked, so a sum is 0 and a product 1) */
+    /* the multi-chunk branch's int64_t __ak_last = extent > 0 ? (extent + chunk - 1) / chunk - 1 : 0; (an
+     * empty axis: one chunk, all masked, so a sum is 0 and a product 1) */
     Expr *last = mk(a, EX_COND, loc);
     last->a = mk_bin(a, BOP_GT, sem_copy_expr(a->ar, extent), mk_int(a, 0, loc));
     last->b = mk_bin(a, BOP_SUB,
                      mk_bin(a, BOP_DIV,
-                            mk_bin(a, BOP_SUB, mk_bin(a, BOP_ADD, sem_copy_expr(a->ar, extent), sem_copy_expr(a->ar, chunk)),
+                            mk_bin(a, BOP_SUB, mk_bin(a, BOP_ADD, sem_copy_expr(a->ar, extent), sem_copy_expr(a->ar, itm.ext[K])),
                                    mk_int(a, 1, loc)),
-                            sem_copy_expr(a->ar, chunk)),
+                            sem_copy_expr(a->ar, itm.ext[K])),
                      mk_int(a, 1, loc));
     last->c = mk_int(a, 0, loc);
-    push(a, &b, mk_decl(a, "__ak_last", ak_int64, last, loc));
 
     /* one chunk: loaded once */
     StmtBuf one = {0};
     load_all(a, &one, a->used_in_red, at_0, &it);
     a->memo = memo_new(a, &one);
-    if (a->nred) push(a, &one, mk_decl(a, "__ak_m", ak_auto, chunk_mask(a, mk_int(a, 0, loc), chunk, extent, loc), loc));
+    a->memo->all = true;
     for (int p = 1; p <= P; p++)
         for (int j = 0; j < a->nred; j++)
             if (a->phase[j] == p)
                 push(a, &one, mk_decl(a, acc_name(a, j), ak_auto,
-                                      masked_part(a, &one, j, arena_printf(a->ar, "__ak_v%d", j), "__ak_m", &it, &ot),
+                                      masked_part(a, &one, j, arena_printf(a->ar, "__ak_v%d", j),
+                                                  single_mask(a, chunk, extent, loc), &it, &ot),
                                       a->red[j]->loc));
     reduced_outputs(a, &one, oidx, at_0, &ot, &kt);
     full_outputs(a, &one, at_0, &it, &ot);
 
     /* several chunks */
     StmtBuf many = {0};
+    push(a, &many, mk_decl(a, "__ak_last", ak_int64, last, loc));
     for (int p = 1; p <= P; p++) {
         bool use[64] = {0};
         for (int i = 0; i < f->nparams; i++) use[i] = a->used_in_red[i] && phase_reads(a, p, i);
         StmtBuf lb = {0};
         a->memo = memo_new(a, &lb);
-        load_all(a, &lb, use, at_c, &it);
-        push(a, &lb, mk_decl(a, "__ak_m", ak_auto, chunk_mask(a, mk_name(a, "__ak_c", loc), chunk, extent, loc), loc));
+        load_all(a, &lb, use, at_c, &itm);
         for (int j = 0; j < a->nred; j++) {
             if (a->phase[j] != p) continue;
-            Expr *part = masked_part(a, &lb, j, arena_printf(a->ar, "__ak_v%d", j), "__ak_m", &it, &ot);
+            Expr *part = masked_part(a, &lb, j, arena_printf(a->ar, "__ak_v%d", j),
+                                     chunk_mask(a, mk_name(a, "__ak_c", loc), itm.ext[K], extent, loc), &itm, &ot);
             push(a, &lb, mk_assign(a, acc_name(a, j), combine(a, a->red[j]->bi, mk_name(a, acc_name(a, j), loc), part),
                                    a->red[j]->loc));
         }
         /* chunk 0 under prefixed names at this level, then chunks 1..last */
         a->memo = memo_new(a, &many);
-        load_all_prefixed(a, &many, use, at_0, &it, p);
-        push(a, &many, mk_decl(a, arena_printf(a->ar, "__ak_m0_%d", p), ak_auto,
-                               chunk_mask(a, mk_int(a, 0, loc), chunk, extent, loc), loc));
+        load_all_prefixed(a, &many, use, at_0, &itm, p);
         for (int j = 0; j < a->nred; j++) {
             if (a->phase[j] != p) continue;
-            Expr *part = masked_part(a, &many, j, arena_printf(a->ar, "__ak_v%d_0", j), arena_printf(a->ar, "__ak_m0_%d", p),
-                                     &it, &ot);
+            Expr *part = masked_part(a, &many, j, arena_printf(a->ar, "__ak_v%d_0", j),
+                                     chunk_mask(a, mk_int(a, 0, loc), itm.ext[K], extent, loc), &itm, &ot);
             push(a, &many, mk_decl(a, acc_name(a, j), ak_auto, part, a->red[j]->loc));
         }
         unprefix(a);
@@ -1160,14 +1202,15 @@ static void lower_rows(Ak *a, SrcLoc bloc)
         for (int k = 0; k < a->nassigned; k++)
             if (a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL) mark_reads(&t, a->final_value[a->assigned_order[k]], true);
         memcpy(use, t.used_in_red, sizeof use);
-        load_all(a, &lb, use, at_c, &it);
+        load_all(a, &lb, use, at_c, &itm);
         a->memo = memo_new(a, &lb);
-        full_outputs(a, &lb, at_c, &it, &ot);
+        full_outputs(a, &lb, at_c, &itm, &ot);
         push(a, &many, for_chunks(a, 0, "__ak_c", &lb, true, loc));
     }
     a->memo = NULL;
+    /* TILEC_WHOLE is a constant of each specialization: the other branch is dead code */
     Stmt *branch = mk_stmt(a, ST_IF, loc);
-    branch->cond = mk_bin(a, BOP_EQ, mk_name(a, "__ak_last", loc), mk_int(a, 0, loc));
+    branch->cond = mk_name(a, "TILEC_WHOLE", loc);
     branch->then_s = block(a, &one, loc);
     branch->else_s = block(a, &many, loc);
     push(a, &b, branch);
@@ -1279,7 +1322,7 @@ static bool collect(Ak *a, Stmt *body, bool *rows, int *out_rank, int *tmp_assig
                                      "value");
                 continue;
             }
-            if (!strcmp(st->name, "TILEC_BLOCK") || !strncmp(st->name, "__ak_", 5)) {
+            if (!strcmp(st->name, "TILEC_BLOCK") || !strcmp(st->name, "TILEC_WHOLE") || !strncmp(st->name, "__ak_", 5)) {
                 ak_error(a, st->name_loc, "'%s' is a name tilec gives to what it adds to array kernels; rename the "
                                           "temporary",
                          st->name);
@@ -1371,10 +1414,13 @@ static bool lower_kernel(Ak *a)
         ak_error(a, f->loc, "array kernel '%s' has more than 63 parameters", f->name);
         return false;
     }
-    if (param_index(f, "TILEC_BLOCK") >= 0) {
-        ak_error(a, f->params[param_index(f, "TILEC_BLOCK")].loc,
-                 "TILEC_BLOCK is the name of the tile extent tilec adds to array kernels; rename the parameter");
-        return false;
+    for (int r = 0; r < 2; r++) {
+        const char *nm = r ? "TILEC_WHOLE" : "TILEC_BLOCK";
+        if (param_index(f, nm) >= 0) {
+            ak_error(a, f->params[param_index(f, nm)].loc,
+                     "%s is the name of a constant tilec adds to array kernels; rename the parameter", nm);
+            return false;
+        }
     }
     Stmt *body = f->body;
     if (!body || body->kind != ST_BLOCK) return true;
