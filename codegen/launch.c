@@ -126,6 +126,14 @@ void emit_tune_helpers(FILE *o, const CodegenOptions *co, const Program *p, bool
         fputs("static int tilec_cc_(void)\n{\n    return 0;\n}\n\n", o);
 }
 
+/* An array kernel's chunk along its reduced axis, as the C expression of
+ * its TILEC_BLOCK (sema/array_kernel.c): the block itself along the last
+ * axis, 2048 / block rows (at least 1) along another. */
+static const char *whole_chunk(const Func *f)
+{
+    return f->ak_axis == f->ak_space_rank - 1 ? "TILEC_BLOCK" : "(TILEC_BLOCK >= 2048 ? 1 : 2048 / TILEC_BLOCK)";
+}
+
 /* The tuned values of f's TILE_TUNABLE parameters, as locals named like
  * them: the entry of co->tuning for this device (same cc) nearest to the
  * problem (smallest sum of bucket differences; the first of the sorted table
@@ -175,7 +183,7 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
         t++;
         if (p->ak_whole) {
             /* the row fits one chunk: the kernel's one-pass branch (the block extent came first) */
-            fprintf(o, "    %s = %s->shape[%d] <= TILEC_BLOCK;\n", p->name, f->params[p->ak_ref].name, p->ak_dim);
+            fprintf(o, "    %s = %s->shape[%d] <= %s;\n", p->name, f->params[p->ak_ref].name, p->ak_dim, whole_chunk(f));
         } else if (!dflt && f->is_array_kernel && p->ak_ref >= 0) {
             /* an array kernel's tile extent along an axis: the smallest
              * listed value that covers the axis's (broadcast) extent, else
@@ -226,8 +234,8 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
     /* whatever the table says, one chunk per row only where the row fits */
     for (int i = 0; i < f->nparams; i++)
         if (f->params[i].ak_whole)
-            fprintf(o, "    if (%s->shape[%d] > TILEC_BLOCK) %s = 0;\n", f->params[f->params[i].ak_ref].name,
-                    f->params[i].ak_dim, f->params[i].name);
+            fprintf(o, "    if (%s->shape[%d] > %s) %s = 0;\n", f->params[f->params[i].ak_ref].name,
+                    f->params[i].ak_dim, whole_chunk(f), f->params[i].name);
     free(tab);
 }
 
@@ -323,9 +331,10 @@ void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, char *
     if (tuned && !co->tune_explicit) emit_dispatch(o, co, f);
     for (int i = 0; co->tune_explicit && i < f->nparams; i++)
         if (f->params[i].ak_whole) /* the tuning program's choice: refused where the row does not fit */
-            fprintf(o, "    if (%s && %s->shape[%d] > TILEC_BLOCK)\n        return tilec_fail(TILEC_ERR_CONSTANT, "
-                       "\"TILEC_WHOLE = 1 needs rows of at most TILEC_BLOCK = %%lld elements\", (long long)TILEC_BLOCK);\n",
-                    f->params[i].name, f->params[f->params[i].ak_ref].name, f->params[i].ak_dim);
+            fprintf(o, "    if (%s && %s->shape[%d] > %s)\n        return tilec_fail(TILEC_ERR_CONSTANT, "
+                       "\"TILEC_WHOLE = 1 needs a reduced axis of at most %%lld elements\", (long long)(%s));\n",
+                    f->params[i].name, f->params[f->params[i].ak_ref].name, f->params[i].ak_dim, whole_chunk(f),
+                    whole_chunk(f));
     if (ast_nconst(f)) {
         /* "    if (BM == 64 && BN == 128) spec_ = 0;", ... and the error
          * listing the requested and the compiled values */

@@ -168,9 +168,8 @@ static void test_row_stats(int64_t m, int64_t n)
     free(x), free(y), free(dot), free(sq), free(wdot), free(wsq);
 }
 
-static void test_col_range(void)
+static void test_col_range(int64_t m, int64_t n)
 {
-    int64_t m = 1000, n = 259;
     double *x = rnd(m * n, -2, 2), *w = rnd(n, 0.5, 2);
     for (int64_t i = 0; i < m * n; i++) x[i] = as32(x[i]);
     for (int64_t j = 0; j < n; j++) w[j] = as32(w[j]);
@@ -188,7 +187,9 @@ static void test_col_range(void)
         }
         want[j] = (hi - lo) * w[j];
     }
-    ex_check("col_range: (max - min of exp(X), axis 0) * w", got, want, n, 1e-5, 1e-5);
+    char what[96];
+    snprintf(what, sizeof what, "col_range (%lld x %lld): (max - min of exp(X), axis 0) * w", (long long)m, (long long)n);
+    ex_check(what, got, want, n, 1e-5, 1e-5);
     ex_free(dx), ex_free(dw), ex_free(dr);
     free(x), free(w), free(got), free(want);
 }
@@ -277,7 +278,8 @@ int main(void)
     test_row_stats(77, 1000);   /* a ragged last chunk */
     test_row_stats(130, 4096);  /* whole chunks only */
     test_row_stats(3, 5);       /* one partial chunk */
-    test_col_range();
+    test_col_range(1000, 259); /* columns over several chunks of rows */
+    test_col_range(3, 100);    /* all rows in one chunk */
     test_mid_mean();
     test_layer_norm(33, 1000);  /* one chunk, masked */
     test_layer_norm(9, 5000);   /* two chunks of 4096 */
