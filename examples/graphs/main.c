@@ -3,7 +3,8 @@
  * float64, on random inputs with ragged rows.  Fusion keeps every
  * temporary's element type, so fused and unfused agree to within the last
  * bits a compiler may change by contracting a*b+c into one fma on the GPU
- * (2^-20 relative for float32, one float16 ulp); float64 references: float32
+ * (2^-20 relative for float32; for float16, a few ulps through three
+ * float16 roundings: 2^-9 relative + 2e-3); float64 references: float32
  * results within 1e-5 relative + 1e-6, float16 within two ulps + 2e-3.  The
  * workspace size and the error for a missing workspace are checked too. */
 #include "../common/example.h"
@@ -79,7 +80,10 @@ static void test_ln_gelu_res(int64_t m, int64_t n)
     }
     char what[128];
     snprintf(what, sizeof what, "ln_gelu_res (%lld x %lld): fused == unfused", (long long)m, (long long)n);
-    ex_check(what, got, unf, m * n, 0, 1.0 / 1024);
+    /* the GPU contracts a*b+c into fma and rounds tanhf its own way: a float16
+     * result may move by a few ulps after three float16 roundings, as it may
+     * between the host and the GPU (the differential check of tests/gpu) */
+    ex_check(what, got, unf, m * n, 2e-3, 2.0 / 1024);
     snprintf(what, sizeof what, "ln_gelu_res (%lld x %lld): against float64", (long long)m, (long long)n);
     ex_check(what, got, want, m * n, 2e-3, 2.0 / 1024);
     ex_free(dx), ex_free(dr), ex_free(dw), ex_free(db), ex_free(dy), ex_free(dh), ex_free(dg), ex_free(du);
