@@ -1,0 +1,109 @@
+/* array_kernel_impl.h: what sema/array_kernel.c (checks, analysis) and
+ * sema/array_lower.c (the rewritten tile kernel) share: the state of one
+ * array kernel's lowering, and the functions the two halves call across. */
+#ifndef TILEC_ARRAY_KERNEL_IMPL_H
+#define TILEC_ARRAY_KERNEL_IMPL_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "frontend/ast.h"
+
+enum { AK_MAX_TMPS = 64, AK_MAX_REDS = 16, AK_ELEMS = 2048, AK_MULTI_CHUNK = 1024 };
+
+/* What a value of a row kernel (one with reductions) varies along: a
+ * scalar; the operand space (rank R), or an input of lower rank that may
+ * align with either space; a reduction kept as rank R with extent 1 along
+ * the axis (.keepdims); a reduction without it (rank R - 1).  The first
+ * two broadcast against everything, keepdims ones against full ones. */
+typedef enum VKind { VK_S, VK_FLO, VK_F, VK_K, VK_O, VK_ERR } VKind;
+
+typedef struct AkTmp {
+    const char *name;
+    Expr *init; /* reduction kernels: substituted into every use */
+    int rank;
+} AkTmp;
+
+/* Where a row kernel's temporaries are computed once: the statements of
+ * one chunk's context (the last chunk at the top level, or one loop body)
+ * get `auto __ak_tK_M = value;` the first time a temporary is needed there. */
+typedef struct Memo {
+    struct StmtBuf *buf;
+    bool all;               /* every temporary (the one-chunk branch: its tiles stay live anyway) */
+    const Expr *key[64];
+    bool red[64];
+    const char *name[64];
+    int n, id;
+} Memo;
+
+typedef struct Ak {
+    Arena *ar;
+    Memo *memo;             /* row kernels' emission: the current context, or NULL */
+    int nmemo;
+    Func *f;
+    bool ok;
+    bool quiet;             /* graph fusion's trial: errors only set why */
+    char why[320];          /* quiet: the first error's text */
+    SrcLoc why_loc;
+    AkTmp tmp[AK_MAX_TMPS];
+    int ntmp;
+    Expr *red[AK_MAX_REDS]; /* row kernels: the reductions, each once */
+    int phase[AK_MAX_REDS]; /* 1 + the deepest phase of a reduction in its operand */
+    int nred;
+    int R, K;               /* row kernels: the operand space's rank and the reduced axis */
+    SrcLoc axis_loc;
+    bool in_red;
+    bool used_in_red[64], used_out[64]; /* per param: read inside a reduction's operand (or a
+                                           full-space value), or in the reduced space */
+    int assigned_order[64]; /* outputs in order of first assignment */
+    int nassigned;
+    bool read_first[64];    /* an output read before it is first assigned */
+    bool assigned[64];
+    Expr *final_value[64];  /* row kernels: each output's (last) value, substituted */
+    SrcLoc final_loc[64];
+    int out_kind[64];       /* row kernels: AK_KEEP_* of each output */
+    const char *alias[64];  /* row kernels' emission: the local an input is loaded as, when not its own name */
+} Ak;
+
+static const TypeRef ak_int64 = {.spelling = "int64_t", .dtype = DT_INT64};
+static const TypeRef ak_auto = {.spelling = "auto", .dtype = DT_INVALID, .is_auto = true};
+
+typedef struct StmtBuf {
+    Stmt **items;
+    int n, cap;
+} StmtBuf;
+
+/* The tile: extents of the space's axes as expressions of TILEC_BLOCK. */
+typedef struct Tile {
+    int rank;
+    Expr *ext[4];
+} Tile;
+
+/* nodes and statements (array_lower.c) */
+Expr *ak_mk(Ak *a, ExprKind k, SrcLoc loc);
+Expr *ak_int(Ak *a, int64_t v, SrcLoc loc);
+Expr *ak_name(Ak *a, const char *name, SrcLoc loc);
+Expr *ak_bin(Ak *a, BinaryOp op, Expr *l, Expr *r);
+Expr *ak_call(Ak *a, Builtin bi, SrcLoc loc, int nargs, Expr *a0, Expr *a1, Expr *a2);
+void ak_opt(Ak *a, Expr *call, const char *name, Expr *value);
+Expr *ak_list(Ak *a, Expr *const *items, int n, SrcLoc loc);
+Stmt *ak_stmt(Ak *a, StmtKind k, SrcLoc loc);
+Stmt *ak_decl(Ak *a, const char *name, TypeRef t, Expr *init, SrcLoc loc);
+Stmt *ak_assign(Ak *a, const char *name, Expr *value, SrcLoc loc);
+void ak_push(Ak *a, StmtBuf *b, Stmt *s);
+Stmt *ak_block(Ak *a, StmtBuf *b, SrcLoc loc);
+/* the rewrites (array_lower.c): an element-wise kernel of output rank R, a
+ * row kernel (a->R, a->K, the reductions and outputs analysed) */
+void ak_lower_elementwise(Ak *a, Stmt *body, int R);
+void ak_lower_rows(Ak *a, SrcLoc bloc);
+
+/* analysis (array_kernel.c) */
+int ak_param_index(const Func *f, const char *name);
+AkTmp *ak_find_tmp(Ak *a, const char *name);
+bool ak_has_reduction(const Expr *e);
+int ak_rank_of(Ak *a, Expr *e);
+int ak_red_index(const Ak *a, const Expr *e);
+int ak_vrank(Ak *a, const Expr *e);
+VKind ak_kind_of(Ak *a, const Expr *e);
+void ak_mark_reads(Ak *a, const Expr *e, bool full);
+int ak_float_class(Ak *a, const Expr *e);
+#endif

@@ -1,0 +1,679 @@
+/* array_lower.c: the second half of array kernels (sema/array_kernel.c has
+ * the first, the checks and the analysis): the AST nodes and statements of
+ * the tile kernel an array kernel is rewritten into, element-wise kernels'
+ * tiles and loads, and row kernels' phases, chunks, masks and outputs. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "frontend/diag.h"
+#include "sema/array_kernel_impl.h"
+#include "sema/sema_impl.h"
+
+/* ---- small constructors ---------------------------------------------------- */
+
+Expr *ak_mk(Ak *a, ExprKind k, SrcLoc loc)
+{
+    Expr *e = arena_alloc(a->ar, sizeof *e);
+    e->kind = k;
+    e->loc = loc;
+    return e;
+}
+
+Expr *ak_int(Ak *a, int64_t v, SrcLoc loc)
+{
+    Expr *e = ak_mk(a, EX_INT, loc);
+    e->ival = v;
+    e->uval = (uint64_t)v;
+    return e;
+}
+
+Expr *ak_name(Ak *a, const char *name, SrcLoc loc)
+{
+    Expr *e = ak_mk(a, EX_NAME, loc);
+    e->name = name;
+    return e;
+}
+
+Expr *ak_bin(Ak *a, BinaryOp op, Expr *l, Expr *r)
+{
+    Expr *e = ak_mk(a, EX_BINARY, l->loc);
+    e->op = op;
+    e->a = l;
+    e->b = r;
+    return e;
+}
+
+Expr *ak_call(Ak *a, Builtin bi, SrcLoc loc, int nargs, Expr *a0, Expr *a1, Expr *a2)
+{
+    Expr *e = ak_mk(a, EX_BUILTIN, loc);
+    e->bi = bi;
+    e->name = builtin_info(bi)->name;
+    e->args = arena_alloc(a->ar, sizeof(Expr *) * 3);
+    e->args[0] = a0;
+    e->args[1] = a1;
+    e->args[2] = a2;
+    e->nargs = nargs;
+    return e;
+}
+
+void ak_opt(Ak *a, Expr *call, const char *name, Expr *value)
+{
+    Option *o = arena_alloc(a->ar, sizeof *o * (size_t)(call->nopts + 1));
+    if (call->nopts) memcpy(o, call->opts, sizeof *o * (size_t)call->nopts);
+    o[call->nopts] = (Option){.name = name, .loc = value->loc, .value = value};
+    call->opts = o;
+    call->nopts++;
+}
+
+Expr *ak_list(Ak *a, Expr *const *items, int n, SrcLoc loc)
+{
+    Expr *e = ak_mk(a, EX_LIST, loc);
+    e->args = arena_alloc(a->ar, sizeof(Expr *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) e->args[i] = sem_copy_expr(a->ar, items[i]);
+    e->nargs = n;
+    return e;
+}
+
+Stmt *ak_stmt(Ak *a, StmtKind k, SrcLoc loc)
+{
+    Stmt *s = arena_alloc(a->ar, sizeof *s);
+    s->kind = k;
+    s->loc = loc;
+    s->op = -1;
+    return s;
+}
+
+Stmt *ak_decl(Ak *a, const char *name, TypeRef t, Expr *init, SrcLoc loc)
+{
+    Stmt *s = ak_stmt(a, ST_DECL, loc);
+    s->name = name;
+    s->name_loc = loc;
+    s->type = t;
+    s->init = init;
+    return s;
+}
+
+Stmt *ak_assign(Ak *a, const char *name, Expr *value, SrcLoc loc)
+{
+    Stmt *s = ak_stmt(a, ST_ASSIGN, loc);
+    s->target = ak_name(a, name, loc);
+    s->value = value;
+    return s;
+}
+
+
+
+void ak_push(Ak *a, StmtBuf *b, Stmt *s)
+{
+    if (b->n == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 16;
+        Stmt **n = arena_alloc(a->ar, sizeof *n * (size_t)cap);
+        if (b->n) memcpy(n, b->items, sizeof *n * (size_t)b->n);
+        b->items = n;
+        b->cap = cap;
+    }
+    b->items[b->n++] = s;
+}
+
+Stmt *ak_block(Ak *a, StmtBuf *b, SrcLoc loc)
+{
+    Stmt *s = ak_stmt(a, ST_BLOCK, loc);
+    s->items = b->items;
+    s->nitems = b->n;
+    return s;
+}
+
+/* ---- lowering ------------------------------------------------------------ */
+
+
+static Expr *block_name(Ak *a)
+{
+    return ak_name(a, "TILEC_BLOCK", a->f->loc);
+}
+
+/* AK_ELEMS / TILEC_BLOCK, at least 1 */
+static Expr *elems_per(Ak *a)
+{
+    Expr *c = ak_mk(a, EX_COND, a->f->loc);
+    c->a = ak_bin(a, BOP_GE, block_name(a), ak_int(a, AK_ELEMS, a->f->loc));
+    c->b = ak_int(a, 1, a->f->loc);
+    c->c = ak_bin(a, BOP_DIV, ak_int(a, AK_ELEMS, a->f->loc), block_name(a));
+    return c;
+}
+
+/* An access of array p (rank r <= t->rank, aligned at the last axes) at
+ * the tile's coordinates idx (rank t->rank). */
+static Expr *access(Ak *a, Builtin bi, const Param *p, Expr *value, Expr *const *idx, const Tile *t, SrcLoc loc)
+{
+    Expr *call = ak_call(a, bi, loc, bi == BI_STORE ? 2 : 1, ak_name(a, p->name, loc), value, NULL);
+    int off = t->rank - p->rank;
+    ak_opt(a, call, "index", ak_list(a, idx + off, p->rank, loc));
+    ak_opt(a, call, "shape", ak_list(a, t->ext + off, p->rank, loc));
+    return call;
+}
+
+static TypeRef value_type(const Param *p)
+{
+    TypeRef t = p->type;
+    t.is_const = false;
+    return t;
+}
+
+/* v broadcast to the tile when its rank is below the tile's. */
+static Expr *widen(Ak *a, Expr *v, int rank, const Tile *t)
+{
+    if (rank >= t->rank) return v;
+    Expr *b = ak_call(a, BI_BROADCAST_TO, v->loc, 1, v, NULL, NULL);
+    ak_opt(a, b, "shape", ak_list(a, t->ext, t->rank, v->loc));
+    return b;
+}
+
+static void add_tunable(Ak *a, const int64_t *vals, int n, int ref, int dim)
+{
+    Func *f = a->f;
+    Param *np = arena_alloc(a->ar, sizeof *np * (size_t)(f->nparams + 1));
+    memcpy(np, f->params, sizeof *np * (size_t)f->nparams);
+    Param *p = &np[f->nparams];
+    p->name = "TILEC_BLOCK";
+    p->loc = f->loc;
+    p->kind = PARAM_CONST;
+    p->type = (TypeRef){.spelling = "int", .dtype = DT_INT32};
+    p->specs = arena_alloc(a->ar, sizeof(int64_t) * (size_t)n);
+    memcpy(p->specs, vals, sizeof(int64_t) * (size_t)n);
+    p->nspecs = n;
+    p->tunable = true;
+    p->ak_ref = ref;
+    p->ak_dim = dim;
+    f->params = np;
+    f->nparams++;
+}
+
+static Expr *bid(Ak *a, int axis)
+{
+    return ak_call(a, BI_BID, a->f->loc, 1, ak_int(a, axis, a->f->loc), NULL, NULL);
+}
+
+/* Loads of the arrays marked in use[] at idx: `T X = tile_load(X, ...)`. */
+static void load_all(Ak *a, StmtBuf *b, const bool *use, Expr *const *idx, const Tile *t)
+{
+    for (int i = 0; i < a->f->nparams; i++) {
+        const Param *p = &a->f->params[i];
+        if (!use[i] || p->kind != PARAM_ARRAY) continue;
+        ak_push(a, b, ak_decl(a, p->name, p->type, access(a, BI_LOAD, p, NULL, idx, t, p->loc), p->loc));
+    }
+}
+
+void ak_lower_elementwise(Ak *a, Stmt *body, int R)
+{
+    Func *f = a->f;
+    SrcLoc loc = f->loc;
+    Tile t = {.rank = R};
+    int ref = a->assigned_order[0];
+    if (R == 1) {
+        static const int64_t v[] = {2048, 1024, 4096};
+        add_tunable(a, v, 3, -1, 0);
+        t.ext[0] = block_name(a);
+    } else {
+        static const int64_t v[] = {256, 64, 1024};
+        add_tunable(a, v, 3, ref, R - 1);
+        for (int d = 0; d < R - 2; d++) t.ext[d] = ak_int(a, 1, loc);
+        t.ext[R - 2] = elems_per(a);
+        t.ext[R - 1] = block_name(a);
+    }
+    /* grid: the rows of tiles on x (2^31 blocks), the rest on y and z */
+    Expr *idx[4];
+    if (R == 1) idx[0] = bid(a, 0);
+    else if (R == 2) idx[0] = bid(a, 0), idx[1] = bid(a, 1);
+    else idx[0] = bid(a, 1), idx[1] = bid(a, 0), idx[2] = bid(a, 2);
+    StmtBuf b = {0};
+    bool use[64] = {0};
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->kind != PARAM_ARRAY) continue;
+        /* inputs, and outputs read (or updated, +=) before their first assignment */
+        use[i] = a->read_first[i] || (a->used_out[i] && (p->readonly || !a->assigned[i]));
+    }
+    load_all(a, &b, use, idx, &t);
+    bool declared[64];
+    memcpy(declared, use, sizeof declared);
+    for (int s = 0; s < body->nitems; s++) {
+        Stmt *st = body->items[s];
+        if (st->kind == ST_DECL && ak_has_reduction(st->init)) {
+            /* no output reads it (else this were a row kernel) */
+            if (!a->quiet) diag_warning("unused-value", st->name_loc, "temporary '%s' is never used", st->name);
+            continue;
+        }
+        int pi = st->kind == ST_ASSIGN ? ak_param_index(f, st->target->name) : -1;
+        if (pi < 0 || declared[pi]) {
+            ak_push(a, &b, st);
+            continue;
+        }
+        const Param *p = &f->params[pi];
+        int r = ak_rank_of(a, st->value); /* analysed before: no new errors */
+        ak_push(a, &b, ak_decl(a, p->name, value_type(p), widen(a, st->value, r, &t), st->target->loc));
+        declared[pi] = true;
+    }
+    for (int k = 0; k < a->nassigned; k++) {
+        const Param *p = &f->params[a->assigned_order[k]];
+        Stmt *st = ak_stmt(a, ST_EXPR, p->loc);
+        st->value = access(a, BI_STORE, p, ak_name(a, p->name, p->loc), idx, &t, p->loc);
+        ak_push(a, &b, st);
+    }
+    f->body = ak_block(a, &b, body->loc);
+}
+
+static const char *acc_name(Ak *a, int j)
+{
+    return arena_printf(a->ar, "__ak_r%d", j);
+}
+
+/* A copy of the (substituted) value e to emit: each reduction becomes its
+ * accumulator (kept as rank R; squeezed to the reduced tile ot when reduced
+ * is set, for the reduced space's values). */
+static Expr *emit_value(Ak *a, const Expr *e, const Tile *ot, bool reduced);
+
+static Expr *emit_node(Ak *a, const Expr *e, const Tile *ot, bool reduced);
+
+enum { AK_MEMO_SIZE = 24 };
+
+/* The nodes of e as a tree (temporaries expanded), counted up to cap. */
+static int tree_size(const Expr *e, int cap)
+{
+    if (!e || cap <= 0) return 0;
+    int n = 1;
+    const Expr *ops[3] = {e->a, e->b, e->c};
+    for (int i = 0; i < 3 && n < cap; i++) n += tree_size(ops[i], cap - n);
+    for (int i = 0; i < e->nargs && n < cap; i++) n += tree_size(e->args[i], cap - n);
+    return n;
+}
+
+/* A temporary's value once per context (see Memo), when it is large. */
+static Expr *emit_value(Ak *a, const Expr *e, const Tile *ot, bool reduced)
+{
+    if (!e) return NULL;
+    Memo *m = a->memo;
+    int k = -1;
+    for (int i = 0; m && i < a->ntmp && k < 0; i++)
+        if (a->tmp[i].init == e && e->kind != EX_NAME && e->kind != EX_INT && e->kind != EX_FLOAT) k = i;
+    /* a small value is recomputed where it is used: a tile kept live across
+     * the phases costs registers (and spills) that recomputing does not */
+    if (k < 0) return emit_node(a, e, ot, reduced);
+    VKind vk = ak_kind_of(a, e);
+    if (!m->all && vk != VK_S && vk != VK_K && tree_size(e, AK_MEMO_SIZE) < AK_MEMO_SIZE)
+        return emit_node(a, e, ot, reduced);
+    for (int i = 0; i < m->n; i++)
+        if (m->key[i] == e && m->red[i] == reduced) return ak_name(a, m->name[i], e->loc);
+    Expr *v = emit_node(a, e, ot, reduced);
+    if (m->n == 64) return v;
+    const char *name = arena_printf(a->ar, "__ak_t%d_%d%s", k, m->id, reduced ? "r" : "");
+    ak_push(a, m->buf, ak_decl(a, name, ak_auto, v, e->loc));
+    m->key[m->n] = e;
+    m->red[m->n] = reduced;
+    m->name[m->n++] = name;
+    return ak_name(a, name, e->loc);
+}
+
+static Memo *memo_new(Ak *a, StmtBuf *buf)
+{
+    Memo *m = arena_alloc(a->ar, sizeof *m);
+    m->buf = buf;
+    m->id = a->nmemo++;
+    return m;
+}
+
+static Expr *emit_node(Ak *a, const Expr *e, const Tile *ot, bool reduced)
+{
+    if (!e) return NULL;
+    if (e->kind == EX_NAME) {
+        int pi = ak_param_index(a->f, e->name);
+        if (pi >= 0 && a->alias[pi]) return ak_name(a, a->alias[pi], e->loc);
+    }
+    int j = ak_red_index(a, e);
+    if (j >= 0) {
+        Expr *n = ak_name(a, acc_name(a, j), e->loc);
+        if (!reduced) return n;
+        Expr *rs = ak_call(a, BI_RESHAPE, e->loc, 1, n, NULL, NULL);
+        ak_opt(a, rs, "shape", ak_list(a, ot->ext, ot->rank, e->loc));
+        return rs;
+    }
+    if (e->kind == EX_BUILTIN && e->bi == BI_SQUEEZE) {
+        /* the kept value, reshaped to the reduced tile */
+        Expr *inner = emit_value(a, e->args[0], ot, false);
+        Expr *rs = ak_call(a, BI_RESHAPE, e->loc, 1, inner, NULL, NULL);
+        ak_opt(a, rs, "shape", ak_list(a, ot->ext, ot->rank, e->loc));
+        return rs;
+    }
+    Expr *c = arena_alloc(a->ar, sizeof *c);
+    *c = *e;
+    c->a = emit_value(a, e->a, ot, reduced);
+    c->b = emit_value(a, e->b, ot, reduced);
+    c->c = emit_value(a, e->c, ot, reduced);
+    if (e->nargs) {
+        c->args = arena_alloc(a->ar, sizeof(Expr *) * (size_t)e->nargs);
+        for (int i = 0; i < e->nargs; i++)
+            c->args[i] = e->kind == EX_BUILTIN && e->bi == BI_DIM && i == 0 ? sem_copy_expr(a->ar, e->args[i])
+                                                                         : emit_value(a, e->args[i], ot, reduced);
+    }
+    if (e->nopts) {
+        c->opts = arena_alloc(a->ar, sizeof(Option) * (size_t)e->nopts);
+        for (int i = 0; i < e->nopts; i++) {
+            c->opts[i] = e->opts[i];
+            c->opts[i].value = emit_value(a, e->opts[i].value, ot, reduced);
+        }
+    }
+    return c;
+}
+
+static Expr *combine(Ak *a, Builtin bi, Expr *acc, Expr *part)
+{
+    switch (bi) {
+    case BI_SUM: return ak_bin(a, BOP_ADD, acc, part);
+    case BI_PROD: return ak_bin(a, BOP_MUL, acc, part);
+    case BI_MAX: return ak_call(a, BI_MAXIMUM, part->loc, 2, acc, part, NULL);
+    default: return ak_call(a, BI_MINIMUM, part->loc, 2, acc, part, NULL);
+    }
+}
+
+/* RED(operand, .axis = K, .keepdims = true) */
+static Expr *reduce(Ak *a, const Expr *user, Expr *operand)
+{
+    Expr *r = ak_call(a, user->bi, user->loc, 1, operand, NULL, NULL);
+    ak_opt(a, r, "axis", ak_int(a, a->K, user->loc));
+    ak_opt(a, r, "keepdims", ak_int(a, 1, user->loc));
+    return r;
+}
+
+/* Whether some reduction of phase p reads array i (through its operand). */
+static bool phase_reads(Ak *a, int p, int i)
+{
+    Ak t = *a;
+    memset(t.used_in_red, 0, sizeof t.used_in_red);
+    memset(t.used_out, 0, sizeof t.used_out);
+    for (int j = 0; j < a->nred; j++)
+        if (a->phase[j] == p) ak_mark_reads(&t, a->red[j]->args[0], true);
+    return t.used_in_red[i];
+}
+
+/* load_all under names of their own (`__ak_pP_x`), which emit_value uses
+ * until unprefix: a first chunk loaded beside the loop's. */
+static void load_all_prefixed(Ak *a, StmtBuf *b, const bool *use, Expr *const *idx, const Tile *t, int p)
+{
+    for (int i = 0; i < a->f->nparams; i++) {
+        const Param *q = &a->f->params[i];
+        if (!use[i] || q->kind != PARAM_ARRAY) continue;
+        const char *name = arena_printf(a->ar, "__ak_p%d_%s", p, q->name);
+        ak_push(a, b, ak_decl(a, name, q->type, access(a, BI_LOAD, q, NULL, idx, t, q->loc), q->loc));
+        a->alias[i] = name;
+    }
+}
+
+static void unprefix(Ak *a)
+{
+    memset(a->alias, 0, sizeof a->alias);
+}
+
+/* The mask of chunk c (an expression) along K: (c * chunk + arange(chunk)) < extent. */
+static Expr *chunk_mask(Ak *a, Expr *c, Expr *chunk, Expr *extent, SrcLoc loc)
+{
+    Expr *ty = ak_mk(a, EX_TYPE, loc);
+    ty->type = ak_int64;
+    Expr *ar = ak_call(a, BI_ARANGE, loc, 1, ty, NULL, NULL);
+    ak_opt(a, ar, "shape", ak_list(a, &chunk, 1, loc));
+    Expr *pos = ak_bin(a, BOP_ADD, ak_bin(a, BOP_MUL, c, sem_copy_expr(a->ar, chunk)), ar);
+    if (a->K < a->R - 1) {
+        Expr *shp[4] = {chunk};
+        for (int d = 1; d < a->R - a->K; d++) shp[d] = ak_int(a, 1, loc);
+        Expr *rs = ak_call(a, BI_RESHAPE, loc, 1, pos, NULL, NULL);
+        ak_opt(a, rs, "shape", ak_list(a, shp, a->R - a->K, loc));
+        pos = rs;
+    }
+    return ak_bin(a, BOP_LT, pos, sem_copy_expr(a->ar, extent));
+}
+
+/* RED(where(mask, v, identity)): reduction j's value over one chunk.  The
+ * mask is an expression computed where it is used (a bool tile kept in
+ * registers across the phases would cost one register per element); the
+ * operand is declared `auto vname = ...` only for a maximum or minimum of
+ * integers, whose fill (the chunk's own minimum or maximum) reads it twice. */
+static Expr *masked_part(Ak *a, StmtBuf *b, int j, const char *vname, Expr *mask, const Tile *it, const Tile *ot)
+{
+    const Expr *u = a->red[j];
+    SrcLoc l = u->loc;
+    Expr *op = widen(a, emit_value(a, u->args[0], ot, false), ak_vrank(a, u->args[0]), it);
+    Expr *fill;
+    switch (u->bi) {
+    case BI_SUM: fill = ak_int(a, 0, l); break;
+    case BI_PROD: fill = ak_int(a, 1, l); break;
+    default:
+        if (ak_float_class(a, u->args[0]) == 1) { /* -inf for a maximum, +inf for a minimum */
+            fill = ak_mk(a, EX_FLOAT, l);
+            fill->fval = u->bi == BI_MAX ? -INFINITY : INFINITY;
+        } else {
+            ak_push(a, b, ak_decl(a, vname, ak_auto, op, l));
+            op = ak_name(a, vname, l);
+            fill = ak_call(a, u->bi == BI_MAX ? BI_MIN : BI_MAX, l, 1, ak_name(a, vname, l), NULL, NULL);
+        }
+        break;
+    }
+    return reduce(a, u, ak_call(a, BI_WHERE, l, 3, mask, op, fill));
+}
+
+/* The one-chunk branch's mask: the row fits the chunk, so int32 positions
+ * against its extent. */
+static Expr *single_mask(Ak *a, Expr *chunk, Expr *extent, SrcLoc loc)
+{
+    Expr *ty = ak_mk(a, EX_TYPE, loc);
+    ty->type = (TypeRef){.spelling = "int32_t", .dtype = DT_INT32};
+    Expr *ar = ak_call(a, BI_ARANGE, loc, 1, ty, NULL, NULL);
+    ak_opt(a, ar, "shape", ak_list(a, &chunk, 1, loc));
+    Expr *pos = ar;
+    if (a->K < a->R - 1) {
+        Expr *shp[4] = {chunk};
+        for (int d = 1; d < a->R - a->K; d++) shp[d] = ak_int(a, 1, loc);
+        pos = ak_call(a, BI_RESHAPE, loc, 1, ar, NULL, NULL);
+        ak_opt(a, pos, "shape", ak_list(a, shp, a->R - a->K, loc));
+    }
+    Expr *ty2 = ak_mk(a, EX_TYPE, loc);
+    ty2->type = ty->type;
+    return ak_bin(a, BOP_LT, pos, ak_call(a, BI_CAST, loc, 2, sem_copy_expr(a->ar, extent), ty2, NULL));
+}
+
+static Stmt *for_chunks(Ak *a, int from, const char *var, StmtBuf *body, bool inclusive, SrcLoc loc)
+{
+    Stmt *loop = ak_stmt(a, ST_FOR, loc);
+    StmtBuf init = {0};
+    ak_push(a, &init, ak_decl(a, var, ak_int64, ak_int(a, from, loc), loc));
+    loop->init_s = ak_block(a, &init, loc);
+    loop->cond = ak_bin(a, inclusive ? BOP_LE : BOP_LT, ak_name(a, var, loc), ak_name(a, "__ak_last", loc));
+    loop->step_s = ak_assign(a, var, ak_int(a, 1, loc), loc);
+    loop->step_s->op = BOP_ADD;
+    loop->body = ak_block(a, body, loc);
+    return loop;
+}
+
+/* The outputs of the reduced space and those kept along K, after the phases. */
+static void reduced_outputs(Ak *a, StmtBuf *b, Expr *const *oidx, Expr *const *at_0, const Tile *ot, const Tile *kt)
+{
+    Func *f = a->f;
+    load_all(a, b, a->used_out, oidx, ot);
+    for (int k = 0; k < a->nassigned; k++) {
+        int pi = a->assigned_order[k];
+        const Param *p = &f->params[pi];
+        if (a->out_kind[pi] == AK_KEEP_FULL) continue;
+        bool red = a->out_kind[pi] == AK_KEEP_REDUCED;
+        const Tile *t = red ? ot : kt;
+        Expr *v = emit_value(a, a->final_value[pi], ot, red);
+        v = widen(a, v, ak_vrank(a, a->final_value[pi]), t);
+        ak_push(a, b, ak_decl(a, p->name, value_type(p), v, a->final_loc[pi]));
+        Stmt *st = ak_stmt(a, ST_EXPR, p->loc);
+        st->value = access(a, BI_STORE, p, ak_name(a, p->name, p->loc), red ? oidx : at_0, t, p->loc);
+        ak_push(a, b, st);
+    }
+}
+
+/* The outputs of the full space at chunk coordinates at (loaded already). */
+static void full_outputs(Ak *a, StmtBuf *b, Expr *const *at, const Tile *it, const Tile *ot)
+{
+    Func *f = a->f;
+    for (int k = 0; k < a->nassigned; k++) {
+        int pi = a->assigned_order[k];
+        const Param *p = &f->params[pi];
+        if (a->out_kind[pi] != AK_KEEP_FULL) continue;
+        Expr *v = emit_value(a, a->final_value[pi], ot, false);
+        v = widen(a, v, ak_vrank(a, a->final_value[pi]), it);
+        ak_push(a, b, ak_decl(a, p->name, value_type(p), v, a->final_loc[pi]));
+        Stmt *st = ak_stmt(a, ST_EXPR, p->loc);
+        st->value = access(a, BI_STORE, p, ak_name(a, p->name, p->loc), at, it, p->loc);
+        ak_push(a, b, st);
+    }
+}
+
+/* The row kernel (see the top of the file).  A row that fits one chunk
+ * (__ak_last == 0, the common case) takes a branch that loads it once and
+ * computes every phase and output from those registers, as a hand-written
+ * kernel would; longer rows take a branch that walks the chunks once per
+ * phase, then once more for the full-space outputs, each chunk's tiles live
+ * only within its iteration (the first chunk starts the accumulators;
+ * every chunk is masked, so the last may be partial). */
+void ak_lower_rows(Ak *a, SrcLoc bloc)
+{
+    Func *f = a->f;
+    SrcLoc loc = f->loc;
+    const int R = a->R, K = a->K;
+    int refp = -1;
+    for (int i = 0; i < f->nparams && refp < 0; i++)
+        if (a->used_in_red[i] && f->params[i].kind == PARAM_ARRAY && f->params[i].rank == R) refp = i;
+    Tile it = {.rank = R}, ot = {.rank = R - 1}, kt = {.rank = R};
+    for (int d = 0; d < R; d++) it.ext[d] = ak_int(a, 1, loc);
+    if (K == R - 1) {
+        static const int64_t v[] = {1024, 256, 4096, 8192};
+        add_tunable(a, v, 4, refp, K);
+        it.ext[K] = block_name(a);
+        it.ext[R - 2] = elems_per(a);
+    } else {
+        /* up to 512 columns: wider tiles of a column reduction spill on sm_80 */
+        static const int64_t v[] = {256, 64, 512};
+        add_tunable(a, v, 3, refp, R - 1);
+        it.ext[R - 1] = block_name(a);
+        it.ext[K] = elems_per(a);
+    }
+    for (int d = 0, k = 0; d < R; d++) {
+        kt.ext[d] = d == K ? ak_int(a, 1, loc) : it.ext[d];
+        if (d != K) ot.ext[k++] = it.ext[d];
+    }
+    /* rows over several chunks walk them 1024 elements at a time whatever
+     * TILEC_BLOCK is: a chunk's values are live beside the next's, and
+     * wider chunks spill */
+    Tile itm = it;
+    if (K == R - 1) {
+        Expr *cm = ak_mk(a, EX_COND, loc);
+        cm->a = ak_bin(a, BOP_GT, block_name(a), ak_int(a, AK_MULTI_CHUNK, loc));
+        cm->b = ak_int(a, AK_MULTI_CHUNK, loc);
+        cm->c = block_name(a);
+        itm.ext[K] = cm;
+    }
+    /* TILEC_WHOLE: 1 where the reduced axis fits one chunk (the launcher says so) */
+    static const int64_t whole[] = {1, 0};
+    add_tunable(a, whole, 2, refp, K);
+    f->params[f->nparams - 1].name = "TILEC_WHOLE";
+    f->params[f->nparams - 1].ak_whole = true;
+    Expr *oidx[4];
+    if (R == 2) oidx[0] = bid(a, 0);
+    else oidx[0] = bid(a, 1), oidx[1] = bid(a, 0);
+    /* operand coordinates at chunk c and with 0 along K */
+    Expr *at_c[4], *at_0[4];
+    for (int d = 0, k = 0; d < R; d++) {
+        at_c[d] = d == K ? ak_name(a, "__ak_c", loc) : oidx[k];
+        at_0[d] = d == K ? ak_int(a, 0, loc) : oidx[k];
+        if (d != K) k++;
+    }
+    Expr *chunk = it.ext[K];
+    Expr *extent = ak_call(a, BI_DIM, loc, 2, ak_name(a, f->params[refp].name, loc), ak_int(a, K, loc), NULL);
+    int P = 0;
+    for (int j = 0; j < a->nred; j++)
+        if (a->phase[j] > P) P = a->phase[j];
+    StmtBuf b = {0};
+    /* the multi-chunk branch's int64_t __ak_last = extent > 0 ? (extent + chunk - 1) / chunk - 1 : 0; (an
+     * empty axis: one chunk, all masked, so a sum is 0 and a product 1) */
+    Expr *last = ak_mk(a, EX_COND, loc);
+    last->a = ak_bin(a, BOP_GT, sem_copy_expr(a->ar, extent), ak_int(a, 0, loc));
+    last->b = ak_bin(a, BOP_SUB,
+                     ak_bin(a, BOP_DIV,
+                            ak_bin(a, BOP_SUB, ak_bin(a, BOP_ADD, sem_copy_expr(a->ar, extent), sem_copy_expr(a->ar, itm.ext[K])),
+                                   ak_int(a, 1, loc)),
+                            sem_copy_expr(a->ar, itm.ext[K])),
+                     ak_int(a, 1, loc));
+    last->c = ak_int(a, 0, loc);
+
+    /* one chunk: loaded once */
+    StmtBuf one = {0};
+    load_all(a, &one, a->used_in_red, at_0, &it);
+    a->memo = memo_new(a, &one);
+    a->memo->all = true;
+    for (int p = 1; p <= P; p++)
+        for (int j = 0; j < a->nred; j++)
+            if (a->phase[j] == p)
+                ak_push(a, &one, ak_decl(a, acc_name(a, j), ak_auto,
+                                      masked_part(a, &one, j, arena_printf(a->ar, "__ak_v%d", j),
+                                                  single_mask(a, chunk, extent, loc), &it, &ot),
+                                      a->red[j]->loc));
+    reduced_outputs(a, &one, oidx, at_0, &ot, &kt);
+    full_outputs(a, &one, at_0, &it, &ot);
+
+    /* several chunks */
+    StmtBuf many = {0};
+    ak_push(a, &many, ak_decl(a, "__ak_last", ak_int64, last, loc));
+    for (int p = 1; p <= P; p++) {
+        bool use[64] = {0};
+        for (int i = 0; i < f->nparams; i++) use[i] = a->used_in_red[i] && phase_reads(a, p, i);
+        StmtBuf lb = {0};
+        a->memo = memo_new(a, &lb);
+        load_all(a, &lb, use, at_c, &itm);
+        for (int j = 0; j < a->nred; j++) {
+            if (a->phase[j] != p) continue;
+            Expr *part = masked_part(a, &lb, j, arena_printf(a->ar, "__ak_v%d", j),
+                                     chunk_mask(a, ak_name(a, "__ak_c", loc), itm.ext[K], extent, loc), &itm, &ot);
+            ak_push(a, &lb, ak_assign(a, acc_name(a, j), combine(a, a->red[j]->bi, ak_name(a, acc_name(a, j), loc), part),
+                                   a->red[j]->loc));
+        }
+        /* chunk 0 under prefixed names at this level, then chunks 1..last */
+        a->memo = memo_new(a, &many);
+        load_all_prefixed(a, &many, use, at_0, &itm, p);
+        for (int j = 0; j < a->nred; j++) {
+            if (a->phase[j] != p) continue;
+            Expr *part = masked_part(a, &many, j, arena_printf(a->ar, "__ak_v%d_0", j),
+                                     chunk_mask(a, ak_int(a, 0, loc), itm.ext[K], extent, loc), &itm, &ot);
+            ak_push(a, &many, ak_decl(a, acc_name(a, j), ak_auto, part, a->red[j]->loc));
+        }
+        unprefix(a);
+        ak_push(a, &many, for_chunks(a, 1, "__ak_c", &lb, true, loc));
+    }
+    a->memo = memo_new(a, &many);
+    reduced_outputs(a, &many, oidx, at_0, &ot, &kt);
+    bool any_full = false;
+    for (int k = 0; k < a->nassigned; k++) any_full |= a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL;
+    if (any_full) {
+        StmtBuf lb = {0};
+        bool use[64] = {0};
+        Ak t = *a;
+        memset(t.used_in_red, 0, sizeof t.used_in_red);
+        for (int k = 0; k < a->nassigned; k++)
+            if (a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL) ak_mark_reads(&t, a->final_value[a->assigned_order[k]], true);
+        memcpy(use, t.used_in_red, sizeof use);
+        load_all(a, &lb, use, at_c, &itm);
+        a->memo = memo_new(a, &lb);
+        full_outputs(a, &lb, at_c, &itm, &ot);
+        ak_push(a, &many, for_chunks(a, 0, "__ak_c", &lb, true, loc));
+    }
+    a->memo = NULL;
+    /* TILEC_WHOLE is a constant of each specialization: the other branch is dead code */
+    Stmt *branch = ak_stmt(a, ST_IF, loc);
+    branch->cond = ak_name(a, "TILEC_WHOLE", loc);
+    branch->then_s = ak_block(a, &one, loc);
+    branch->else_s = ak_block(a, &many, loc);
+    ak_push(a, &b, branch);
+    f->body = ak_block(a, &b, bloc);
+}
+
