@@ -153,6 +153,17 @@ static void emit_layout(FILE *o, const Graph *gr)
     }
 }
 
+/* The temporaries' shapes (NAME_temps_), then the workspace's layout (need_, offK_). */
+static void emit_temps_and_layout(FILE *o, const CodegenOptions *co, const Func *g)
+{
+    fputs("    if ((st_ = ", o);
+    emit_launcher_name(o, co, g);
+    fputs("_temps_(t_", o);
+    array_args(o, g);
+    fputs(")) != TILEC_OK) return st_;\n", o);
+    emit_layout(o, g->graph);
+}
+
 void emit_graph_launchers(FILE *o, const CodegenOptions *co, const Program *p, bool cuda)
 {
     for (int i = 0; i < p->nfuncs; i++) {
@@ -168,23 +179,13 @@ void emit_graph_launchers(FILE *o, const CodegenOptions *co, const Program *p, b
         emit_graph_prototype(o, co, g, true);
         fputs("\n{\n    tilec_status st_;\n    tilec_array t_[TILEC_TEMPS_];\n    tilec_clear_error();\n", o);
         fputs("    if (!bytes) return tilec_fail(TILEC_ERR_INVALID, \"bytes is NULL\");\n    *bytes = 0;\n", o);
-        fputs("    if ((st_ = ", o);
-        emit_launcher_name(o, co, g);
-        fputs("_temps_(t_", o);
-        array_args(o, g);
-        fputs(")) != TILEC_OK) return st_;\n", o);
-        emit_layout(o, gr);
+        emit_temps_and_layout(o, co, g);
         fputs("    *bytes = need_;\n    return TILEC_OK;\n}\n\n", o);
         /* the launcher */
         fputs(cuda ? "extern \"C\" " : "", o);
         emit_graph_prototype(o, co, g, false);
         fputs("\n{\n    tilec_status st_;\n    tilec_array t_[TILEC_TEMPS_];\n    tilec_clear_error();\n", o);
-        fputs("    if ((st_ = ", o);
-        emit_launcher_name(o, co, g);
-        fputs("_temps_(t_", o);
-        array_args(o, g);
-        fputs(")) != TILEC_OK) return st_;\n", o);
-        emit_layout(o, gr);
+        emit_temps_and_layout(o, co, g);
         fputs("    if (need_ > workspace_bytes || (need_ && !workspace))\n", o);
         fprintf(o, "        return tilec_fail(TILEC_ERR_WORKSPACE, \"graph '%s' needs %%zu bytes of workspace for these "
                    "arrays, given %%zu%%s\", need_, workspace_bytes, workspace ? \"\" : \" (NULL)\");\n",

@@ -824,6 +824,22 @@ static bool parse_specs(Ctx *cx, Param *p, const char *list)
     return true;
 }
 
+/* An array parameter's rank (as written, val) and element type. */
+static bool array_param_ok(const Param *p, const char *val)
+{
+    if (p->rank < 1 || p->rank > TILE_MAX_RANK) {
+        diag_error(p->loc, "array parameter '%s' has rank %s; ranks 1 to %d are supported", p->name, val,
+                   TILE_MAX_RANK);
+        return false;
+    }
+    if (p->type.dtype == DT_INVALID) {
+        diag_error(p->loc, "array parameter '%s' has element type '%s', which is not a Tile C element type", p->name,
+                   p->type.spelling);
+        return false;
+    }
+    return true;
+}
+
 bool fe_lower_param(Ctx *cx, CXCursor c, Param *p)
 {
     p->name = fe_str_take(cx, clang_getCursorSpelling(c));
@@ -837,17 +853,7 @@ bool fe_lower_param(Ctx *cx, CXCursor c, Param *p)
         CXType pt = clang_getPointeeType(t);
         p->type = fe_type_ref(cx, pt);
         p->readonly = clang_isConstQualifiedType(pt);
-        if (p->rank < 1 || p->rank > TILE_MAX_RANK) {
-            diag_error(p->loc, "array parameter '%s' has rank %s; ranks 1 to %d are supported",
-                       p->name, val, TILE_MAX_RANK);
-            return false;
-        }
-        if (p->type.dtype == DT_INVALID) {
-            diag_error(p->loc, "array parameter '%s' has element type '%s', which is not a Tile C element type",
-                       p->name, p->type.spelling);
-            return false;
-        }
-        return true;
+        return array_param_ok(p, val);
     }
     if (fe_annotation(c, "tilec.ndarray:", &val, cx)) {
         /* An array kernel's whole array: declared as its element type, so
@@ -863,17 +869,7 @@ bool fe_lower_param(Ctx *cx, CXCursor c, Param *p)
                            "TILE_NDARRAY parameter '%s' belongs to an array kernel or a graph", p->name);
             return false;
         }
-        if (p->rank < 1 || p->rank > TILE_MAX_RANK) {
-            diag_error(p->loc, "array parameter '%s' has rank %s; ranks 1 to %d are supported",
-                       p->name, val, TILE_MAX_RANK);
-            return false;
-        }
-        if (p->type.dtype == DT_INVALID) {
-            diag_error(p->loc, "array parameter '%s' has element type '%s', which is not a Tile C element type",
-                       p->name, p->type.spelling);
-            return false;
-        }
-        return true;
+        return array_param_ok(p, val);
     }
     bool tunable = fe_annotation(c, "tilec.tunable:", &val, cx);
     if (tunable || fe_annotation(c, "tilec.const:", &val, cx)) {

@@ -316,6 +316,21 @@ static const char *cond_text(Ctx *cx, CXCursor call)
     return p > a ? arena_printf(cx->arena, "%.*s", (int)(p - a), a) : NULL;
 }
 
+/* EX_CALL name(args): a tile function's call, or an array kernel's in a graph. */
+static Expr *call_of(Ctx *cx, CXCursor c, SrcLoc loc, const char *name, int nargs)
+{
+    Expr *e = fe_new_expr(cx, EX_CALL, loc);
+    e->name = name;
+    e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(nargs + 1));
+    bool ok = true;
+    for (int i = 0; i < nargs; i++) {
+        Expr *x = fe_lower_expr(cx, clang_Cursor_getArgument(c, (unsigned)i));
+        if (!x) ok = false;
+        e->args[e->nargs++] = x;
+    }
+    return ok ? e : NULL;
+}
+
 static Expr *lower_call(Ctx *cx, CXCursor c)
 {
     SrcLoc loc = fe_loc_of(cx, c);
@@ -385,18 +400,7 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
     CXCursor def = clang_getCursorDefinition(callee);
     bool akern = fe_annotation(callee, "tilec.array_kernel", NULL, cx) ||
                  (!clang_Cursor_isNull(def) && fe_annotation(def, "tilec.array_kernel", NULL, cx));
-    if (akern && cx->in_graph) {
-        Expr *e = fe_new_expr(cx, EX_CALL, loc);
-        e->name = name;
-        e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(nargs + 1));
-        bool ok = true;
-        for (int i = 0; i < nargs; i++) {
-            Expr *x = fe_lower_expr(cx, clang_Cursor_getArgument(c, (unsigned)i));
-            if (!x) ok = false;
-            e->args[e->nargs++] = x;
-        }
-        return ok ? e : NULL;
-    }
+    if (akern && cx->in_graph) return call_of(cx, c, loc, name, nargs);
     if (akern) {
         diag_error_fix(loc, "call it from a TILE_GRAPH, or launch it from host code",
                        "array kernel '%s' cannot be called from tile code", name);
@@ -441,16 +445,7 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
                        "call to '%s', which is not a tile function", name);
         return NULL;
     }
-    Expr *e = fe_new_expr(cx, EX_CALL, loc);
-    e->name = name;
-    e->args = arena_alloc(cx->arena, sizeof(Expr *) * (size_t)(nargs + 1));
-    bool ok = true;
-    for (int i = 0; i < nargs; i++) {
-        Expr *x = fe_lower_expr(cx, clang_Cursor_getArgument(c, (unsigned)i));
-        if (!x) ok = false;
-        e->args[e->nargs++] = x;
-    }
-    return ok ? e : NULL;
+    return call_of(cx, c, loc, name, nargs);
 }
 
 /* ---- tuples: struct variables and literals ---- */
