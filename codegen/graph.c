@@ -147,7 +147,7 @@ static void emit_layout(FILE *o, const Graph *gr)
     fputs("    size_t need_ = 0;\n", o);
     for (int t = 0; t < gr->ntemps; t++) {
         if (!gr->temps[t].stored) continue;
-        fprintf(o, "    const size_t off%d_ = need_;\n", t);
+        fprintf(o, "    const size_t off%d_ = need_;\n    (void)off%d_;\n", t, t);
         fprintf(o, "    need_ += ((size_t)tilec_array_numel(&t_[%d]) * (size_t)tilec_dtype_size(t_[%d].dtype) + 255) & ~(size_t)255;\n",
                 t, t);
     }

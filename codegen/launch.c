@@ -126,14 +126,6 @@ void emit_tune_helpers(FILE *o, const CodegenOptions *co, const Program *p, bool
         fputs("static int tilec_cc_(void)\n{\n    return 0;\n}\n\n", o);
 }
 
-/* An array kernel's chunk along its reduced axis, as the C expression of
- * its TILEC_BLOCK (sema/array_kernel.c): the block itself along the last
- * axis, 2048 / block rows (at least 1) along another. */
-static const char *whole_chunk(const Func *f)
-{
-    return f->ak_axis == f->ak_space_rank - 1 ? "TILEC_BLOCK" : "(TILEC_BLOCK >= 2048 ? 1 : 2048 / TILEC_BLOCK)";
-}
-
 /* The tuned values of f's TILE_TUNABLE parameters, as locals named like
  * them: the entry of co->tuning for this device (same cc) nearest to the
  * problem (smallest sum of bucket differences; the first of the sorted table
@@ -181,10 +173,7 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
         if (!p->tunable) continue;
         fprintf(o, "    long long %s = %" PRId64 ";\n", p->name, dflt ? dflt->val[t] : p->specs[0]);
         t++;
-        if (p->ak_whole) {
-            /* the row fits one chunk: the kernel's one-pass branch (the block extent came first) */
-            fprintf(o, "    %s = %s->shape[%d] <= %s;\n", p->name, f->params[p->ak_ref].name, p->ak_dim, whole_chunk(f));
-        } else if (!dflt && f->is_array_kernel && p->ak_ref >= 0) {
+        if (!dflt && f->is_array_kernel && p->ak_ref >= 0) {
             /* an array kernel's tile extent along an axis: the smallest
              * listed value that covers the axis's (broadcast) extent, else
              * the largest (a tuning table entry overrides it) */
@@ -197,7 +186,15 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
                     sorted[b] = sorted[b - 1];
                     sorted[b - 1] = x;
                 }
-            fprintf(o, "    %s = %" PRId64 ";\n", p->name, sorted[0]);
+            /* a listed 0 (a row reduction's several chunks) is the value beyond the largest */
+            if (ns && sorted[ns - 1] == 0) {
+                fprintf(o, "    %s = 0;\n", p->name);
+                ns--;
+                fprintf(o, "    if (%s->shape[%d] <= %" PRId64 ") %s = %" PRId64 ";\n", f->params[p->ak_ref].name, p->ak_dim,
+                        sorted[0], p->name, sorted[0]);
+            } else {
+                fprintf(o, "    %s = %" PRId64 ";\n", p->name, sorted[0]);
+            }
             for (int k = 1; k < ns; k++)
                 fprintf(o, "    if (%s->shape[%d] <= %" PRId64 ") %s = %" PRId64 ";\n", f->params[p->ak_ref].name,
                         p->ak_dim, sorted[k], p->name, sorted[k]);
@@ -235,7 +232,7 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
     for (int i = 0; i < f->nparams; i++)
         if (f->params[i].ak_whole)
             fprintf(o, "    if (%s->shape[%d] > %s) %s = 0;\n", f->params[f->params[i].ak_ref].name,
-                    f->params[i].ak_dim, whole_chunk(f), f->params[i].name);
+                    f->params[i].ak_dim, f->params[i].name, f->params[i].name);
     free(tab);
 }
 
@@ -272,9 +269,13 @@ static void emit_array_broadcast(FILE *o, const Func *f)
                         p->name, p->name, f->ak_space_rank, f->ak_axis, (int)p->ak_keep);
         }
         /* the reduced space, for the arrays read there */
-        fprintf(o, "    int64_t ospace_[%d];\n", f->ak_space_rank - 1);
-        for (int d = 0, k = 0; d < f->ak_space_rank; d++)
-            if (d != f->ak_axis) fprintf(o, "    ospace_[%d] = space_[%d];\n", k++, d);
+        bool reduced_in = false;
+        for (int i = 0; i < f->nparams; i++) reduced_in |= f->params[i].ak_role == AK_IN;
+        if (reduced_in) {
+            fprintf(o, "    int64_t ospace_[%d];\n", f->ak_space_rank - 1);
+            for (int d = 0, k = 0; d < f->ak_space_rank; d++)
+                if (d != f->ak_axis) fprintf(o, "    ospace_[%d] = space_[%d];\n", k++, d);
+        }
     } else {
         for (int i = 0; i < f->nparams; i++) {
             const Param *p = &f->params[i];
@@ -332,9 +333,9 @@ void emit_launch_checks(FILE *o, const CodegenOptions *co, const Func *f, char *
     for (int i = 0; co->tune_explicit && i < f->nparams; i++)
         if (f->params[i].ak_whole) /* the tuning program's choice: refused where the row does not fit */
             fprintf(o, "    if (%s && %s->shape[%d] > %s)\n        return tilec_fail(TILEC_ERR_CONSTANT, "
-                       "\"TILEC_WHOLE = 1 needs a reduced axis of at most %%lld elements\", (long long)(%s));\n",
-                    f->params[i].name, f->params[f->params[i].ak_ref].name, f->params[i].ak_dim, whole_chunk(f),
-                    whole_chunk(f));
+                       "\"%s = %%lld needs rows of at most that many elements (0: rows of any length)\", (long long)%s);\n",
+                    f->params[i].name, f->params[f->params[i].ak_ref].name, f->params[i].ak_dim, f->params[i].name,
+                    f->params[i].name, f->params[i].name);
     if (ast_nconst(f)) {
         /* "    if (BM == 64 && BN == 128) spec_ = 0;", ... and the error
          * listing the requested and the compiled values */

@@ -185,8 +185,8 @@ typedef struct Param {
     AkKeep ak_keep;   /* an output of a reduction kernel: its shape against the operand space */
     int ak_ref, ak_dim; /* a tunable tile extent: the array param and dimension whose
                            run-time extent picks its default (-1: the first listed) */
-    bool ak_whole;    /* TILEC_WHOLE of a reduction's array kernel: 1 when that extent fits
-                         the tile just chosen (one chunk per row), which the launcher enforces */
+    bool ak_whole;    /* a row reduction's TILEC_BLOCK: a chunk the row must fit, or 0 for
+                         rows walked in chunks (the launcher enforces it) */
 } Param;
 
 /* Most TILE_CONST parameters one kernel may have. */

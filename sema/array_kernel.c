@@ -589,7 +589,7 @@ static bool collect(Ak *a, Stmt *body, bool *rows, int *out_rank, int *tmp_assig
                                      "value");
                 continue;
             }
-            if (!strcmp(st->name, "TILEC_BLOCK") || !strcmp(st->name, "TILEC_WHOLE") || !strncmp(st->name, "__ak_", 5)) {
+            if (!strcmp(st->name, "TILEC_BLOCK") || !strncmp(st->name, "__ak_", 5)) {
                 ak_error(a, st->name_loc, "'%s' is a name tilec gives to what it adds to array kernels; rename the "
                                           "temporary",
                          st->name);
@@ -681,13 +681,10 @@ static bool lower_kernel(Ak *a)
         ak_error(a, f->loc, "array kernel '%s' has more than 63 parameters", f->name);
         return false;
     }
-    for (int r = 0; r < 2; r++) {
-        const char *nm = r ? "TILEC_WHOLE" : "TILEC_BLOCK";
-        if (ak_param_index(f, nm) >= 0) {
-            ak_error(a, f->params[ak_param_index(f, nm)].loc,
-                     "%s is the name of a constant tilec adds to array kernels; rename the parameter", nm);
-            return false;
-        }
+    if (ak_param_index(f, "TILEC_BLOCK") >= 0) {
+        ak_error(a, f->params[ak_param_index(f, "TILEC_BLOCK")].loc,
+                 "TILEC_BLOCK is the name of the tile extent tilec adds to array kernels; rename the parameter");
+        return false;
     }
     Stmt *body = f->body;
     if (!body || body->kind != ST_BLOCK) return true;

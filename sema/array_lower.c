@@ -547,11 +547,25 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
         if (a->used_in_red[i] && f->params[i].kind == PARAM_ARRAY && f->params[i].rank == R) refp = i;
     Tile it = {.rank = R}, ot = {.rank = R - 1}, kt = {.rank = R};
     for (int d = 0; d < R; d++) it.ext[d] = ak_int(a, 1, loc);
-    if (K == R - 1) {
-        static const int64_t v[] = {1024, 256, 4096, 8192};
-        add_tunable(a, v, 4, refp, K);
-        it.ext[K] = block_name(a);
-        it.ext[R - 2] = elems_per(a);
+    /* along the last axis: TILEC_BLOCK is the chunk of a row that fits one
+     * (the one-chunk specializations), 0 for rows walked 1024 elements at a
+     * time (a chunk's values are live beside the next's there, and wider
+     * chunks spill) */
+    const bool rows = K == R - 1;
+    if (rows) {
+        static const int64_t v[] = {1024, 256, 4096, 8192, 0};
+        add_tunable(a, v, 5, refp, K);
+        f->params[f->nparams - 1].ak_whole = true;
+        Expr *ch = ak_mk(a, EX_COND, loc);
+        ch->a = ak_bin(a, BOP_EQ, block_name(a), ak_int(a, 0, loc));
+        ch->b = ak_int(a, AK_MULTI_CHUNK, loc);
+        ch->c = block_name(a);
+        Expr *per = ak_mk(a, EX_COND, loc); /* rows per block: AK_ELEMS / chunk, at least 1 */
+        per->a = ak_bin(a, BOP_GE, sem_copy_expr(a->ar, ch), ak_int(a, AK_ELEMS, loc));
+        per->b = ak_int(a, 1, loc);
+        per->c = ak_bin(a, BOP_DIV, ak_int(a, AK_ELEMS, loc), sem_copy_expr(a->ar, ch));
+        it.ext[K] = ch;
+        it.ext[R - 2] = per;
     } else {
         /* up to 512 columns: wider tiles of a column reduction spill on sm_80 */
         static const int64_t v[] = {256, 64, 512};
@@ -563,22 +577,7 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
         kt.ext[d] = d == K ? ak_int(a, 1, loc) : it.ext[d];
         if (d != K) ot.ext[k++] = it.ext[d];
     }
-    /* rows over several chunks walk them 1024 elements at a time whatever
-     * TILEC_BLOCK is: a chunk's values are live beside the next's, and
-     * wider chunks spill */
     Tile itm = it;
-    if (K == R - 1) {
-        Expr *cm = ak_mk(a, EX_COND, loc);
-        cm->a = ak_bin(a, BOP_GT, block_name(a), ak_int(a, AK_MULTI_CHUNK, loc));
-        cm->b = ak_int(a, AK_MULTI_CHUNK, loc);
-        cm->c = block_name(a);
-        itm.ext[K] = cm;
-    }
-    /* TILEC_WHOLE: 1 where the reduced axis fits one chunk (the launcher says so) */
-    static const int64_t whole[] = {1, 0};
-    add_tunable(a, whole, 2, refp, K);
-    f->params[f->nparams - 1].name = "TILEC_WHOLE";
-    f->params[f->nparams - 1].ak_whole = true;
     Expr *oidx[4];
     if (R == 2) oidx[0] = bid(a, 0);
     else oidx[0] = bid(a, 1), oidx[1] = bid(a, 0);
@@ -668,11 +667,16 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
         ak_push(a, &many, for_chunks(a, 0, "__ak_c", &lb, true, loc));
     }
     a->memo = NULL;
-    /* TILEC_WHOLE is a constant of each specialization: the other branch is dead code */
+    if (!rows) { /* a column reduction always walks its chunks of rows */
+        for (int i = 0; i < many.n; i++) ak_push(a, &b, many.items[i]);
+        f->body = ak_block(a, &b, bloc);
+        return;
+    }
+    /* TILEC_BLOCK is a constant of each specialization: the other branch is dead code */
     Stmt *branch = ak_stmt(a, ST_IF, loc);
-    branch->cond = ak_name(a, "TILEC_WHOLE", loc);
-    branch->then_s = ak_block(a, &one, loc);
-    branch->else_s = ak_block(a, &many, loc);
+    branch->cond = ak_bin(a, BOP_EQ, block_name(a), ak_int(a, 0, loc));
+    branch->then_s = ak_block(a, &many, loc);
+    branch->else_s = ak_block(a, &one, loc);
     ak_push(a, &b, branch);
     f->body = ak_block(a, &b, bloc);
 }
