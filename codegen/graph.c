@@ -50,6 +50,14 @@ void emit_graph_prototype(FILE *o, const CodegenOptions *co, const Func *g, bool
     fputc(')', o);
 }
 
+/* Whether the callee's parameter a is an input its space is the broadcast
+ * of (an element-wise kernel's inputs, a reduction's operands). */
+static bool space_input(const GraphCall *c, int a)
+{
+    const Param *p = &c->callee->params[a];
+    return p->kind == PARAM_ARRAY && c->arg[a] && p->ak_role == (c->callee->ak_axis >= 0 ? AK_IN_OPERAND : AK_IN);
+}
+
 /* Fills in the shape of each temporary call ci writes first. */
 static void temp_shapes(FILE *o, const Func *g, int ci)
 {
@@ -63,10 +71,7 @@ static void temp_shapes(FILE *o, const Func *g, int ci)
     fprintf(o, "    { /* written by '%s' (line %d) */\n", k->name, c->loc.line);
     /* the inputs that make its space */
     int n = 0;
-    for (int a = 0; a < k->nparams; a++) {
-        const Param *p = &k->params[a];
-        if (p->kind == PARAM_ARRAY && c->arg[a] && p->ak_role == (rows ? AK_IN_OPERAND : AK_IN)) n++;
-    }
+    for (int a = 0; a < k->nparams; a++) n += space_input(c, a);
     fprintf(o, "        int64_t sp_[%d] = {", k->ak_space_rank);
     for (int d = 0; d < k->ak_space_rank; d++) fprintf(o, "%s1", d ? ", " : "");
     fputs("};\n", o);
@@ -86,15 +91,13 @@ static void temp_shapes(FILE *o, const Func *g, int ci)
     } else if (n) {
         fprintf(o, "        const tilec_array *in_[%d] = {", n);
         for (int a = 0, m = 0; a < k->nparams; a++) {
-            const Param *p = &k->params[a];
-            if (p->kind != PARAM_ARRAY || !c->arg[a] || p->ak_role != (rows ? AK_IN_OPERAND : AK_IN)) continue;
+            if (!space_input(c, a)) continue;
             fputs(m++ ? ", " : "", o);
             arg_expr(o, gr, c->arg[a]);
         }
         fprintf(o, "};\n        static const char *const nm_[%d] = {", n);
         for (int a = 0, m = 0; a < k->nparams; a++) {
-            const Param *p = &k->params[a];
-            if (p->kind != PARAM_ARRAY || !c->arg[a] || p->ak_role != (rows ? AK_IN_OPERAND : AK_IN)) continue;
+            if (!space_input(c, a)) continue;
             fprintf(o, "%s\"%s\"", m++ ? ", " : "", c->arg[a]);
         }
         fprintf(o, "};\n        if ((st_ = tilec_broadcast_shape(%d, in_, nm_, %d, sp_)) != TILEC_OK) return st_;\n", n,

@@ -234,6 +234,33 @@ static void py_docline(FILE *o, const char *indent, const char *s)
     }
 }
 
+/* The stream (s_: the arrays' on CUDA) and a descriptor d_NAME of every
+ * array parameter of f. */
+static void py_descriptors(FILE *o, const Func *f, bool cuda)
+{
+    bool any_array = false;
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].kind == PARAM_ARRAY) any_array = true;
+    if (cuda && any_array) {
+        fputs("    s_ = _stream_of((", o);
+        for (int i = 0; i < f->nparams; i++)
+            if (f->params[i].kind == PARAM_ARRAY) fprintf(o, "%s, ", f->params[i].name);
+        fputs("), stream, True)\n", o);
+    } else {
+        fprintf(o, "    s_ = _stream_of((), stream, %s)\n", cuda ? "True" : "False");
+    }
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *pa = &f->params[i];
+        if (pa->kind != PARAM_ARRAY) continue;
+        fprintf(o, "    d_%s = _Array()\n    _fill(d_%s, \"%s\", %s, %s, s_, keep)\n", pa->name, pa->name, pa->name,
+                pa->name, cuda ? "True" : "False");
+        /* tf32 has no dtype of its own in torch or NumPy: their float32
+         * arrays are read as tf32 (the kernel uses 10 of the mantissa bits) */
+        if (pa->type.dtype == DT_TFLOAT32)
+            fprintf(o, "    if d_%s.dtype == 12:  # float32, read as tf32\n        d_%s.dtype = 14\n", pa->name, pa->name);
+    }
+}
+
 static void py_kernel(FILE *o, const Func *f, const CodegenOptions *co, bool cuda)
 {
     /* signature: the kernel's parameters in order, then grid= and stream= */
@@ -280,27 +307,7 @@ static void py_kernel(FILE *o, const Func *f, const CodegenOptions *co, bool cud
 
     /* descriptors */
     fputs("    if _lib is None:\n        load()\n    keep = []\n", o);
-    bool any_array = false;
-    for (int i = 0; i < f->nparams; i++)
-        if (f->params[i].kind == PARAM_ARRAY) any_array = true;
-    if (cuda && any_array) {
-        fputs("    s_ = _stream_of((", o);
-        for (int i = 0; i < f->nparams; i++)
-            if (f->params[i].kind == PARAM_ARRAY) fprintf(o, "%s, ", f->params[i].name);
-        fputs("), stream, True)\n", o);
-    } else {
-        fprintf(o, "    s_ = _stream_of((), stream, %s)\n", cuda ? "True" : "False");
-    }
-    for (int i = 0; i < f->nparams; i++) {
-        const Param *pa = &f->params[i];
-        if (pa->kind != PARAM_ARRAY) continue;
-        fprintf(o, "    d_%s = _Array()\n    _fill(d_%s, \"%s\", %s, %s, s_, keep)\n", pa->name, pa->name, pa->name,
-                pa->name, cuda ? "True" : "False");
-        /* tf32 has no dtype of its own in torch or NumPy: their float32
-         * arrays are read as tf32 (the kernel uses 10 of the mantissa bits) */
-        if (pa->type.dtype == DT_TFLOAT32)
-            fprintf(o, "    if d_%s.dtype == 12:  # float32, read as tf32\n        d_%s.dtype = 14\n", pa->name, pa->name);
-    }
+    py_descriptors(o, f, cuda);
 
     /* Integer scalars: ctypes would wrap a value out of the C type's range
      * silently. */
@@ -386,13 +393,7 @@ static void py_graph(FILE *o, const Func *g, const CodegenOptions *co, bool cuda
     fprintf(o, "*, stream=None):\n    \"\"\"The bytes of workspace graph '%s' needs for these arrays.\"\"\"\n",
             g->name);
     fputs("    if _lib is None:\n        load()\n    keep = []\n", o);
-    fprintf(o, "    s_ = _stream_of((), stream, %s)\n", cuda ? "True" : "False");
-    for (int i = 0; i < g->nparams; i++) {
-        const Param *pa = &g->params[i];
-        if (pa->kind != PARAM_ARRAY) continue;
-        fprintf(o, "    d_%s = _Array()\n    _fill(d_%s, \"%s\", %s, %s, s_, keep)\n", pa->name, pa->name, pa->name,
-                pa->name, cuda ? "True" : "False");
-    }
+    py_descriptors(o, g, cuda);
     fputs("    n_ = _C.c_size_t(0)\n    st = _lib.", o);
     emit_launcher_name(o, co, g);
     fputs("_workspace_size(_C.byref(n_)", o);
@@ -414,20 +415,7 @@ static void py_graph(FILE *o, const Func *g, const CodegenOptions *co, bool cuda
     fputs("    stream: where to launch (default: the arrays' current stream)\n", o);
     fputs("    Raises TilecError when the runtime refuses the launch or it fails.\n    \"\"\"\n", o);
     fputs("    if _lib is None:\n        load()\n    keep = []\n", o);
-    if (cuda) {
-        fputs("    s_ = _stream_of((", o);
-        for (int i = 0; i < g->nparams; i++)
-            if (g->params[i].kind == PARAM_ARRAY) fprintf(o, "%s, ", g->params[i].name);
-        fputs("), stream, True)\n", o);
-    } else {
-        fputs("    s_ = _stream_of((), stream, False)\n", o);
-    }
-    for (int i = 0; i < g->nparams; i++) {
-        const Param *pa = &g->params[i];
-        if (pa->kind != PARAM_ARRAY) continue;
-        fprintf(o, "    d_%s = _Array()\n    _fill(d_%s, \"%s\", %s, %s, s_, keep)\n", pa->name, pa->name, pa->name,
-                pa->name, cuda ? "True" : "False");
-    }
+    py_descriptors(o, g, cuda);
     fputs("    w_, wn_ = None, 0\n    if workspace is not None:\n        d_w = _Array()\n", o);
     fprintf(o, "        _fill(d_w, \"workspace\", workspace, %s, s_, keep)\n", cuda ? "True" : "False");
     fputs("        w_ = d_w.data\n        wn_ = 1\n        for k_ in range(d_w.ndim):\n            wn_ *= d_w.shape[k_]\n"

@@ -9,12 +9,16 @@
  * from the arrays' extents, or the tuning table), one block per output tile,
  * a tile_load of every input at the block's coordinates under the input's
  * own name (so the user's expressions are typed, and their errors reported,
- * exactly as written), and a tile_store of every output.  A reduction walks
- * its axis in chunks: the last chunk first, masked with the reduction's
- * identity (a sum's 0, a product's 1, for max and min the chunk's own minimum
- * or maximum), which also starts the accumulators, then the full chunks
- * unmasked.  The launcher broadcasts the inputs (codegen/launch.c), so the
- * kernel reads every array at the same coordinates.
+ * exactly as written), and a tile_store of every output.  A reduction
+ * (sema/array_lower.c) loads a row that fits one chunk once and computes
+ * every phase from its registers; longer rows are walked in chunks, the
+ * first starting the accumulators; each chunk is masked with the
+ * reduction's identity (a sum's 0, a product's 1, a maximum's -inf, or for
+ * integers the chunk's own minimum) where the axis ends.  The launcher
+ * broadcasts the inputs (codegen/launch.c), so the kernel reads every array
+ * at the same coordinates.  This file checks the statements and analyses
+ * them (ranks, reductions and their phases, what each value varies along);
+ * sema/array_lower.c builds the tile kernel.
  *
  * Why a rewrite rather than an IR of its own: the rewritten kernel is an
  * ordinary tile kernel, so typing, promotion, both targets, the launcher's
@@ -77,7 +81,6 @@ static void __attribute__((format(printf, 3, 4))) ak_error(Ak *a, SrcLoc loc, co
     va_start(ap, fmt);
     if (a->ok && a->quiet) {
         vsnprintf(a->why, sizeof a->why, fmt, ap);
-        a->why_loc = loc;
     } else if (!a->quiet) {
         char buf[512];
         vsnprintf(buf, sizeof buf, fmt, ap);
@@ -101,14 +104,41 @@ static bool is_reduction(const Expr *e)
     return e->kind == EX_BUILTIN && builtin_info(e->bi)->cls == BCLASS_REDUCE;
 }
 
-bool ak_has_reduction(const Expr *e)
+/* e's entry in the node cache (made on first sight). */
+static AkNode *node(Ak *a, const Expr *e)
+{
+    if (2 * (a->nused + 1) > a->ncap) {
+        int cap = a->ncap ? 2 * a->ncap : 256;
+        AkNode *n = arena_alloc(a->ar, sizeof *n * (size_t)cap);
+        for (int i = 0; i < a->ncap; i++) {
+            if (!a->nodes[i].e) continue;
+            size_t h = ((uintptr_t)a->nodes[i].e >> 4) & (size_t)(cap - 1);
+            while (n[h].e) h = (h + 1) & (size_t)(cap - 1);
+            n[h] = a->nodes[i];
+        }
+        a->nodes = n;
+        a->ncap = cap;
+    }
+    size_t h = ((uintptr_t)e >> 4) & (size_t)(a->ncap - 1);
+    while (a->nodes[h].e && a->nodes[h].e != e) h = (h + 1) & (size_t)(a->ncap - 1);
+    if (!a->nodes[h].e) {
+        a->nodes[h] = (AkNode){.e = e, .vrank = AK_UNKNOWN, .kind = AK_UNKNOWN, .fclass = AK_UNKNOWN,
+                               .hasred = AK_UNKNOWN};
+        a->nused++;
+    }
+    return &a->nodes[h];
+}
+
+bool ak_has_reduction(Ak *a, const Expr *e)
 {
     if (!e) return false;
     if (is_reduction(e)) return true;
-    if (ak_has_reduction(e->a) || ak_has_reduction(e->b) || ak_has_reduction(e->c)) return true;
-    for (int i = 0; i < e->nargs; i++)
-        if (ak_has_reduction(e->args[i])) return true;
-    return false;
+    AkNode *n = node(a, e);
+    if (n->hasred != AK_UNKNOWN) return n->hasred;
+    bool r = ak_has_reduction(a, e->a) || ak_has_reduction(a, e->b) || ak_has_reduction(a, e->c);
+    for (int i = 0; i < e->nargs && !r; i++) r = ak_has_reduction(a, e->args[i]);
+    node(a, e)->hasred = r; /* (the table may have grown) */
+    return r;
 }
 
 /* Whether builtin call e is an operation array kernels take (reductions
@@ -214,9 +244,18 @@ int ak_red_index(const Ak *a, const Expr *e)
 
 /* The rank of a (substituted) value: inputs' ranks, a reduction's operand
  * rank (kept) or one less. */
+static int vrank_of(Ak *a, const Expr *e);
+
 int ak_vrank(Ak *a, const Expr *e)
 {
     if (!e) return 0;
+    int r = node(a, e)->vrank;
+    if (r == AK_UNKNOWN) node(a, e)->vrank = r = vrank_of(a, e);
+    return r;
+}
+
+static int vrank_of(Ak *a, const Expr *e)
+{
     if (e->kind == EX_NAME) {
         int pi = ak_param_index(a->f, e->name);
         return pi >= 0 && a->f->params[pi].kind == PARAM_ARRAY ? a->f->params[pi].rank : 0;
@@ -333,6 +372,7 @@ static int scan_reductions(Ak *a, Expr *e)
         a->phase[a->nred++] = inner + 1;
         return inner + 1;
     }
+    if (node(a, e)->scanned) return node(a, e)->phase;
     int p = 0;
     Expr *ops[3] = {e->a, e->b, e->c};
     for (int i = 0; i < 3; i++) {
@@ -345,6 +385,9 @@ static int scan_reductions(Ak *a, Expr *e)
         if (q < 0) return -1;
         if (q > p) p = q;
     }
+    AkNode *n = node(a, e);
+    n->scanned = 1;
+    n->phase = p;
     return p;
 }
 
@@ -359,9 +402,18 @@ static VKind vk_combine(VKind x, VKind y)
 }
 
 /* What value e varies along (see VKind), after the reductions are known. */
+static VKind kind_of(Ak *a, const Expr *e);
+
 VKind ak_kind_of(Ak *a, const Expr *e)
 {
     if (!e) return VK_S;
+    int k = node(a, e)->kind;
+    if (k == AK_UNKNOWN) node(a, e)->kind = k = kind_of(a, e);
+    return (VKind)k;
+}
+
+static VKind kind_of(Ak *a, const Expr *e)
+{
     switch (e->kind) {
     case EX_NAME: {
         int pi = ak_param_index(a->f, e->name);
@@ -413,38 +465,53 @@ VKind ak_kind_of(Ak *a, const Expr *e)
     return k;
 }
 
-/* Marks the arrays e reads: inside reductions' operands and in full-space
- * values they are read at operand coordinates (used_in_red), elsewhere at
- * the reduced space's (used_out). */
-void ak_mark_reads(Ak *a, const Expr *e, bool full)
+static void mark(Ak *a, const Expr *e, bool full, bool *in_full, bool *in_reduced)
 {
     if (!e) return;
     if (e->kind == EX_NAME) {
         int pi = ak_param_index(a->f, e->name);
         if (pi >= 0 && a->f->params[pi].kind == PARAM_ARRAY) {
-            if (full) a->used_in_red[pi] = true;
-            else a->used_out[pi] = true;
+            if (full) in_full[pi] = true;
+            else in_reduced[pi] = true;
         }
         return;
     }
     if (e->kind == EX_BUILTIN && e->bi == BI_DIM) return;
+    AkNode *n = node(a, e);
+    if (n->mark[full] == a->stamp) return; /* seen in this walk */
+    n->mark[full] = a->stamp;
     if (is_reduction(e)) {
-        if (e->nargs) ak_mark_reads(a, e->args[0], true);
+        if (e->nargs) mark(a, e->args[0], true, in_full, in_reduced);
         return;
     }
-    ak_mark_reads(a, e->a, full);
-    ak_mark_reads(a, e->b, full);
-    ak_mark_reads(a, e->c, full);
-    for (int i = 0; i < e->nargs; i++) ak_mark_reads(a, e->args[i], full);
+    mark(a, e->a, full, in_full, in_reduced);
+    mark(a, e->b, full, in_full, in_reduced);
+    mark(a, e->c, full, in_full, in_reduced);
+    for (int i = 0; i < e->nargs; i++) mark(a, e->args[i], full, in_full, in_reduced);
+}
+
+void ak_mark_reads(Ak *a, const Expr *e, bool full, bool *in_full, bool *in_reduced)
+{
+    a->stamp++;
+    mark(a, e, full, in_full, in_reduced);
 }
 
 /* Whether value e (substituted) is floating point: 1 yes, 0 no, -1 not
  * known here (an auto temporary's type, a tile function's result).  A
  * masked maximum of floats fills with -inf, of anything else with the
  * chunk's own minimum (a reduction more). */
+static int float_class(Ak *a, const Expr *e);
+
 int ak_float_class(Ak *a, const Expr *e)
 {
     if (!e) return -1;
+    int c = node(a, e)->fclass;
+    if (c == AK_UNKNOWN) node(a, e)->fclass = c = float_class(a, e);
+    return c;
+}
+
+static int float_class(Ak *a, const Expr *e)
+{
     switch (e->kind) {
     case EX_FLOAT: return 1;
     case EX_INT: return 0;
@@ -502,11 +569,9 @@ static bool analyse_rows(Ak *a)
         const Param *p = &f->params[i];
         if (p->kind == PARAM_ARRAY && p->rank > a->R && !a->assigned[i]) {
             /* read anywhere? */
-            Ak t = *a;
-            memset(t.used_in_red, 0, sizeof t.used_in_red);
-            memset(t.used_out, 0, sizeof t.used_out);
-            for (int k = 0; k < a->nassigned; k++) ak_mark_reads(&t, a->final_value[a->assigned_order[k]], false);
-            if (t.used_in_red[i] || t.used_out[i]) {
+            bool full[64] = {0}, reduced[64] = {0};
+            for (int k = 0; k < a->nassigned; k++) ak_mark_reads(a, a->final_value[a->assigned_order[k]], false, full, reduced);
+            if (full[i] || reduced[i]) {
                 ak_error(a, p->loc, "'%s' has rank %d, more than the reduction's operands' %d", p->name, p->rank, a->R);
                 return false;
             }
@@ -536,7 +601,7 @@ static bool analyse_rows(Ak *a)
                 return false;
             }
             a->out_kind[pi] = AK_KEEP_REDUCED;
-            ak_mark_reads(a, v, false);
+            ak_mark_reads(a, v, false, a->used_in_red, a->used_out);
         } else if (p->rank == a->R) {
             if (vk == VK_O) {
                 ak_error(a, a->final_loc[pi], "output '%s' has rank %d, but a reduction without .keepdims gives rank %d",
@@ -544,7 +609,7 @@ static bool analyse_rows(Ak *a)
                 return false;
             }
             a->out_kind[pi] = vk == VK_K ? AK_KEEP_DIMS : AK_KEEP_FULL;
-            ak_mark_reads(a, v, true);
+            ak_mark_reads(a, v, true, a->used_in_red, a->used_out);
         } else {
             ak_error(a, p->loc, "output '%s' has rank %d; this array kernel reduces rank-%d operands along one axis, "
                                 "which gives rank %d (or %d with .keepdims)",
@@ -646,18 +711,16 @@ static bool collect(Ak *a, Stmt *body, bool *rows, int *out_rank, int *tmp_assig
         }
         a->final_value[pi] = v;
         a->final_loc[pi] = st->target->loc;
-        *rows |= ak_has_reduction(v);
+        *rows |= ak_has_reduction(a, v);
     }
     if (!a->ok || !*rows) return a->ok;
     /* a row kernel: its outputs are written once each, from inputs */
     for (int k = 0; k < a->nassigned; k++) {
         int pi = a->assigned_order[k];
-        Ak t = *a;
-        memset(t.used_in_red, 0, sizeof t.used_in_red);
-        memset(t.used_out, 0, sizeof t.used_out);
-        ak_mark_reads(&t, a->final_value[pi], false);
+        bool full[64] = {0}, reduced[64] = {0};
+        ak_mark_reads(a, a->final_value[pi], false, full, reduced);
         for (int i = 0; i < f->nparams; i++)
-            if ((t.used_in_red[i] || t.used_out[i]) && a->assigned[i]) {
+            if ((full[i] || reduced[i]) && a->assigned[i]) {
                 if (compound[pi] && i == pi)
                     ak_error_fix(a, a->final_loc[pi], "write 'y = y0 + ...' with the old values as an input array",
                                  "a reduction's array kernel cannot update its output in place (+=): it reads only "
@@ -761,13 +824,12 @@ static bool lower_kernel(Ak *a)
     return true;
 }
 
-bool sem_array_kernel_fuses(Arena *ar, Func *f, char *why, size_t len, SrcLoc *why_loc)
+bool sem_array_kernel_fuses(Arena *ar, Func *f, char *why, size_t len)
 {
     Ak a = {.ar = ar, .f = f, .ok = true, .quiet = true, .K = -1};
     bool ok = lower_kernel(&a) && a.ok;
     if (!ok) {
         snprintf(why, len, "%s", a.why);
-        *why_loc = a.why_loc;
     }
     return ok;
 }

@@ -24,8 +24,9 @@ typedef struct AkTmp {
 } AkTmp;
 
 /* Where a row kernel's temporaries are computed once: the statements of
- * one chunk's context (the last chunk at the top level, or one loop body)
- * get `auto __ak_tK_M = value;` the first time a temporary is needed there. */
+ * one chunk's context (the one-chunk branch, a phase's first chunk, one
+ * loop body) get `auto __ak_tK_M = value;` the first time a temporary is
+ * needed there. */
 typedef struct Memo {
     struct StmtBuf *buf;
     bool all;               /* every temporary (the one-chunk branch: its tiles stay live anyway) */
@@ -35,6 +36,17 @@ typedef struct Memo {
     int n, id;
 } Memo;
 
+/* What the analysis knows of one node of a substituted value.  Temporaries
+ * are shared, not copied, so a chain of them is a DAG whose tree is
+ * exponential: every walk goes through this cache (UNKNOWN until computed;
+ * the stamps mark the nodes one walk has seen). */
+enum { AK_UNKNOWN = -1000 };
+typedef struct AkNode {
+    const Expr *e;
+    int vrank, kind, fclass, hasred, phase;
+    unsigned mark[2], scanned;
+} AkNode;
+
 typedef struct Ak {
     Arena *ar;
     Memo *memo;             /* row kernels' emission: the current context, or NULL */
@@ -43,7 +55,6 @@ typedef struct Ak {
     bool ok;
     bool quiet;             /* graph fusion's trial: errors only set why */
     char why[320];          /* quiet: the first error's text */
-    SrcLoc why_loc;
     AkTmp tmp[AK_MAX_TMPS];
     int ntmp;
     Expr *red[AK_MAX_REDS]; /* row kernels: the reductions, each once */
@@ -51,7 +62,6 @@ typedef struct Ak {
     int nred;
     int R, K;               /* row kernels: the operand space's rank and the reduced axis */
     SrcLoc axis_loc;
-    bool in_red;
     bool used_in_red[64], used_out[64]; /* per param: read inside a reduction's operand (or a
                                            full-space value), or in the reduced space */
     int assigned_order[64]; /* outputs in order of first assignment */
@@ -62,6 +72,9 @@ typedef struct Ak {
     SrcLoc final_loc[64];
     int out_kind[64];       /* row kernels: AK_KEEP_* of each output */
     const char *alias[64];  /* row kernels' emission: the local an input is loaded as, when not its own name */
+    AkNode *nodes;          /* the node cache: open addressing on the node's address */
+    int ncap, nused;
+    unsigned stamp;         /* the current walk's (ak_mark_reads) */
 } Ak;
 
 static const TypeRef ak_int64 = {.spelling = "int64_t", .dtype = DT_INT64};
@@ -99,11 +112,14 @@ void ak_lower_rows(Ak *a, SrcLoc bloc);
 /* analysis (array_kernel.c) */
 int ak_param_index(const Func *f, const char *name);
 AkTmp *ak_find_tmp(Ak *a, const char *name);
-bool ak_has_reduction(const Expr *e);
+bool ak_has_reduction(Ak *a, const Expr *e);
 int ak_rank_of(Ak *a, Expr *e);
 int ak_red_index(const Ak *a, const Expr *e);
 int ak_vrank(Ak *a, const Expr *e);
 VKind ak_kind_of(Ak *a, const Expr *e);
-void ak_mark_reads(Ak *a, const Expr *e, bool full);
+/* Marks in in_full[] the arrays e reads at the operands' coordinates (inside
+ * reductions' operands, and in full-space values when full), in
+ * in_reduced[] those read at the reduced space's. */
+void ak_mark_reads(Ak *a, const Expr *e, bool full, bool *in_full, bool *in_reduced);
 int ak_float_class(Ak *a, const Expr *e);
 #endif

@@ -133,13 +133,13 @@ static Expr *block_name(Ak *a)
     return ak_name(a, "TILEC_BLOCK", a->f->loc);
 }
 
-/* AK_ELEMS / TILEC_BLOCK, at least 1 */
-static Expr *elems_per(Ak *a)
+/* AK_ELEMS / extent, at least 1: the rows of a tile beside its row extent */
+static Expr *elems_per(Ak *a, Expr *extent)
 {
     Expr *c = ak_mk(a, EX_COND, a->f->loc);
-    c->a = ak_bin(a, BOP_GE, block_name(a), ak_int(a, AK_ELEMS, a->f->loc));
+    c->a = ak_bin(a, BOP_GE, extent, ak_int(a, AK_ELEMS, a->f->loc));
     c->b = ak_int(a, 1, a->f->loc);
-    c->c = ak_bin(a, BOP_DIV, ak_int(a, AK_ELEMS, a->f->loc), block_name(a));
+    c->c = ak_bin(a, BOP_DIV, ak_int(a, AK_ELEMS, a->f->loc), sem_copy_expr(a->ar, extent));
     return c;
 }
 
@@ -219,7 +219,7 @@ void ak_lower_elementwise(Ak *a, Stmt *body, int R)
         static const int64_t v[] = {256, 64, 1024};
         add_tunable(a, v, 3, ref, R - 1);
         for (int d = 0; d < R - 2; d++) t.ext[d] = ak_int(a, 1, loc);
-        t.ext[R - 2] = elems_per(a);
+        t.ext[R - 2] = elems_per(a, block_name(a));
         t.ext[R - 1] = block_name(a);
     }
     /* grid: the rows of tiles on x (2^31 blocks), the rest on y and z */
@@ -240,7 +240,7 @@ void ak_lower_elementwise(Ak *a, Stmt *body, int R)
     memcpy(declared, use, sizeof declared);
     for (int s = 0; s < body->nitems; s++) {
         Stmt *st = body->items[s];
-        if (st->kind == ST_DECL && ak_has_reduction(st->init)) {
+        if (st->kind == ST_DECL && ak_has_reduction(a, st->init)) {
             /* no output reads it (else this were a row kernel) */
             if (!a->quiet) diag_warning("unused-value", st->name_loc, "temporary '%s' is never used", st->name);
             continue;
@@ -388,12 +388,10 @@ static Expr *reduce(Ak *a, const Expr *user, Expr *operand)
 /* Whether some reduction of phase p reads array i (through its operand). */
 static bool phase_reads(Ak *a, int p, int i)
 {
-    Ak t = *a;
-    memset(t.used_in_red, 0, sizeof t.used_in_red);
-    memset(t.used_out, 0, sizeof t.used_out);
+    bool full[64] = {0}, reduced[64] = {0};
     for (int j = 0; j < a->nred; j++)
-        if (a->phase[j] == p) ak_mark_reads(&t, a->red[j]->args[0], true);
-    return t.used_in_red[i];
+        if (a->phase[j] == p) ak_mark_reads(a, a->red[j]->args[0], true, full, reduced);
+    return full[i];
 }
 
 /* load_all under names of their own (`__ak_pP_x`), which emit_value uses
@@ -560,24 +558,19 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
         ch->a = ak_bin(a, BOP_EQ, block_name(a), ak_int(a, 0, loc));
         ch->b = ak_int(a, AK_MULTI_CHUNK, loc);
         ch->c = block_name(a);
-        Expr *per = ak_mk(a, EX_COND, loc); /* rows per block: AK_ELEMS / chunk, at least 1 */
-        per->a = ak_bin(a, BOP_GE, sem_copy_expr(a->ar, ch), ak_int(a, AK_ELEMS, loc));
-        per->b = ak_int(a, 1, loc);
-        per->c = ak_bin(a, BOP_DIV, ak_int(a, AK_ELEMS, loc), sem_copy_expr(a->ar, ch));
         it.ext[K] = ch;
-        it.ext[R - 2] = per;
+        it.ext[R - 2] = elems_per(a, sem_copy_expr(a->ar, ch));
     } else {
         /* up to 512 columns: wider tiles of a column reduction spill on sm_80 */
         static const int64_t v[] = {256, 64, 512};
         add_tunable(a, v, 3, refp, R - 1);
         it.ext[R - 1] = block_name(a);
-        it.ext[K] = elems_per(a);
+        it.ext[K] = elems_per(a, block_name(a));
     }
     for (int d = 0, k = 0; d < R; d++) {
         kt.ext[d] = d == K ? ak_int(a, 1, loc) : it.ext[d];
         if (d != K) ot.ext[k++] = it.ext[d];
     }
-    Tile itm = it;
     Expr *oidx[4];
     if (R == 2) oidx[0] = bid(a, 0);
     else oidx[0] = bid(a, 1), oidx[1] = bid(a, 0);
@@ -600,9 +593,9 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
     last->a = ak_bin(a, BOP_GT, sem_copy_expr(a->ar, extent), ak_int(a, 0, loc));
     last->b = ak_bin(a, BOP_SUB,
                      ak_bin(a, BOP_DIV,
-                            ak_bin(a, BOP_SUB, ak_bin(a, BOP_ADD, sem_copy_expr(a->ar, extent), sem_copy_expr(a->ar, itm.ext[K])),
+                            ak_bin(a, BOP_SUB, ak_bin(a, BOP_ADD, sem_copy_expr(a->ar, extent), sem_copy_expr(a->ar, it.ext[K])),
                                    ak_int(a, 1, loc)),
-                            sem_copy_expr(a->ar, itm.ext[K])),
+                            sem_copy_expr(a->ar, it.ext[K])),
                      ak_int(a, 1, loc));
     last->c = ak_int(a, 0, loc);
 
@@ -629,21 +622,21 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
         for (int i = 0; i < f->nparams; i++) use[i] = a->used_in_red[i] && phase_reads(a, p, i);
         StmtBuf lb = {0};
         a->memo = memo_new(a, &lb);
-        load_all(a, &lb, use, at_c, &itm);
+        load_all(a, &lb, use, at_c, &it);
         for (int j = 0; j < a->nred; j++) {
             if (a->phase[j] != p) continue;
             Expr *part = masked_part(a, &lb, j, arena_printf(a->ar, "__ak_v%d", j),
-                                     chunk_mask(a, ak_name(a, "__ak_c", loc), itm.ext[K], extent, loc), &itm, &ot);
+                                     chunk_mask(a, ak_name(a, "__ak_c", loc), it.ext[K], extent, loc), &it, &ot);
             ak_push(a, &lb, ak_assign(a, acc_name(a, j), combine(a, a->red[j]->bi, ak_name(a, acc_name(a, j), loc), part),
                                    a->red[j]->loc));
         }
         /* chunk 0 under prefixed names at this level, then chunks 1..last */
         a->memo = memo_new(a, &many);
-        load_all_prefixed(a, &many, use, at_0, &itm, p);
+        load_all_prefixed(a, &many, use, at_0, &it, p);
         for (int j = 0; j < a->nred; j++) {
             if (a->phase[j] != p) continue;
             Expr *part = masked_part(a, &many, j, arena_printf(a->ar, "__ak_v%d_0", j),
-                                     chunk_mask(a, ak_int(a, 0, loc), itm.ext[K], extent, loc), &itm, &ot);
+                                     chunk_mask(a, ak_int(a, 0, loc), it.ext[K], extent, loc), &it, &ot);
             ak_push(a, &many, ak_decl(a, acc_name(a, j), ak_auto, part, a->red[j]->loc));
         }
         unprefix(a);
@@ -656,14 +649,13 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
     if (any_full) {
         StmtBuf lb = {0};
         bool use[64] = {0};
-        Ak t = *a;
-        memset(t.used_in_red, 0, sizeof t.used_in_red);
+        bool reduced[64] = {0};
         for (int k = 0; k < a->nassigned; k++)
-            if (a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL) ak_mark_reads(&t, a->final_value[a->assigned_order[k]], true);
-        memcpy(use, t.used_in_red, sizeof use);
-        load_all(a, &lb, use, at_c, &itm);
+            if (a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL)
+                ak_mark_reads(a, a->final_value[a->assigned_order[k]], true, use, reduced);
+        load_all(a, &lb, use, at_c, &it);
         a->memo = memo_new(a, &lb);
-        full_outputs(a, &lb, at_c, &itm, &ot);
+        full_outputs(a, &lb, at_c, &it, &ot);
         ak_push(a, &many, for_chunks(a, 0, "__ak_c", &lb, true, loc));
     }
     a->memo = NULL;

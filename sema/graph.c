@@ -499,9 +499,8 @@ static bool fuse(Gx *x, bool remarks)
         }
         Func *t = build_part(x, first, ci, later, "trial");
         char why[320] = "";
-        SrcLoc wl = {0}; /* where the trial failed: inside a callee, so the remark stays at the call */
         const GraphCall *c = &gr->calls[ci];
-        if (sem_array_kernel_fuses(ar, t, why, sizeof why, &wl)) {
+        if (sem_array_kernel_fuses(ar, t, why, sizeof why)) {
             part_of[ci] = nparts;
             if (remarks) {
                 int pj = producer(x, first, ci);

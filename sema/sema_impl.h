@@ -55,9 +55,9 @@ Expr *sem_copy_expr(Arena *a, const Expr *e);
  * (sema/array_kernel.c); false after an error. */
 bool sem_array_kernels(Program *p);
 /* Whether array kernel f (not yet lowered) is one array kernel can
- * compile, without reporting anything: graph fusion's trial.  If not, why
- * and where. */
-bool sem_array_kernel_fuses(Arena *ar, Func *f, char *why, size_t len, SrcLoc *why_loc);
+ * compile, without reporting anything: graph fusion's trial.  If not, why is
+ * the reason. */
+bool sem_array_kernel_fuses(Arena *ar, Func *f, char *why, size_t len);
 /* Lowers array kernel f (one tilec made: a graph's part), reporting errors. */
 bool sem_array_kernel_lower(Arena *ar, Func *f);
 /* A typed tile_load (store: tile_store) through a view that only permutes
