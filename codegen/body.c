@@ -291,6 +291,10 @@ static void emit_op(Emitter *em, const TirOp *op)
         else pipeline_emit_for(em, op);
         return;
     case TIR_FOR: {
+        if (em->fp && op->stmt == em->fp->loop) {
+            flash_emit_for(em, op);
+            return;
+        }
         int label = em->nlabels++;
         if (emit_ahead_for(em, op, label)) return;
         line(em, "{");
@@ -434,10 +438,12 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
 /* Lowers f and writes its body.  With hp, the sm_90a variant (hopper.c):
  * false, and nothing written, when the kernel does not have its shape. */
 static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir,
-                  HopperPlan *hp, bool regs)
+                  HopperPlan *hp, bool regs, const FlashLoop *fl)
 {
     Emitter em = {.o = out, .ind = 1, .ar = p->arena, .tg = cuda ? &target_cuda : &target_host, .p = p, .k = f, .co = o, .ok = true};
-    *plan = emit_plan(f, cuda, o->max_threads);
+    /* the flash variant: a warp per 16 rows of its loop's tiles */
+    *plan = emit_plan(f, cuda, fl ? 32 * fl->warps : o->max_threads);
+    if (fl && plan->threads != 32 * fl->warps) return false;
     em.T = plan->threads;
     em.Vk = plan->vec;
     int ne = f->nexprs + 1, ns = f->nsyms + 1;
@@ -471,6 +477,12 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
     /* The values, their homes and mirrors (tir.h), declared at the top. */
     tir_place(&em);
     if (!smem_plan(&em)) return false;
+    if (fl) {
+        em.fp = fl;
+        if (!flash_homes_ok(&em)) return false;
+        int64_t need = flash_smem_bytes(fl);
+        if (em.tir->smem_dynamic < need) em.tir->smem_dynamic = (int)need;
+    }
     if (hp && hp->pingpong) {
         line(&em, "const int pp_ = (int)threadIdx.x / 128 - 1; /* the consumer warpgroup, 0 or 1; the producer's -1 */");
         line(&em, "const int t_ = pp_ < 0 ? (int)threadIdx.x - 128 : (int)threadIdx.x %% 128; /* the kernel's thread in its warpgroup */");
@@ -499,6 +511,7 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
             line(&em, "%s *const s_%s = s_%s_pp_[pp_ > 0];", ty, v->name, v->name);
         } else if (v->mirror) {
             line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, v->name, v->n);
+            if (fl) line(&em, "(void)s_%s; /* (the attention loop's own values are not written) */", v->name);
         }
     }
     if (em.tir->smem_dynamic) /* the tile_mma buffer outgrows the 48 KB of static memory */
@@ -525,10 +538,15 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
 }
 bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir)
 {
-    return lower(out, p, f, cuda, o, plan, tir, NULL, false);
+    return lower(out, p, f, cuda, o, plan, tir, NULL, false, NULL);
 }
 
 bool body_lower_sm90(FILE *out, Program *p, Func *f, const CodegenOptions *o, KernelPlan *plan, HopperPlan *hp, bool regs)
 {
-    return lower(out, p, f, true, o, plan, NULL, hp, regs);
+    return lower(out, p, f, true, o, plan, NULL, hp, regs, NULL);
+}
+
+bool body_lower_flash(FILE *out, Program *p, Func *f, const CodegenOptions *o, KernelPlan *plan, const FlashLoop *fl)
+{
+    return lower(out, p, f, true, o, plan, NULL, NULL, false, fl);
 }

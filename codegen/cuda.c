@@ -184,11 +184,63 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
     fputs("                done_ = true;\n            }\n        }\n", o);
 }
 
+/* The flash variant of specialization sp of f (flash.c), after the body of
+ * the kernel before it (which closes with the brace the caller writes):
+ * the same kernel with BM / 16 warps, its attention loop on registers
+ * (tilec_flash.h).  False when the kernel has no such loop. */
+static bool flash_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOptions *co, int sp, FlashLoop *fl,
+                          int *threads, int *dyn)
+{
+    if (co->opt_level == 0 || !flash_find(k, fl)) return false;
+    char *buf = NULL;
+    size_t len = 0;
+    KernelPlan plan;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return false;
+    bool ok = body_lower_flash(m, p, k, co, &plan, fl);
+    fclose(m);
+    if (!ok) {
+        free(buf);
+        return false;
+    }
+    fputs("}\n\n", o);
+    fprintf(o, "/* The flash variant: the attention loop on tensor-core registers (tilec_flash.h). */\n");
+    fprintf(o, "template <bool ALIGNED>\nstatic __global__ void __launch_bounds__(%d) ", plan.threads);
+    kernel_name(o, f, sp);
+    fputs("_flash(", o);
+    kernel_params(o, f);
+    fputs(")\n{\n", o);
+    fwrite(buf, 1, len, o);
+    free(buf);
+    *threads = plan.threads;
+    *dyn = plan.dyn_smem_bytes;
+    return true;
+}
+
+/* The launcher's branch to the flash variant: aligned arrays whose d axes
+ * hold the tile, on a device that runs the variant's sm_80 body (probed
+ * once per device), unless TILEC_NO_FLASH is set; done_ says it launched. */
+static void flash_launch(FILE *o, Arena *ar, const Func *f, int sp, const FlashLoop *fl, int threads, int dyn)
+{
+    char kn[160];
+    snprintf(kn, sizeof kn, "tilec_k_%s_%d_flash<true>", f->name, sp);
+    fputs("        static signed char flash_[64]; /* per device: 0 not probed yet, 1 no, 2 yes */\n", o);
+    fprintf(o, "        if (!done_ && aligned_ && !tilec_flash_disabled() && dev_ >= 0 && dev_ < 64 && %s) {\n",
+            flash_launch_test(ar, fl));
+    fprintf(o, "            if (!flash_[dev_]) flash_[dev_] = tilec_flash_probe((const void *)%s) ? 2 : 1;\n", kn);
+    fputs("            if (flash_[dev_] == 2) {\n", o);
+    fprintf(o, "                if ((st_ = tilec_smem_opt_in((const void *)%s, %d)) != TILEC_OK) return st_;\n", kn, dyn);
+    fprintf(o, "                %s<<<g_, %d, %d, s_>>>(", kn, threads, dyn);
+    launch_args(o, f);
+    fputs(");\n                done_ = true;\n            }\n        }\n", o);
+}
+
 bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
 {
     emit_banner(o, co, "CUDA C++");
-    fprintf(o, "#include <cuda_runtime.h>\n#include \"tilec_rt.h\"\n#include \"tilec_ops.h\"\n%s#include \"%s\"\n\n",
-            codegen_has_arch(co, 90) ? "#include \"tilec_sm90.h\"\n" : "", co->header_name);
+    fprintf(o, "#include <cuda_runtime.h>\n#include \"tilec_rt.h\"\n#include \"tilec_ops.h\"\n%s%s#include \"%s\"\n\n",
+            codegen_has_arch(co, 90) ? "#include \"tilec_sm90.h\"\n" : "",
+            codegen_has_flash(p, co) ? "#include \"tilec_flash.h\"\n" : "", co->header_name);
     /* Values and buffers that only one target's branch of `if
      * (tile_target(...))` uses are declared for every architecture (the
      * declarations come from the whole body): not a warning worth failing
@@ -207,7 +259,9 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
         int nspec = f->nspecs;
         int threads[256], dyn[256], stat[256];
         HopperPlan hps[256];
-        bool hv[256];
+        bool hv[256], fv[256];
+        FlashLoop fls[256];
+        int fthreads[256], fdyn[256];
         int hthreads[256], hdyn[256];
         char *grids[256];
         for (int sp = 0; sp < nspec; sp++) {
@@ -229,9 +283,13 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             fputc('(', o);
             kernel_params(o, f);
             fputs(")\n{\n", o);
-            hv[sp] = false;
-            if (!emit_kernel_body(o, p, k, true, co, &plan)) ok = false;
-            else hv[sp] = sm90_variant(o, p, f, k, co, sp, &hps[sp], &hthreads[sp], &hdyn[sp], wgmma_written, &nwgmma);
+            hv[sp] = fv[sp] = false;
+            if (!emit_kernel_body(o, p, k, true, co, &plan)) {
+                ok = false;
+            } else {
+                fv[sp] = flash_variant(o, p, f, k, co, sp, &fls[sp], &fthreads[sp], &fdyn[sp]);
+                hv[sp] = sm90_variant(o, p, f, k, co, sp, &hps[sp], &hthreads[sp], &hdyn[sp], wgmma_written, &nwgmma);
+            }
             fputs("}\n\n", o);
             threads[sp] = plan.threads;
             dyn[sp] = plan.dyn_smem_bytes;
@@ -266,9 +324,11 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
              * right on every device). */
             bool opt_in = stat[s] + dyn[s] > 48 * 1024;
             if (hv[s]) sm90_launch(o, f, s, &hps[s], hthreads[s], hdyn[s]);
+            else if (fv[s]) fputs("        bool done_ = false;\n", o);
+            if (fv[s]) flash_launch(o, p->arena, f, s, &fls[s], fthreads[s], fdyn[s]);
             for (int v = 0; v < 2; v++) {
                 const char *al = v ? "false" : "true";
-                fputs(v ? "        } else {\n" : hv[s] ? "        if (done_) {\n        } else if (aligned_) {\n" : "        if (aligned_) {\n", o);
+                fputs(v ? "        } else {\n" : hv[s] || fv[s] ? "        if (done_) {\n        } else if (aligned_) {\n" : "        if (aligned_) {\n", o);
                 if (opt_in) {
                     fputs("            if ((st_ = tilec_smem_opt_in((const void *)", o);
                     kernel_name(o, f, s);

@@ -188,8 +188,8 @@ static char *ev_math(Emitter *em, Expr *e, Ctx c)
         const char *fn = n;
         if (e->bi == BI_ABS) fn = "fabs";
         if (e->bi == BI_RSQRT) return val_round(em, t, S("%s(%s)", dbl ? "tilec_rsqrt" : "tilec_rsqrtf", a));
-        if (approx && !dbl && (e->bi == BI_EXP || e->bi == BI_LOG || e->bi == BI_SIN || e->bi == BI_COS ||
-                              e->bi == BI_TANH))
+        if (approx && !dbl && (e->bi == BI_EXP || e->bi == BI_EXP2 || e->bi == BI_LOG || e->bi == BI_SIN ||
+                              e->bi == BI_COS || e->bi == BI_TANH))
             return val_round(em, t, S("tilec_fast_%sf(%s)", n, a));
         return val_round(em, t, S("%s%s(%s)", fn, dbl ? "" : "f", a));
     }

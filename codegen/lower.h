@@ -128,6 +128,7 @@ typedef struct Emitter {
     const char *sym_prefix; /* read variables as <prefix>v<id> (hopper.c: another tile's scalars), or NULL */
     const char **sym_alias; /* by symbol id: read that variable under this name instead (a loop's next values), or NULL */
     Expr *prefetched[8];    /* view loads a loop already fetched one iteration ahead: not emitted in place */
+    const struct FlashLoop *fp; /* emitting the flash variant (flash.c): its loop, or NULL */
     int nprefetched;
 } Emitter;
 
@@ -161,6 +162,34 @@ typedef struct HopperPlan {
     bool share_ok[2];   /* and A's (B's) .index entries that read the K loop's variable read nothing of the
                          * tile, so that the two tiles share the operand at every step or at none */
 } HopperPlan;
+
+/* A fused attention loop (flash.c): the loop, the roles of its
+ * variables, and the key and value loads. */
+typedef struct FlashOperand {
+    const Expr *load;   /* the tile_load (without its reshapes) */
+    const Param *param; /* the array */
+    int key_axis, d_axis; /* its axes of keys (the loop's) and of d (the last) */
+    int unit_axis[TILE_MAX_RANK]; /* by tile axis: the array axis of a unit tile axis, or -1 */
+} FlashOperand;
+
+typedef struct FlashLoop {
+    const Func *func;
+    const Stmt *loop;
+    Symbol *n;          /* the loop variable */
+    const Expr *hi;     /* n < hi */
+    Symbol *q, *s, *m, *mnew, *p, *alpha, *l, *acc;
+    const Expr *scale;  /* s = q @ k^T * scale, or NULL */
+    const Expr *mask;   /* s = where(mask, s, -inf), or NULL */
+    const Stmt *defs[16]; /* the index tiles the body declares for the mask */
+    int ndefs;
+    FlashOperand k, v;
+    Dtype dtype;        /* of q, k and v: float16 or bfloat16 */
+    int exp;            /* tile_exp2, .approx tile_exp2, tile_exp, .approx tile_exp: 0 .. 3 */
+    int64_t BM, BN, D;
+    int warps, mt;      /* BM = 16 * mt * warps: mt m-tiles of 16 rows a warp */
+    int stages;         /* of the key and value copies */
+    bool mask_row;      /* the mask reads the row (else the column and block alone) */
+} FlashLoop;
 
 typedef struct Ctx {
     const Shape *shape; /* the shape of the value being filled */
@@ -333,6 +362,15 @@ void mma_registers_to_frag(Emitter *em, Symbol *sym, Expr *init);
 void mma_staged_to_registers(Emitter *em, Symbol *sym);
 char *mma_uniform_init(Emitter *em, Expr *e, Dtype d);
 
+/* flash.c */
+bool flash_match(const Func *f, const Stmt *st, FlashLoop *fl);
+int64_t flash_smem_bytes(const FlashLoop *fl);
+void flash_emit_for(Emitter *em, const TirOp *op);
+char *flash_launch_test(Arena *ar, const FlashLoop *fl);
+bool flash_homes_ok(Emitter *em);
+bool flash_find(const Func *k, FlashLoop *fl);
+bool codegen_has_flash(const Program *p, const CodegenOptions *co);
+
 /* hopper.c */
 bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs);
 int hopper_block_threads(const HopperPlan *hp, int T);
@@ -369,6 +407,7 @@ void body_emit_op(Emitter *em, const TirOp *op);
 /* emit_kernel_body, also handing back the IR it emitted from (tir may be NULL). */
 bool body_lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir);
 bool body_lower_sm90(FILE *out, Program *p, Func *f, const CodegenOptions *o, KernelPlan *plan, HopperPlan *hp, bool regs);
+bool body_lower_flash(FILE *out, Program *p, Func *f, const CodegenOptions *o, KernelPlan *plan, const FlashLoop *fl);
 
 /* smem.c */
 bool smem_plan(Emitter *em);

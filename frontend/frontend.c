@@ -204,15 +204,6 @@ SrcLoc fe_loc_of(Ctx *cx, CXCursor c)
     return l;
 }
 
-/* The offset of a cursor's start in the main file, for ordering. */
-unsigned fe_start_offset(CXCursor c)
-{
-    unsigned off;
-    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL,
-                               &off);
-    return off;
-}
-
 static bool in_main_or_user_file(CXCursor c)
 {
     CXSourceLocation l = clang_getCursorLocation(c);
@@ -503,22 +494,52 @@ static bool lower_var_decl(Ctx *cx, CXCursor v, StmtList *out)
     return true;
 }
 
+/* Where a cursor's extent starts: at its expansion (in the file being
+ * compiled), or at its spelling (inside a macro's definition, for a for
+ * statement written in a macro's body). */
+static unsigned offset_of(CXSourceLocation l, bool spelling)
+{
+    unsigned off;
+    if (spelling) clang_getSpellingLocation(l, NULL, NULL, NULL, &off);
+    else clang_getExpansionLocation(l, NULL, NULL, NULL, &off);
+    return off;
+}
+
+unsigned fe_for_offset(CXCursor c, bool spelling)
+{
+    return offset_of(clang_getRangeStart(clang_getCursorExtent(c)), spelling);
+}
+
 /* Splits a for statement's children into init/cond/step/body by comparing
  * their offsets with the two ';' of the header: libclang leaves out the
- * parts that are missing, so their count alone is ambiguous. */
-bool fe_for_header(Ctx *cx, CXCursor c, unsigned semi[2], unsigned *rparen_out)
+ * parts that are missing, so their count alone is ambiguous.  A for
+ * statement that a macro expands to (a kernel written as a macro, to be
+ * instantiated for several types) has its tokens in the macro's
+ * definition: it is read there, and *spelling says so. */
+bool fe_for_header(Ctx *cx, CXCursor c, unsigned semi[2], unsigned *rparen_out, bool *spelling)
 {
+    CXSourceRange ext = clang_getCursorExtent(c);
+    CXFile f0, f1, e0;
+    unsigned s0, s1, x0;
+    clang_getSpellingLocation(clang_getRangeStart(ext), &f0, NULL, NULL, &s0);
+    clang_getSpellingLocation(clang_getRangeEnd(ext), &f1, NULL, NULL, &s1);
+    clang_getExpansionLocation(clang_getRangeStart(ext), &e0, NULL, NULL, &x0);
+    *spelling = (s0 != x0 || !clang_File_isEqual(f0, e0)) && clang_File_isEqual(f0, f1) && s1 > s0;
+    if (*spelling) {
+        CXSourceLocation a = clang_getLocationForOffset(cx->tu, f0, s0);
+        CXSourceLocation b = clang_getLocationForOffset(cx->tu, f0, s1);
+        ext = clang_getRange(a, b);
+    }
     CXToken *toks;
     unsigned n;
-    clang_tokenize(cx->tu, clang_getCursorExtent(c), &toks, &n);
+    clang_tokenize(cx->tu, ext, &toks, &n);
     unsigned rparen = 0;
     int depth = 0, nsemi = 0;
     semi[0] = semi[1] = 0;
     for (unsigned i = 0; i < n; i++) {
         CXString sp = clang_getTokenSpelling(cx->tu, toks[i]);
         const char *s = clang_getCString(sp);
-        unsigned off;
-        clang_getExpansionLocation(clang_getTokenLocation(cx->tu, toks[i]), NULL, NULL, NULL, &off);
+        unsigned off = offset_of(clang_getTokenLocation(cx->tu, toks[i]), *spelling);
         if (!strcmp(s, "(")) depth++;
         else if (!strcmp(s, ")")) {
             if (--depth == 0 && !rparen) rparen = off;
@@ -537,7 +558,8 @@ static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
 {
     SrcLoc loc = fe_loc_of(cx, c);
     unsigned semi[2], rparen;
-    if (!fe_for_header(cx, c, semi, &rparen)) {
+    bool spelling;
+    if (!fe_for_header(cx, c, semi, &rparen, &spelling)) {
         diag_error(loc, "cannot understand this for statement (is its header made by a macro?)");
         return false;
     }
@@ -546,7 +568,7 @@ static bool lower_for(Ctx *cx, CXCursor c, StmtList *out)
     bool ok = true;
     for (int i = 0; i < ks->n; i++) {
         CXCursor k = ks->c[i];
-        unsigned off = fe_start_offset(k);
+        unsigned off = fe_for_offset(k, spelling);
         if (off < semi[0]) {
             StmtList l = {0};
             if (!lower_stmt_into(cx, k, &l)) ok = false;

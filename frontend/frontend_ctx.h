@@ -63,8 +63,8 @@ TypeRef fe_type_ref(Ctx *cx, CXType t);
  * the offsets of a for header's two ';' and its ')' (false when a macro
  * made the header); the offset where a cursor starts. */
 bool fe_lower_param(Ctx *cx, CXCursor c, Param *p);
-bool fe_for_header(Ctx *cx, CXCursor c, unsigned semi[2], unsigned *rparen);
-unsigned fe_start_offset(CXCursor c);
+bool fe_for_header(Ctx *cx, CXCursor c, unsigned semi[2], unsigned *rparen, bool *spelling);
+unsigned fe_for_offset(CXCursor c, bool spelling);
 /* A definition's comment without its markers (NULL for none). */
 char *fe_clean_comment(Ctx *cx, const char *raw);
 

@@ -7,6 +7,7 @@
 #include <clang-c/Index.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "frontend/builtins.h"
@@ -336,6 +337,17 @@ static Expr *lower_call(Ctx *cx, CXCursor c)
     SrcLoc loc = fe_loc_of(cx, c);
     char *name = fe_str_take(cx, clang_getCursorSpelling(c));
     int nargs = clang_Cursor_getNumArguments(c);
+    /* <math.h>'s INFINITY, HUGE_VAL(F) and NAN expand to these compiler
+     * builtins: constants, as literals are (weakly typed until used). */
+    static const struct { const char *name; bool nan; } fconsts[] = {
+        {"__builtin_inff", false}, {"__builtin_inf", false}, {"__builtin_huge_valf", false},
+        {"__builtin_huge_val", false}, {"__builtin_nanf", true}, {"__builtin_nan", true}};
+    for (size_t i = 0; i < sizeof fconsts / sizeof fconsts[0]; i++)
+        if (!strcmp(name, fconsts[i].name)) {
+            Expr *e = fe_new_expr(cx, EX_FLOAT, loc);
+            e->fval = fconsts[i].nan ? (double)NAN : (double)INFINITY;
+            return e;
+        }
     if (strncmp(name, "__tilec_", 8) == 0) {
         Expr *e = fe_new_expr(cx, EX_BUILTIN, loc);
         e->name = name + 8;

@@ -1032,8 +1032,9 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
         break;
     case CXCursor_ForStmt: {
         unsigned semi[2], rparen;
+        bool spelling;
         n = sx_node(s, SS_FOR, c);
-        if (!fe_for_header(s->cx, c, semi, &rparen)) {
+        if (!fe_for_header(s->cx, c, semi, &rparen, &spelling)) {
             sx_fail(s, c, NULL, "cannot understand this for statement (is its header made by a macro?)");
             ok = false;
             break;
@@ -1041,7 +1042,7 @@ static bool stmt_into(SCtx *s, CXCursor c, SimtNode *block, int *cap)
         int mark = s->nvars;
         for (int i = 0; i < ks->n && ok; i++) {
             CXCursor x = ks->c[i];
-            unsigned off = fe_start_offset(x);
+            unsigned off = fe_for_offset(x, spelling);
             if (off < semi[0]) {
                 SimtNode *b = sx_node(s, SS_BLOCK, x);
                 int bc = 0;

@@ -152,6 +152,16 @@ TILEC_OP float tilec_fast_expf(float x)
     return expf(x);
 #endif
 }
+TILEC_OP float tilec_fast_exp2f(float x)
+{
+#if defined(__CUDA_ARCH__)
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+#else
+    return exp2f(x);
+#endif
+}
 TILEC_OP float tilec_fast_logf(float x)
 {
 #if defined(__CUDA_ARCH__)

@@ -256,6 +256,59 @@ def triton_matmul(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
              mask=(cm[:, None] < M) & (cn[None, :] < N))
 
 
+@triton.jit
+def triton_attn_fwd(Q, K, V, O, sm_scale, S, H,
+                    sqb, sqh, sqs, skb, skh, sks, svb, svh, svs, sob, soh, sos,
+                    D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, CAUSAL: tl.constexpr):
+    # FlashAttention's forward as Triton users write it: one program per (BM
+    # queries, head); the running maximum and sum in base 2, the output
+    # rescaled as the maximum grows; causal programs stop at the diagonal
+    # and mask only the diagonal blocks.
+    m0 = tl.program_id(0)
+    bh = tl.program_id(1)
+    b = bh // H
+    h = bh % H
+    rm = m0 * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rd = tl.arange(0, D)
+    q = tl.load(Q + b * sqb + h * sqh + rm[:, None] * sqs + rd[None, :], mask=rm[:, None] < S, other=0.0)
+    kp = K + b * skb + h * skh + rn[None, :] * sks + rd[:, None]
+    vp = V + b * svb + h * svh + rn[:, None] * svs + rd[None, :]
+    qk_scale = sm_scale * 1.44269504
+    mi = tl.full((BM,), float("-inf"), tl.float32)
+    li = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    hi = tl.minimum((m0 + 1) * BM, S) if CAUSAL else S
+    for n in range(0, hi, BN):
+        k = tl.load(kp + n * sks, mask=(n + rn[None, :]) < S, other=0.0)
+        s = tl.dot(q, k) * qk_scale
+        keep = (n + rn[None, :]) < S
+        if CAUSAL:
+            keep = keep & ((n + rn[None, :]) <= rm[:, None])
+        s = tl.where(keep, s, float("-inf"))
+        mnew = tl.maximum(mi, tl.max(s, 1))
+        p = tl.math.exp2(s - mnew[:, None])
+        alpha = tl.math.exp2(mi - mnew)
+        li = li * alpha + tl.sum(p, 1)
+        v = tl.load(vp + n * svs, mask=(n + rn[:, None]) < S, other=0.0)
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+        mi = mnew
+    acc = acc / li[:, None]
+    tl.store(O + b * sob + h * soh + rm[:, None] * sos + rd[None, :], acc.to(O.dtype.element_ty),
+             mask=rm[:, None] < S)
+
+
+ATTN_CONFIGS = [(128, 64, 8, 3), (128, 128, 8, 3), (64, 64, 4, 4), (128, 64, 4, 3)]
+
+
+def triton_attention(q, k, v, o, scale, causal, cfg):
+    bm, bn, warps, stages = cfg
+    b, h, s, d = q.shape
+    triton_attn_fwd[(cdiv(s, bm), b * h)](q, k, v, o, scale, s, h, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3],
+                                          *o.stride()[:3], D=d, BM=bm, BN=bn, CAUSAL=causal, num_warps=warps,
+                                          num_stages=stages)
+
+
 # ============================================================== checking
 
 U32, U16, UBF16 = 2.0 ** -24, 2.0 ** -11, 2.0 ** -8  # unit roundoffs
@@ -1313,10 +1366,135 @@ def wl_launch_overhead(c):
             c.T.add(wl, name, None, error=msg, tilec=mine)
 
 
+def attention_ref(q, k, v, dout, scale, causal, heads):
+    """float64 attention of the first `heads` heads of batch 0: o, lse, dq, dk, dv."""
+    qd, kd, vd, dd = (t[0, :heads].double() for t in (q, k, v, dout))
+    s = qd @ kd.transpose(-1, -2) * scale
+    if causal:
+        n = s.shape[-1]
+        s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=s.device).triu(1), float("-inf"))
+    lse = torch.logsumexp(s, -1)
+    p = torch.exp(s - lse[..., None])
+    o = p @ vd
+    ds = p * (dd @ vd.transpose(-1, -2) - (dd * o).sum(-1, keepdim=True))
+    return o, lse, scale * ds @ kd, scale * ds.transpose(-1, -2) @ qd, p.transpose(-1, -2) @ dd
+
+
+def attention_workload(c, b, h, s, d, causal):
+    """Issue #26: attention forward and backward, float16, (B, H, S, D), beside
+    torch's scaled_dot_product_attention (each backend it has here) and a
+    FlashAttention forward written in Triton."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    tag = "B=%d H=%d S=%d D=%d f16%s" % (b, h, s, d, ", causal" if causal else "")
+    wf, wb = "attention fwd " + tag, "attention bwd " + tag
+    flops = 4 * b * h * s * s * d // (2 if causal else 1)
+    c.T.workload(wf, "compute", None, flops, "4*B*H*S^2*D flops (halved when causal): the two products")
+    c.T.workload(wb, "compute", None, 5 * flops // 2, "2.5 times the forward's: five products")
+    scale = 1 / math.sqrt(d)
+    mk = lambda: torch.randn(b, h, s, d, device="cuda", dtype=torch.float16)
+    q, k, v, dout = mk(), mk(), mk(), mk()
+    heads = 2
+    ro, rlse, rdq, rdk, rdv = attention_ref(q, k, v, dout, scale, causal, heads)
+    # the same bounds as examples/attention: 2^-9 of the largest element (the
+    # outputs) and 1e-4 absolute (lse)
+    rel = lambda what, got, ref: close(what, got[0, :heads], ref, ref.abs().max(), 2.0 ** -9)
+    o = torch.empty_like(q)
+    lse = torch.empty(b, h, s, device="cuda", dtype=torch.float32)
+    res = {}
+    backends = [("SDPA flash", SDPBackend.FLASH_ATTENTION), ("SDPA cuDNN", SDPBackend.CUDNN_ATTENTION),
+                ("SDPA efficient", SDPBackend.EFFICIENT_ATTENTION)]
+    for name, be in backends:
+        def sdpa(be=be):
+            with sdpa_kernel(be):
+                res["o"] = Fn.scaled_dot_product_attention(q, k, v, is_causal=bool(causal), scale=scale)
+        c.run(wf, name, sdpa, check=lambda: rel("sdpa o", res["o"], ro))
+    for cfg in ATTN_CONFIGS:
+        c.run(wf, "Triton (BM %d, BN %d, %d warps, %d stages)" % cfg,
+              lambda cfg=cfg: triton_attention(q, k, v, o, scale, bool(causal), cfg),
+              check=lambda: rel("triton o", o, ro))
+
+    def fwd_check():
+        rel("tilec o", o, ro)
+        close("tilec lse", lse[0, :heads], rlse, 1.0, 0.0, 1e-4)
+    variants = {"%dx%d" % (bm, bn): (lambda bm, bn: c.tc.lazy("attn_fwd_f16", (cdiv(s, bm), h, b), q, k, v, o, lse,
+                                                              scale, d, causal, bm, bn))(bm, bn)
+                for bm in (64, 128) for bn in (32, 64)}
+    best = c.tilec_best(wf, "attn_fwd_f16", list(variants), lambda v_: variants[v_], fwd_check, o, label="BMxBN",
+                        note="examples/attention, its flash variant (tilec_flash_fwd)")
+    if best and not causal and s == 4096:  # the same kernel without the variant, once
+        os.environ["TILEC_NO_FLASH"] = "1"
+        try:
+            c.run(wf, "tilec, ordinary kernel (TILEC_NO_FLASH=1)", variants[best], check=fwd_check, tilec=True,
+                  note="BMxBN %s: every tile in the blocked layout, products staged through shared memory" % best)
+        finally:
+            del os.environ["TILEC_NO_FLASH"]
+    fastest = min((r for r in c.T.rows if r["workload"] == wf and r["ms"] and r["system"].startswith("SDPA")),
+                  key=lambda r: r["ms"], default=None)
+    if fastest:
+        c.head_to_head(wf, fastest["system"], ("speed", 0.9))
+    triton_best = min((r for r in c.T.rows if r["workload"] == wf and r["ms"] and r["system"].startswith("Triton")),
+                      key=lambda r: r["ms"], default=None)
+    if triton_best:
+        c.head_to_head(wf, triton_best["system"], ("speed", 1.0))
+    # backward: SDPA's autograd backward of the saved forward, against tilec's
+    # three kernels (delta, dk/dv, dq)
+    qg, kg, vg = (t.detach().clone().requires_grad_() for t in (q, k, v))
+    for name, be in backends:
+        try:
+            with sdpa_kernel(be):
+                out = Fn.scaled_dot_product_attention(qg, kg, vg, is_causal=bool(causal), scale=scale)
+        except Exception as e:
+            c.T.add(wb, name, None, error=describe(e))
+            continue
+
+        def sdpa_bwd(out=out):
+            qg.grad = kg.grad = vg.grad = None
+            out.backward(dout, retain_graph=True)
+
+        def bwd_check():
+            rel("sdpa dq", qg.grad, rdq)
+            rel("sdpa dk", kg.grad, rdk)
+            rel("sdpa dv", vg.grad, rdv)
+        c.run(wb, name, sdpa_bwd, check=bwd_check)
+        del out
+    qg = kg = vg = None
+    c.tc.lazy("attn_fwd_f16", (cdiv(s, 128), h, b), q, k, v, o, lse, scale, d, causal, 128, 64)()
+    delta = torch.empty(b, h, s, device="cuda", dtype=torch.float32)
+    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    kd = c.tc.lazy("attn_bwd_delta_f16", (cdiv(s, 64), h, b), o, dout, delta, d, 64)
+    kkv = c.tc.lazy("attn_bwd_dkdv_f16", (cdiv(s, 64), h, b), q, k, v, dout, lse, delta, dk, dv, scale, d, causal, 64, 64)
+    kq = c.tc.lazy("attn_bwd_dq_f16", (cdiv(s, 64), h, b), q, k, v, dout, lse, delta, dq, scale, d, causal, 64, 64)
+
+    def tilec_bwd():
+        kd()
+        kkv()
+        kq()
+
+    def tilec_bwd_check():
+        rel("tilec dq", dq, rdq)
+        rel("tilec dk", dk, rdk)
+        rel("tilec dv", dv, rdv)
+    c.run(wb, "tilec", tilec_bwd, check=tilec_bwd_check, tilec=True, note="examples/attention: delta, dk/dv, dq kernels")
+    fastest = min((r for r in c.T.rows if r["workload"] == wb and r["ms"] and not r["tilec"]),
+                  key=lambda r: r["ms"], default=None)
+    if fastest:
+        c.head_to_head(wb, fastest["system"], ("speed", 0.8))
+    free()
+
+
+def wl_attention(c):
+    for s, b, causal in ((4096, 4, 0), (4096, 4, 1), (8192, 2, 0), (8192, 2, 1)):
+        try:
+            attention_workload(c, b, 16, s, 128, causal)
+        except Exception as e:  # the next shape still runs
+            log("attention S=%d causal=%d: %s" % (s, causal, describe(e)))
+            free()
+
+
 WORKLOADS = [wl_launch_overhead, wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm,
              wl_ln_gelu_res, wl_matmul_4096,
              wl_matmul_8192, wl_matmul_f16, wl_matmul_fp8, wl_matmul_tf32, wl_matmul_int8, wl_matmul_ragged,
-             wl_matmul_gelu, wl_conv1d, wl_conv2d, wl_transpose, wl_tuning]
+             wl_matmul_gelu, wl_conv1d, wl_conv2d, wl_transpose, wl_attention, wl_tuning]
 
 
 def main():

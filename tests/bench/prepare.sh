@@ -57,7 +57,7 @@ for src in tests/bench/kernels/*.tile.c; do
         gen "$src" "$name" $flags
     fi
 done
-cp runtime/tilec_rt.h runtime/tilec_dlpack.h runtime/tilec_dtypes.h runtime/tilec_rt.c runtime/tilec_ops.h runtime/tilec_fp.h runtime/tilec_sm90.h "$out/"
+cp runtime/tilec_rt.h runtime/tilec_dlpack.h runtime/tilec_dtypes.h runtime/tilec_rt.c runtime/tilec_ops.h runtime/tilec_fp.h runtime/tilec_sm90.h runtime/tilec_flash.h "$out/"
 echo "prepared $out: $ok kernel files generated, $bad rejected"
 if [ "$bad" -ne 0 ]; then
     echo "tilec rejected (their rows will read 'missing'):" >&2

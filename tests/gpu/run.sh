@@ -108,6 +108,15 @@ device)
                 f=$((f + 1)); echo "FAIL run (mma.sync) $name"; tail -n 15 "$b/run-mma.out"
             fi
         fi
+        # Kernels with a flash variant (fused attention loops): once more on
+        # their ordinary kernels.
+        if grep -q '_flash<true><<<' "$b/$name.cu"; then
+            if (cd "$b" && TILEC_NO_FLASH=1 $TO ./app) > "$b/run-noflash.out" 2>&1; then
+                p=$((p + 1)); echo "ok   run (no flash variant, TILEC_NO_FLASH=1) $(grep -E 'passed, [0-9]+ failed' "$b/run-noflash.out" | tail -n 1)"
+            else
+                f=$((f + 1)); echo "FAIL run (no flash variant) $name"; tail -n 15 "$b/run-noflash.out"
+            fi
+        fi
         # Hopper variants launched in clusters of two (TMA multicast): once
         # more with the blocks alone.
         if grep -q 'tilec_cluster_blocks' "$b/$name.cu"; then

@@ -36,7 +36,7 @@ prepare() {
             --shapes "tests/bench/tuning/$k.shapes" -o "$OUT/$k.tune.cu"
     done
     cp runtime/tilec_rt.h runtime/tilec_rt.c runtime/tilec_ops.h runtime/tilec_fp.h runtime/tilec_dlpack.h runtime/tilec_dtypes.h \
-        runtime/tilec_sm90.h "$OUT/"
+        runtime/tilec_sm90.h runtime/tilec_flash.h "$OUT/"
     echo "tune: prepared $OUT ($(echo $kernels))"
 }
 

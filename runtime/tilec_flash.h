@@ -1,0 +1,307 @@
+/* tilec_flash.h: the main loop of a fused attention kernel on tensor cores
+ * (CUDA only; codegen/flash.c recognises the loop in a user's kernel and
+ * calls tilec_flash_fwd in place of it, in the kernel's "flash" variant).
+ *
+ * The loop it implements, for one block of BM = 16 * MT * WARPS query rows
+ * (warp w owns rows 16 MT w .. 16 MT (w + 1) - 1, MT m-tiles of 16 rows)
+ * walking key blocks n = n0 .. n1 - 1 of BN keys:
+ *
+ *     s     = (q @ k_n^T) * qk_scale          float32 accumulators
+ *     s     = mask(row, col, n) ? s : -inf    (HAS_MASK)
+ *     mnew  = max(m, rowmax(s))
+ *     p     = exp2(s - mnew)                  (EXP: 0 exp2f, 1 ex2.approx, 2 expf, 3 __expf)
+ *     alpha = exp2(m - mnew)
+ *     l     = l * alpha + rowsum(p)
+ *     o     = o * alpha + (T)p @ v_n          p rounded to T once
+ *     m     = mnew
+ *
+ * Registers: lane 4g + t of warp w holds, of m-tile mt, rows
+ * r = 16 MT w + 16 mt + g and r + 8 of every float32 tile, columns 8j + 2t and
+ * 8j + 2t + 1 of each 8-column block j (mma.sync m16n8k16's accumulator
+ * layout): o[mt][j][0..1] row r, o[mt][j][2..3] row r + 8; m[mt][h] and
+ * l[mt][h] are row r + 8h.  Each K and V fragment read from shared memory
+ * serves the MT m-tiles.  l is this thread's partial sum
+ * over its own columns; the caller adds the four partial sums of a row
+ * (tilec_flash_row_sum) when the loop is done.  The score tile s of one key
+ * block becomes the A operand of the second product in registers: the
+ * accumulator layout of two neighbouring 8-column blocks is the A layout of
+ * one 16-deep slice.
+ *
+ * Memory: k_n and v_n are copied global -> shared with cp.async into
+ * STAGES stages each (BN x D 16-bit elements, 16-byte runs of row r stored
+ * at run index ^ (r % 8), so that ldmatrix's eight rows fall in eight
+ * different bank groups), the copies of blocks n + 1 .. n + STAGES - 1 in
+ * flight while block n computes.  Key rows at or past nkeys read as zero
+ * (their scores are whatever the mask makes of them).  smem must hold
+ * 2 * STAGES * BN * D 16-bit elements, 16-byte aligned; q is at qs (BM x D, tilec_flash_swz<D>'s
+ * layout), read again for every key block: FlashAttention 2's choice for
+ * D = 128, which leaves the registers to s and o. */
+#ifndef TILEC_FLASH_H
+#define TILEC_FLASH_H
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilec_ops.h"
+
+#ifdef __CUDACC__
+
+/* float pairs to packed 16-bit pairs, and m16n8k16 products, per type. */
+template <bool BF16> struct tilec_flash_ty;
+template <> struct tilec_flash_ty<false> {
+    static __device__ __forceinline__ unsigned pack(float a, float b)
+    {
+        __half2 h = __floats2half2_rn(a, b);
+        return *reinterpret_cast<unsigned *>(&h);
+    }
+    static __device__ __forceinline__ void mma(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+    {
+        asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    }
+};
+template <> struct tilec_flash_ty<true> {
+    static __device__ __forceinline__ unsigned pack(float a, float b)
+    {
+        __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
+        return *reinterpret_cast<unsigned *>(&h);
+    }
+    static __device__ __forceinline__ void mma(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+    {
+        asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};\n"
+            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    }
+};
+
+/* Element offset of 16-byte run c of row r in a swizzled buffer of rows of
+ * D 16-bit elements (D a multiple of 64: at least eight runs a row). */
+template <int D> __device__ __forceinline__ int tilec_flash_swz(int r, int c)
+{
+    return r * D + ((c ^ (r & 7)) << 3);
+}
+
+/* The four partial sums of each row (lanes 4g .. 4g + 3) added. */
+__device__ __forceinline__ float tilec_flash_row_sum(float v)
+{
+    v += __shfl_xor_sync(0xffffffffu, v, 1);
+    return v + __shfl_xor_sync(0xffffffffu, v, 2);
+}
+
+__device__ __forceinline__ float tilec_flash_row_max(float v)
+{
+    v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 1));
+    return fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 2));
+}
+
+/* Rows n * BN .. n * BN + BN - 1 of a (rows at p + key * rs, D contiguous
+ * elements each) into stage dst, zero past nkeys; then one commit. */
+template <int D, int BN, int THREADS>
+__device__ __forceinline__ void tilec_flash_copy(uint16_t *dst, const uint16_t *p, int64_t rs, int64_t nkeys, int64_t n)
+{
+    constexpr int RUNS = D / 8, ROWS = THREADS / RUNS; /* a thread copies run c of rows r0, r0 + ROWS, ... */
+    static_assert(THREADS % RUNS == 0 && BN % ROWS == 0, "tilec_flash_copy: whole rows per pass");
+    const int r0 = (int)threadIdx.x / RUNS, c = (int)threadIdx.x % RUNS;
+    const int64_t key0 = n * BN + r0;
+    const uint16_t *src = p + key0 * rs + c * 8;
+    const unsigned s0 = (unsigned)__cvta_generic_to_shared(dst);
+#pragma unroll
+    for (int j = 0; j < BN / ROWS; ++j) {
+        const bool in = key0 + j * ROWS < nkeys;
+        const unsigned s = s0 + 2u * (unsigned)tilec_flash_swz<D>(r0 + j * ROWS, c);
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(in ? src : p), "r"(in ? 16 : 0)
+                     : "memory");
+        src += ROWS * rs;
+    }
+}
+
+/* exp2(x) or e^x, accurate or approximate (tile_exp2 / tile_exp, .approx). */
+template <int EXP> __device__ __forceinline__ float tilec_flash_exp(float x)
+{
+    return EXP == 0 ? exp2f(x) : EXP == 1 ? tilec_fast_exp2f(x) : EXP == 2 ? expf(x) : __expf(x);
+}
+
+template <bool BF16, int D, int BN, int WARPS, int MT, int STAGES, int EXP, int MASK, class Mask>
+__device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *smem, const uint16_t *kp, int64_t krs,
+                                                int64_t kn, const uint16_t *vp, int64_t vrs, int64_t vn, int64_t n0,
+                                                int64_t n1, float qk_scale, const Mask &mask,
+                                                float (&o)[MT][D / 8][4], float (&m)[MT][2], float (&l)[MT][2])
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    typedef tilec_flash_ty<BF16> Ty;
+    constexpr int THREADS = 32 * WARPS, STAGE = BN * D;
+    static_assert(D % 64 == 0 && BN % 16 == 0 && BN <= 128, "tilec_flash_fwd: D a multiple of 64, BN of 16, BN <= 128");
+    const int lane = (int)threadIdx.x & 31, warp = (int)threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+    const int row0 = 16 * MT * warp; /* this warp's first row; m-tile mt is rows row0 + 16mt .. + 15 */
+    static_assert(STAGES >= 2 && STAGES <= 4, "tilec_flash_fwd: 2 to 4 stages");
+    uint16_t *ks = smem, *vs = smem + STAGES * STAGE;
+    /* blocks n0 .. n0 + STAGES - 2 in flight before the loop, one group each
+     * (empty groups past n1, so that the count stays uniform) */
+#pragma unroll
+    for (int i = 0; i < STAGES - 1; ++i) {
+        if (n0 + i < n1) {
+            tilec_flash_copy<D, BN, THREADS>(ks + i * STAGE, kp, krs, kn, n0 + i);
+            tilec_flash_copy<D, BN, THREADS>(vs + i * STAGE, vp, vrs, vn, n0 + i);
+        }
+        tilec_pipe_commit();
+    }
+    for (int64_t n = n0; n < n1; ++n) {
+        const int st = (int)((n - n0) % STAGES);
+        tilec_pipe_wait<STAGES - 2>();
+        __syncthreads(); /* block n has landed, and every warp is done with block n - 1's stage */
+        {
+            const int64_t nx = n + STAGES - 1; /* into block n - 1's stage */
+            const int sx = (int)((nx - n0) % STAGES);
+            if (nx < n1) {
+                tilec_flash_copy<D, BN, THREADS>(ks + sx * STAGE, kp, krs, kn, nx);
+                tilec_flash_copy<D, BN, THREADS>(vs + sx * STAGE, vp, vrs, vn, nx);
+            }
+            tilec_pipe_commit();
+        }
+        const uint16_t *kst = ks + st * STAGE, *vst = vs + st * STAGE;
+        /* the mask as bits (element j, e of m-tile mt at bit 4j + e of
+         * keep[mt]), before the product needs the registers */
+        uint64_t keep[MT];
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt) {
+            keep[mt] = ~0ull;
+            if (MASK == 1) { /* reads the row: every element */
+                keep[mt] = 0;
+#pragma unroll
+                for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e)
+                        if (mask(row0 + 16 * mt + g + 8 * (e >> 1), 8 * j + 2 * t + (e & 1), n))
+                            keep[mt] |= 1ull << (4 * j + e);
+            } else if (MASK == 2) { /* the column alone: once a column, for both rows */
+                if (mt == 0) {
+                    keep[0] = 0;
+#pragma unroll
+                    for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                        for (int e = 0; e < 2; ++e)
+                            if (mask(0, 8 * j + 2 * t + e, n)) keep[0] |= 5ull << (4 * j + e);
+                } else {
+                    keep[mt] = keep[0];
+                }
+            }
+        }
+        /* s = q @ k^T: B[d][key] is k's row key, so ldmatrix without .trans;
+         * lanes 8i .. 8i + 7 address matrix i: keys 16p + (i / 2) * 8 + r,
+         * 8-column run 2kk + i % 2.  Each B fragment serves the MT m-tiles. */
+        float s[MT][BN / 8][4];
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+            for (int j = 0; j < BN / 8; ++j) s[mt][j][0] = s[mt][j][1] = s[mt][j][2] = s[mt][j][3] = 0.0f;
+        /* (not unrolled: ptxas would hoist every slice's loads at once and
+         * run out of registers) */
+#pragma unroll 1
+        for (int kk = 0; kk < D / 16; ++kk) {
+            unsigned qa[MT][4]; /* q's slice kk, read again each block: registers go to s and o */
+#pragma unroll
+            for (int mt = 0; mt < MT; ++mt)
+                tilec_ldsm4_(qa[mt], (unsigned)__cvta_generic_to_shared(
+                                         qs + tilec_flash_swz<D>(row0 + 16 * mt + (lane & 15), 2 * kk + (lane >> 4))));
+#pragma unroll
+            for (int p = 0; p < BN / 16; ++p) {
+                unsigned b[4];
+                const int key = 16 * p + ((lane >> 4) << 3) + (lane & 7);
+                tilec_ldsm4_(b, (unsigned)__cvta_generic_to_shared(kst + tilec_flash_swz<D>(key, 2 * kk + ((lane >> 3) & 1))));
+#pragma unroll
+                for (int mt = 0; mt < MT; ++mt) {
+                    Ty::mma(s[mt][2 * p], qa[mt], b[0], b[1]);
+                    Ty::mma(s[mt][2 * p + 1], qa[mt], b[2], b[3]);
+                }
+            }
+        }
+        /* scale, mask, and the online softmax on each of this thread's rows */
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                float mx = m[mt][h];
+#pragma unroll
+                for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                    for (int e = 0; e < 2; ++e) {
+                        float v = s[mt][j][2 * h + e] * qk_scale;
+                        if (MASK && !((keep[mt] >> (4 * j + 2 * h + e)) & 1)) v = -INFINITY;
+                        s[mt][j][2 * h + e] = v;
+                        mx = fmaxf(mx, v);
+                    }
+                mx = tilec_flash_row_max(mx);
+                const float alpha = tilec_flash_exp<EXP>(m[mt][h] - mx);
+                m[mt][h] = mx;
+                float sum = 0.0f;
+#pragma unroll
+                for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                    for (int e = 0; e < 2; ++e) {
+                        const float p = tilec_flash_exp<EXP>(s[mt][j][2 * h + e] - mx);
+                        s[mt][j][2 * h + e] = p;
+                        sum += p;
+                    }
+                l[mt][h] = l[mt][h] * alpha + sum;
+#pragma unroll
+                for (int j = 0; j < D / 8; ++j) o[mt][j][2 * h] *= alpha, o[mt][j][2 * h + 1] *= alpha;
+            }
+        /* o += p @ v: p's accumulators are A fragments; B[key][d] is v's
+         * row key, so ldmatrix .trans; lanes 8i .. 8i + 7 address keys
+         * 16kk + (i % 2) * 8 + r, 8-column run 2p + i / 2 */
+#pragma unroll
+        for (int kk = 0; kk < BN / 16; ++kk) {
+            unsigned a[MT][4];
+#pragma unroll
+            for (int mt = 0; mt < MT; ++mt) {
+                a[mt][0] = Ty::pack(s[mt][2 * kk][0], s[mt][2 * kk][1]);
+                a[mt][1] = Ty::pack(s[mt][2 * kk][2], s[mt][2 * kk][3]);
+                a[mt][2] = Ty::pack(s[mt][2 * kk + 1][0], s[mt][2 * kk + 1][1]);
+                a[mt][3] = Ty::pack(s[mt][2 * kk + 1][2], s[mt][2 * kk + 1][3]);
+            }
+#pragma unroll
+            for (int p = 0; p < D / 16; ++p) {
+                unsigned b[4];
+                const int key = 16 * kk + (((lane >> 3) & 1) << 3) + (lane & 7);
+                tilec_ldsm4t_(b, (unsigned)__cvta_generic_to_shared(vst + tilec_flash_swz<D>(key, 2 * p + (lane >> 4))));
+#pragma unroll
+                for (int mt = 0; mt < MT; ++mt) {
+                    Ty::mma(o[mt][2 * p], a[mt], b[0], b[1]);
+                    Ty::mma(o[mt][2 * p + 1], a[mt], b[2], b[3]);
+                }
+            }
+        }
+    }
+    __syncthreads(); /* the stages are free for the caller */
+#else
+    (void)qs, (void)smem, (void)kp, (void)krs, (void)kn, (void)vp, (void)vrs, (void)vn, (void)n0, (void)n1,
+        (void)qk_scale, (void)mask, (void)o, (void)m, (void)l;
+    __trap(); /* the launcher takes the flash variant on sm_80 and later only */
+#endif
+}
+
+/* Whether the current device runs kernel fn from a binary built for sm_80
+ * or later (where tilec_flash_fwd has a body). */
+static inline bool tilec_flash_probe(const void *fn)
+{
+    cudaFuncAttributes a;
+    if (cudaFuncGetAttributes(&a, fn) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return a.binaryVersion >= 80;
+}
+
+#endif /* __CUDACC__ */
+
+/* TILEC_NO_FLASH=1 in the environment: launchers take the ordinary kernel
+ * instead of the flash variant (to compare the two). */
+static inline bool tilec_flash_disabled(void)
+{
+    const char *e = getenv("TILEC_NO_FLASH");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+#endif
