@@ -369,13 +369,6 @@ bool flash_match(const Func *f, const Stmt *st, FlashLoop *fl)
     if (fl->mask) {
         const char *ix[2] = {"r_", "c_"};
         if (fl->mask->shape.rank > 2 || !mask_str(NULL, fl, fl->mask, ix + 2 - fl->mask->shape.rank, 0)) return false;
-        /* whether it reads the row: printed with the row index a poison name */
-        const char *iz[2] = {"@", "c_"};
-        Arena *ar = arena_new();
-        Emitter probe = {.ar = ar};
-        char *t = mask_str(&probe, fl, fl->mask, iz + 2 - fl->mask->shape.rank, 0);
-        fl->mask_row = !t || strchr(t, '@');
-        arena_free(ar);
     }
     /* what tilec_flash_fwd is instantiated for: 4 or 8 warps, each with one
      * or two m-tiles of 16 rows, two when their s and o fit in about 160
@@ -605,7 +598,7 @@ void flash_emit_for(Emitter *em, const TirOp *op)
     }
     line(em, "tilec_flash_fwd<%s, %" PRId64 ", %" PRId64 ", %d, %d, %d, %d, %s>(fs_, fs_ + %" PRId64 ", %s, p_%s.strides[%d], p_%s.shape[%d],",
          fl->dtype == DT_BFLOAT16 ? "true" : "false", D, fl->BN, fl->warps, MT, fl->stages, fl->exp,
-         !fl->mask ? "0" : fl->mask_row ? "1" : "2", BM * D, operand_base(em, &fl->k), fl->k.param->name, fl->k.key_axis, fl->k.param->name,
+         fl->mask ? "true" : "false", BM * D, operand_base(em, &fl->k), fl->k.param->name, fl->k.key_axis, fl->k.param->name,
          fl->k.key_axis);
     line(em, "    %s, p_%s.strides[%d], p_%s.shape[%d], fn0_, fn1_, %s, fmask_, fo_, fm_, fl_);",
          operand_base(em, &fl->v), fl->v.param->name, fl->v.key_axis, fl->v.param->name, fl->v.key_axis, scale);

@@ -188,7 +188,6 @@ typedef struct FlashLoop {
     int64_t BM, BN, D;
     int warps, mt;      /* BM = 16 * mt * warps: mt m-tiles of 16 rows a warp */
     int stages;         /* of the key and value copies */
-    bool mask_row;      /* the mask reads the row (else the column and block alone) */
 } FlashLoop;
 
 typedef struct Ctx {

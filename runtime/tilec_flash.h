@@ -123,7 +123,7 @@ template <int EXP> __device__ __forceinline__ float tilec_flash_exp(float x)
     return EXP == 0 ? exp2f(x) : EXP == 1 ? tilec_fast_exp2f(x) : EXP == 2 ? expf(x) : __expf(x);
 }
 
-template <bool BF16, int D, int BN, int WARPS, int MT, int STAGES, int EXP, int MASK, class Mask>
+template <bool BF16, int D, int BN, int WARPS, int MT, int STAGES, int EXP, bool HAS_MASK, class Mask>
 __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *smem, const uint16_t *kp, int64_t krs,
                                                 int64_t kn, const uint16_t *vp, int64_t vrs, int64_t vn, int64_t n0,
                                                 int64_t n1, float qk_scale, const Mask &mask,
@@ -167,7 +167,7 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
 #pragma unroll
         for (int mt = 0; mt < MT; ++mt) {
             keep[mt] = ~0ull;
-            if (MASK == 1) { /* reads the row: every element */
+            if (HAS_MASK) {
                 keep[mt] = 0;
 #pragma unroll
                 for (int j = 0; j < BN / 8; ++j)
@@ -175,17 +175,6 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
                     for (int e = 0; e < 4; ++e)
                         if (mask(row0 + 16 * mt + g + 8 * (e >> 1), 8 * j + 2 * t + (e & 1), n))
                             keep[mt] |= 1ull << (4 * j + e);
-            } else if (MASK == 2) { /* the column alone: once a column, for both rows */
-                if (mt == 0) {
-                    keep[0] = 0;
-#pragma unroll
-                    for (int j = 0; j < BN / 8; ++j)
-#pragma unroll
-                        for (int e = 0; e < 2; ++e)
-                            if (mask(0, 8 * j + 2 * t + e, n)) keep[0] |= 5ull << (4 * j + e);
-                } else {
-                    keep[mt] = keep[0];
-                }
             }
         }
         /* s = q @ k^T: B[d][key] is k's row key, so ldmatrix without .trans;
@@ -228,7 +217,7 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
 #pragma unroll
                     for (int e = 0; e < 2; ++e) {
                         float v = s[mt][j][2 * h + e] * qk_scale;
-                        if (MASK && !((keep[mt] >> (4 * j + 2 * h + e)) & 1)) v = -INFINITY;
+                        if (HAS_MASK && !((keep[mt] >> (4 * j + 2 * h + e)) & 1)) v = -INFINITY;
                         s[mt][j][2 * h + e] = v;
                         mx = fmaxf(mx, v);
                     }
