@@ -147,6 +147,17 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
         }
         tilec_pipe_commit();
     }
+    /* this thread's ldmatrix rows: q's for its m-tiles (row r = 16mt +
+     * lane % 16, run lane / 16), k's (key 8 (lane / 16) + lane % 8, run
+     * (lane / 8) % 2), at slice 0, as shared addresses */
+    unsigned qaddr[MT];
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+        const int r = row0 + 16 * mt + (lane & 15);
+        qaddr[mt] = (unsigned)__cvta_generic_to_shared(qs + r * D + (((lane >> 4) ^ (r & 1)) << 3));
+    }
+    const int krow = ((lane >> 4) << 3) + (lane & 7);
+    const unsigned kaddr0 = (unsigned)__cvta_generic_to_shared(ks + krow * D + ((((lane >> 3) & 1) ^ (krow & 1)) << 3));
     for (int64_t n = n0; n < n1; ++n) {
         const int st = (int)((n - n0) % STAGES);
         tilec_pipe_wait<STAGES - 2>();
@@ -161,22 +172,6 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
             tilec_pipe_commit();
         }
         const uint16_t *kst = ks + st * STAGE, *vst = vs + st * STAGE;
-        /* the mask as bits (element j, e of m-tile mt at bit 4j + e of
-         * keep[mt]), before the product needs the registers */
-        uint64_t keep[MT];
-#pragma unroll
-        for (int mt = 0; mt < MT; ++mt) {
-            keep[mt] = ~0ull;
-            if (HAS_MASK) {
-                keep[mt] = 0;
-#pragma unroll
-                for (int j = 0; j < BN / 8; ++j)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e)
-                        if (mask(row0 + 16 * mt + g + 8 * (e >> 1), 8 * j + 2 * t + (e & 1), n))
-                            keep[mt] |= 1ull << (4 * j + e);
-            }
-        }
         /* s = q @ k^T: B[d][key] is k's row key, so ldmatrix without .trans;
          * lanes 8i .. 8i + 7 address matrix i: keys 16p + (i / 2) * 8 + r,
          * 8-column run 2kk + i % 2.  Each B fragment serves the MT m-tiles. */
@@ -186,19 +181,20 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
 #pragma unroll
             for (int j = 0; j < BN / 8; ++j) s[mt][j][0] = s[mt][j][1] = s[mt][j][2] = s[mt][j][3] = 0.0f;
         /* (not unrolled: ptxas would hoist every slice's loads at once and
-         * run out of registers) */
+         * run out of registers).  Run 2kk + i of a row r lies at run
+         * (2kk + i) ^ (r % 8) = 2 (kk ^ (r % 8 / 2)) + (i ^ r % 2): the lanes'
+         * rows are lane % 8 mod 8, so only kk ^ sx varies in the loop. */
+        const int sx = (lane & 7) >> 1;
 #pragma unroll 1
         for (int kk = 0; kk < D / 16; ++kk) {
+            const int kx = (kk ^ sx) << 4; /* 16 elements: two runs */
             unsigned qa[MT][4]; /* q's slice kk, read again each block: registers go to s and o */
 #pragma unroll
-            for (int mt = 0; mt < MT; ++mt)
-                tilec_ldsm4_(qa[mt], (unsigned)__cvta_generic_to_shared(
-                                         qs + tilec_flash_swz<D>(row0 + 16 * mt + (lane & 15), 2 * kk + (lane >> 4))));
+            for (int mt = 0; mt < MT; ++mt) tilec_ldsm4_(qa[mt], qaddr[mt] + 2u * (unsigned)kx);
 #pragma unroll
             for (int p = 0; p < BN / 16; ++p) {
                 unsigned b[4];
-                const int key = 16 * p + ((lane >> 4) << 3) + (lane & 7);
-                tilec_ldsm4_(b, (unsigned)__cvta_generic_to_shared(kst + tilec_flash_swz<D>(key, 2 * kk + ((lane >> 3) & 1))));
+                tilec_ldsm4_(b, kaddr0 + (unsigned)(st * STAGE * 2) + 2u * (unsigned)(p * 16 * D + kx));
 #pragma unroll
                 for (int mt = 0; mt < MT; ++mt) {
                     Ty::mma(s[mt][2 * p], qa[mt], b[0], b[1]);
@@ -217,7 +213,7 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
 #pragma unroll
                     for (int e = 0; e < 2; ++e) {
                         float v = s[mt][j][2 * h + e] * qk_scale;
-                        if (HAS_MASK && !((keep[mt] >> (4 * j + 2 * h + e)) & 1)) v = -INFINITY;
+                        if (HAS_MASK && !mask(row0 + 16 * mt + g + 8 * h, 8 * j + 2 * t + e, n)) v = -INFINITY;
                         s[mt][j][2 * h + e] = v;
                         mx = fmaxf(mx, v);
                     }
