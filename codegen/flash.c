@@ -89,9 +89,9 @@ static bool invariant_scalar(const FlashLoop *fl, const Expr *e)
     case EX_FLOAT:
         return true;
     case EX_NAME:
-        return e->sym && e->sym != fl->n && !assigns(fl->loop->body, e->sym) && e->sym->kind != SYM_PARAM
-                   ? true
-                   : e->sym && e->sym->kind == SYM_PARAM && e->sym->param->kind != PARAM_ARRAY;
+        if (!e->sym) return false;
+        if (e->sym->kind == SYM_PARAM) return e->sym->param->kind != PARAM_ARRAY;
+        return e->sym != fl->n && !assigns(fl->loop->body, e->sym) && !decl_of(fl->loop->body, e->sym);
     case EX_UNARY:
         if (e->op != UOP_NEG && e->op != UOP_PLUS && e->op != UOP_NOT && e->op != UOP_BITNOT) return false;
         return invariant_scalar(fl, e->a);
@@ -189,15 +189,15 @@ static bool shape2(const Symbol *s, int64_t r, int64_t c)
     return s && s->shape.rank == 2 && s->shape.dim[0] == r && s->shape.dim[1] == c;
 }
 
-/* A variable of the kernel defined before the loop (not a parameter),
- * which the loop body does not assign unless `assigned_ok`. */
+/* A variable of the kernel declared outside the loop (not a parameter);
+ * callers check separately whether the body may assign it. */
 static bool outer_var(const FlashLoop *fl, const Symbol *s)
 {
     return s && s->kind == SYM_VAR && !decl_of(fl->loop->body, s);
 }
 
-/* Whether the mask printer can read e (flash_mask_str with a NULL emitter
- * answers without writing). */
+/* The mask printer (below); with a NULL emitter it only answers whether
+ * it can print e. */
 static char *mask_str(Emitter *em, const FlashLoop *fl, const Expr *e, const char *const *ix, int depth);
 
 bool flash_match(const Func *f, const Stmt *st, FlashLoop *fl)
