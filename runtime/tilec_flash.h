@@ -171,7 +171,7 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
             }
             tilec_pipe_commit();
         }
-        const uint16_t *kst = ks + st * STAGE, *vst = vs + st * STAGE;
+        const uint16_t *vst = vs + st * STAGE; /* (k's stage: kaddr0 + st * STAGE below) */
         /* s = q @ k^T: B[d][key] is k's row key, so ldmatrix without .trans;
          * lanes 8i .. 8i + 7 address matrix i: keys 16p + (i / 2) * 8 + r,
          * 8-column run 2kk + i % 2.  Each B fragment serves the MT m-tiles. */
