@@ -348,10 +348,7 @@ bool flash_match(const Func *f, const Stmt *st, FlashLoop *fl)
         if (x->kind == ST_DECL && !x->assigned && x->init && x->sym->shape.rank > 0 &&
             (dtype_is_int(x->sym->dtype) || x->sym->dtype == DT_BOOL)) {
             const char *ix[TILE_MAX_RANK] = {"0", "0", "0", "0", "0", "0", "0", "0"};
-            if (fl->ndefs < 16 && mask_str(NULL, fl, x->init, ix, 0)) {
-                fl->defs[fl->ndefs++] = x;
-                continue;
-            }
+            if (mask_str(NULL, fl, x->init, ix, 0)) continue; /* (the mask inlines it where it reads it) */
         }
         return false;
     }

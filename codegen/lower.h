@@ -180,8 +180,6 @@ typedef struct FlashLoop {
     Symbol *q, *s, *m, *mnew, *p, *alpha, *l, *acc;
     const Expr *scale;  /* s = q @ k^T * scale, or NULL */
     const Expr *mask;   /* s = where(mask, s, -inf), or NULL */
-    const Stmt *defs[16]; /* the index tiles the body declares for the mask */
-    int ndefs;
     FlashOperand k, v;
     Dtype dtype;        /* of q, k and v: float16 or bfloat16 */
     int exp;            /* tile_exp2, .approx tile_exp2, tile_exp, .approx tile_exp: 0 .. 3 */

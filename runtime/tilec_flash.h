@@ -47,34 +47,24 @@
 
 /* float pairs to packed 16-bit pairs, and m16n8k16 products, per type. */
 template <bool BF16> struct tilec_flash_ty;
-template <> struct tilec_flash_ty<false> {
-    static __device__ __forceinline__ unsigned pack(float a, float b)
-    {
-        __half2 h = __floats2half2_rn(a, b);
-        return *reinterpret_cast<unsigned *>(&h);
-    }
-    static __device__ __forceinline__ void mma(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
-    {
-        asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-            "{%0, %1, %2, %3};\n"
-            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-    }
-};
-template <> struct tilec_flash_ty<true> {
-    static __device__ __forceinline__ unsigned pack(float a, float b)
-    {
-        __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
-        return *reinterpret_cast<unsigned *>(&h);
-    }
-    static __device__ __forceinline__ void mma(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
-    {
-        asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-            "{%0, %1, %2, %3};\n"
-            : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-    }
-};
+#define TILEC_FLASH_TY(BF16, T2, CVT, PTX)                                                                      \
+    template <> struct tilec_flash_ty<BF16> {                                                                 \
+        static __device__ __forceinline__ unsigned pack(float a, float b)                                     \
+        {                                                                                                     \
+            T2 h = CVT(a, b);                                                                                 \
+            return *reinterpret_cast<unsigned *>(&h);                                                         \
+        }                                                                                                     \
+        static __device__ __forceinline__ void mma(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) \
+        {                                                                                                     \
+            asm("mma.sync.aligned.m16n8k16.row.col.f32." PTX "." PTX ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, " \
+                "{%8, %9}, {%0, %1, %2, %3};\n"                                                               \
+                : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                                              \
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));                              \
+        }                                                                                                     \
+    };
+TILEC_FLASH_TY(false, __half2, __floats2half2_rn, "f16")
+TILEC_FLASH_TY(true, __nv_bfloat162, __floats2bfloat162_rn, "bf16")
+#undef TILEC_FLASH_TY
 
 /* Element offset of 16-byte run c of row r in a swizzled buffer of rows of
  * D 16-bit elements (D a multiple of 64: at least eight runs a row). */
