@@ -84,7 +84,27 @@ static void temp_shapes(FILE *o, const Func *g, int ci)
             int t = graph_temp(gr, c->arg[a]);
             if (t < 0 || gr->temps[t].writer < ci) known = a;
         }
-    if (known >= 0) {
+    if (known < 0 && k->ak_matmul) {
+        /* a matrix product: (M, K) of its first operand's arrays, (K, N) of its second's */
+        for (int pass = 0; pass < 2; pass++) {
+            AkRole role = pass ? AK_IN_B : AK_IN_A;
+            int m = 0;
+            for (int a = 0; a < k->nparams; a++) m += k->params[a].ak_role == role && c->arg[a];
+            fprintf(o, "        const tilec_array *op%d_[%d] = {", pass, m);
+            for (int a = 0, q = 0; a < k->nparams; a++) {
+                if (k->params[a].ak_role != role || !c->arg[a]) continue;
+                fputs(q++ ? ", " : "", o);
+                arg_expr(o, gr, c->arg[a]);
+            }
+            fprintf(o, "};\n        static const char *const opn%d_[%d] = {", pass, m);
+            for (int a = 0, q = 0; a < k->nparams; a++)
+                if (k->params[a].ak_role == role && c->arg[a]) fprintf(o, "%s\"%s\"", q++ ? ", " : "", c->arg[a]);
+            fprintf(o, "};\n        int64_t s%d_[2];\n", pass);
+            fprintf(o, "        if ((st_ = tilec_broadcast_shape(%d, op%d_, opn%d_, 2, s%d_)) != TILEC_OK) return st_;\n", m,
+                    pass, pass, pass);
+        }
+        fputs("        if ((st_ = tilec_product_shape(s0_, s1_, sp_)) != TILEC_OK) return st_;\n", o);
+    } else if (known >= 0) {
         fputs("        const tilec_array *o_ = ", o);
         arg_expr(o, gr, c->arg[known]);
         fprintf(o, ";\n        for (int d_ = 0; d_ < %d; d_++) sp_[d_] = o_->shape[d_];\n", k->ak_space_rank);

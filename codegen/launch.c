@@ -236,6 +236,35 @@ static void emit_dispatch(FILE *o, const CodegenOptions *co, const Func *f)
     free(tab);
 }
 
+/* A matrix product's spaces: aspace_ (M, K) and bspace_ (K, N), the
+ * broadcasts of its operands' arrays, and ospace_ (M, N), which the
+ * outputs must have. */
+static void product_spaces(FILE *o, const Func *f)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        AkRole role = pass ? AK_IN_B : AK_IN_A;
+        const char *nm = pass ? "b" : "a";
+        int n = 0;
+        for (int i = 0; i < f->nparams; i++) n += f->params[i].ak_role == role;
+        fprintf(o, "    const tilec_array *op%s_[%d] = {", nm, n);
+        for (int i = 0, k = 0; i < f->nparams; i++)
+            if (f->params[i].ak_role == role) fprintf(o, "%s%s", k++ ? ", " : "", f->params[i].name);
+        fprintf(o, "};\n    static const char *const op%sn_[%d] = {", nm, n);
+        for (int i = 0, k = 0; i < f->nparams; i++)
+            if (f->params[i].ak_role == role) fprintf(o, "%s\"%s\"", k++ ? ", " : "", f->params[i].name);
+        fprintf(o, "};\n    int64_t %sspace_[2];\n", nm);
+        fprintf(o, "    if ((st_ = tilec_broadcast_shape(%d, op%s_, op%sn_, 2, %sspace_)) != TILEC_OK) return st_;\n", n, nm,
+                nm, nm);
+    }
+    fputs("    int64_t ospace_[2];\n    if ((st_ = tilec_product_shape(aspace_, bspace_, ospace_)) != TILEC_OK) return st_;\n",
+          o);
+    for (int i = 0; i < f->nparams; i++) {
+        const Param *p = &f->params[i];
+        if (p->ak_role == AK_OUT_REF || p->ak_role == AK_OUT)
+            fprintf(o, "    if ((st_ = tilec_check_product(%s, \"%s\", ospace_)) != TILEC_OK) return st_;\n", p->name, p->name);
+    }
+}
+
 /* An array kernel's NumPy broadcasting (docs/language.md, "Array
  * kernels"): the outputs must have the iteration space's shape, and every
  * input is replaced by a descriptor of it broadcast to its space (an axis of
@@ -252,7 +281,9 @@ static void emit_array_broadcast(FILE *o, const Func *f)
     if (ref < 0) return;
     const Param *out = &f->params[ref];
     fputs("    /* NumPy broadcasting */\n", o);
-    if (f->ak_axis >= 0) {
+    if (f->ak_matmul) {
+        product_spaces(o, f);
+    } else if (f->ak_axis >= 0) {
         fprintf(o, "    const tilec_array *ops_[%d] = {", nop);
         for (int i = 0, k = 0; i < f->nparams; i++)
             if (f->params[i].ak_role == AK_IN_OPERAND) fprintf(o, "%s%s", k++ ? ", " : "", f->params[i].name);
@@ -286,7 +317,19 @@ static void emit_array_broadcast(FILE *o, const Func *f)
     }
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
-        if (p->ak_role != AK_IN && p->ak_role != AK_IN_OPERAND) continue;
+        if (p->ak_role != AK_IN && p->ak_role != AK_IN_OPERAND && p->ak_role != AK_IN_A && p->ak_role != AK_IN_B)
+            continue;
+        if (f->ak_matmul) {
+            const char *sp = p->ak_role == AK_IN_A ? "aspace_" : p->ak_role == AK_IN_B ? "bspace_" : "ospace_";
+            const char *what = p->ak_role == AK_IN_A   ? "the product's first operand"
+                               : p->ak_role == AK_IN_B ? "the product's second operand"
+                                                       : "the product";
+            fprintf(o, "    tilec_array bc_%s_;\n", p->name);
+            fprintf(o, "    if ((st_ = tilec_broadcast_to(%s, \"%s\", %s, 2, \"%s\", &bc_%s_)) != TILEC_OK) return st_;\n",
+                    p->name, p->name, sp, what, p->name);
+            fprintf(o, "    %s = &bc_%s_;\n", p->name, p->name);
+            continue;
+        }
         bool operand = p->ak_role == AK_IN_OPERAND;
         char space[160], sname[160];
         snprintf(space, sizeof space, "%s->shape", out->name);

@@ -161,7 +161,10 @@ typedef enum ParamKind { PARAM_ARRAY, PARAM_SCALAR, PARAM_CONST } ParamKind;
  * input of a reduction's operand, broadcast to the operand space (the
  * broadcast of all such inputs; the outputs are it without the reduced
  * axis). */
-typedef enum AkRole { AK_NONE, AK_OUT_REF, AK_OUT, AK_IN, AK_IN_OPERAND } AkRole;
+/* A matrix product's kernel (ak_matmul) also has inputs of its first
+ * operand, broadcast to (M, K), and of its second, broadcast to (K, N); its
+ * other inputs broadcast to the product's (M, N). */
+typedef enum AkRole { AK_NONE, AK_OUT_REF, AK_OUT, AK_IN, AK_IN_OPERAND, AK_IN_A, AK_IN_B } AkRole;
 /* The shape of a reduction kernel's output against the operand space: the
  * space without the reduced axis, the space with extent 1 there
  * (.keepdims), or the space itself (a value computed for every element). */
@@ -209,6 +212,7 @@ typedef struct Func {
                              kernel by sema/array_kernel.c before typing */
     int ak_space_rank;    /* array kernel: rank of the operand space (reductions) or output space */
     int ak_axis;          /* array kernel: the reduced axis of the operand space, or -1 */
+    bool ak_matmul;       /* array kernel: one matrix product, its outputs (M, N) (sema/array_matmul.c) */
     bool is_graph;        /* TILE_GRAPH: calls of array kernels, fused by sema/graph.c */
     bool internal;        /* a kernel tilec made (a graph's fused part): its launcher is static */
     struct Graph *graph;  /* TILE_GRAPH: the plan (sema/graph.h) */

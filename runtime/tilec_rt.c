@@ -417,6 +417,25 @@ tilec_status tilec_broadcast_shape(int n, const tilec_array *const *arrays, cons
     return TILEC_OK;
 }
 
+tilec_status tilec_product_shape(const int64_t *a, const int64_t *b, int64_t *out)
+{
+    if (a[1] != b[0])
+        return tilec_fail(TILEC_ERR_SHAPE,
+                          "the matrix product's operands are (%lld, %lld) and (%lld, %lld): their inner extents differ",
+                          (long long)a[0], (long long)a[1], (long long)b[0], (long long)b[1]);
+    out[0] = a[0];
+    out[1] = b[1];
+    return TILEC_OK;
+}
+
+tilec_status tilec_check_product(const tilec_array *out, const char *name, const int64_t *shape)
+{
+    char b1[160], b2[160];
+    if (out->ndim == 2 && out->shape[0] == shape[0] && out->shape[1] == shape[1]) return TILEC_OK;
+    return tilec_fail(TILEC_ERR_SHAPE, "output '%s' %s must have the matrix product's shape %s", nm_(name),
+                      shape_text_(out->shape, out->ndim, b1, sizeof b1), shape_text_(shape, 2, b2, sizeof b2));
+}
+
 tilec_status tilec_broadcast_to(const tilec_array *a, const char *name, const int64_t *shape, int rank,
                                 const char *space_name, tilec_array *out)
 {

@@ -196,6 +196,11 @@ tilec_status tilec_check_disjoint(const tilec_array *a, const char *a_name,
  * tilec_check_same_shape: a and b must have the same shape. */
 tilec_status tilec_broadcast_shape(int n, const tilec_array *const *arrays, const char *const *names, int rank,
                                    int64_t *shape);
+/* An array kernel's matrix product: its operands' spaces a (M, K) and
+ * b (K, N) must agree on K, else TILEC_ERR_SHAPE; out is (M, N).
+ * tilec_check_product: an output must have that shape. */
+tilec_status tilec_product_shape(const int64_t *a, const int64_t *b, int64_t *out);
+tilec_status tilec_check_product(const tilec_array *out, const char *name, const int64_t *shape);
 tilec_status tilec_broadcast_to(const tilec_array *a, const char *name, const int64_t *shape, int rank,
                                 const char *space_name, tilec_array *out);
 tilec_status tilec_check_reduced(const tilec_array *out, const char *name, const int64_t *shape, int rank, int axis,

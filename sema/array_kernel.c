@@ -52,7 +52,7 @@ AkTmp *ak_find_tmp(Ak *a, const char *name)
 /* e with every temporary replaced by its (substituted) value, shared, not
  * copied: a reduction written once is one node however often its temporary
  * is used, so it is computed once (the emitters copy what they emit). */
-static Expr *substitute(Ak *a, Expr *e)
+Expr *ak_substitute(Ak *a, Expr *e)
 {
     if (!e) return NULL;
     if (e->kind == EX_NAME && ak_param_index(a->f, e->name) < 0) {
@@ -62,20 +62,20 @@ static Expr *substitute(Ak *a, Expr *e)
     if (e->kind == EX_INT || e->kind == EX_FLOAT || e->kind == EX_NAME || e->kind == EX_TYPE) return e;
     Expr *n = arena_alloc(a->ar, sizeof *n);
     *n = *e;
-    n->a = substitute(a, e->a);
-    n->b = substitute(a, e->b);
-    n->c = substitute(a, e->c);
+    n->a = ak_substitute(a, e->a);
+    n->b = ak_substitute(a, e->b);
+    n->c = ak_substitute(a, e->c);
     if (e->nargs) {
         n->args = arena_alloc(a->ar, sizeof(Expr *) * (size_t)e->nargs);
         for (int i = 0; i < e->nargs; i++)
-            n->args[i] = e->kind == EX_BUILTIN && e->bi == BI_DIM && i == 0 ? e->args[i] : substitute(a, e->args[i]);
+            n->args[i] = e->kind == EX_BUILTIN && e->bi == BI_DIM && i == 0 ? e->args[i] : ak_substitute(a, e->args[i]);
     }
     return n;
 }
 
 /* An error of array kernel analysis: reported, or in a quiet trial (graph
  * fusion asking whether statements fuse) kept as the reason. */
-static void __attribute__((format(printf, 3, 4))) ak_error(Ak *a, SrcLoc loc, const char *fmt, ...)
+void ak_error(Ak *a, SrcLoc loc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -147,6 +147,9 @@ static bool allowed_builtin(Ak *a, const Expr *e)
 {
     switch (builtin_info(e->bi)->cls) {
     case BCLASS_CAST: case BCLASS_MATH1: case BCLASS_MATH: case BCLASS_WHERE: return true;
+    case BCLASS_MMA:
+        if (e->bi == BI_MATMUL) return true; /* one a kernel: array_matmul.c */
+        break;
     case BCLASS_REDUCE:
         if (e->bi == BI_SUM || e->bi == BI_PROD || e->bi == BI_MAX || e->bi == BI_MIN) return true;
         break;
@@ -174,8 +177,9 @@ static bool allowed_builtin(Ak *a, const Expr *e)
     char msg[200];
     snprintf(msg, sizeof msg, "tile_%s is not an array-kernel operation", e->name);
     ak_error_fix(a, e->loc,
-                 "array kernels take element-wise operations, tile_where, tile_cast, tile_dim, and tile_sum, tile_prod, "
-                 "tile_max or tile_min along an axis; write a tile kernel (TILE_KERNEL) for the rest",
+                 "array kernels take element-wise operations, tile_where, tile_cast, tile_dim, tile_sum, tile_prod, "
+                 "tile_max or tile_min along an axis, and one tile_matmul; write a tile kernel (TILE_KERNEL) for the "
+                 "rest",
                  msg);
     return false;
 }
@@ -496,6 +500,30 @@ void ak_mark_reads(Ak *a, const Expr *e, bool full, bool *in_full, bool *in_redu
     mark(a, e, full, in_full, in_reduced);
 }
 
+static void reads(Ak *a, const Expr *e, bool *seen)
+{
+    if (!e) return;
+    if (e->kind == EX_NAME) {
+        int pi = ak_param_index(a->f, e->name);
+        if (pi >= 0 && a->f->params[pi].kind == PARAM_ARRAY) seen[pi] = true;
+        return;
+    }
+    if (e->kind == EX_BUILTIN && (e->bi == BI_DIM || e->bi == BI_MATMUL)) return;
+    AkNode *n = node(a, e);
+    if (n->mark[0] == a->stamp) return;
+    n->mark[0] = a->stamp;
+    reads(a, e->a, seen);
+    reads(a, e->b, seen);
+    reads(a, e->c, seen);
+    for (int i = 0; i < e->nargs; i++) reads(a, e->args[i], seen);
+}
+
+void ak_reads_outside_matmul(Ak *a, const Expr *e, bool *seen)
+{
+    a->stamp++;
+    reads(a, e, seen);
+}
+
 /* Whether value e (substituted) is floating point: 1 yes, 0 no, -1 not
  * known here (an auto temporary's type, a tile function's result).  A
  * masked maximum of floats fills with -inf, of anything else with the
@@ -666,7 +694,7 @@ static bool collect(Ak *a, Stmt *body, bool *rows, int *out_rank, int *tmp_assig
             }
             int r = ak_rank_of(a, st->init); /* checks the operations too */
             if (r < 0) continue;
-            Expr *init = substitute(a, st->init);
+            Expr *init = ak_substitute(a, st->init);
             if (st->type.dtype != DT_INVALID && !st->type.is_auto) {
                 /* a row kernel substitutes it: the declared type converts the value */
                 Expr *c = ak_mk(a, EX_CAST, st->init->loc);
@@ -704,7 +732,7 @@ static bool collect(Ak *a, Stmt *body, bool *rows, int *out_rank, int *tmp_assig
             a->assigned_order[a->nassigned++] = pi;
         }
         if (*out_rank < 0) *out_rank = p->rank;
-        Expr *v = substitute(a, st->value);
+        Expr *v = ak_substitute(a, st->value);
         if (st->op >= 0) {
             compound[pi] = true;
             v = ak_bin(a, (BinaryOp)st->op, ak_name(a, p->name, st->target->loc), v);
@@ -760,6 +788,30 @@ static bool lower_kernel(Ak *a)
         snprintf(msg, sizeof msg, "array kernel '%s' writes no output array", f->name);
         ak_error_fix(a, f->loc, "assign a whole-array expression to an output: 'out = a + b;'", msg);
         return false;
+    }
+    int nmm = 0;
+    const Expr *mm = NULL;
+    for (int s = 0; s < body->nitems; s++) {
+        const Stmt *st = body->items[s];
+        const Expr *first = NULL;
+        int k = ak_count_matmuls(st->kind == ST_DECL ? st->init : st->value, &first);
+        if (k && !mm) mm = first;
+        nmm += k;
+    }
+    if (nmm) {
+        if (rows) {
+            if (a->quiet) ak_error(a, mm->loc, "a reduction and a matrix product are not fused into one kernel");
+            else
+                ak_error_fix(a, mm->loc, "reduce in an array kernel of its own",
+                             "an array kernel with a matrix product (tile_matmul) has no reductions");
+            return false;
+        }
+        if (tmp_assign) {
+            ak_error(a, tmp_assign_loc, "an array kernel with a matrix product cannot reassign a temporary; declare a "
+                                        "new one");
+            return false;
+        }
+        return ak_lower_matmul(a, body);
     }
     if (rows) {
         if (tmp_assign) {

@@ -108,6 +108,23 @@ Stmt *ak_block(Ak *a, StmtBuf *b, SrcLoc loc);
  * row kernel (a->R, a->K, the reductions and outputs analysed) */
 void ak_lower_elementwise(Ak *a, Stmt *body, int R);
 void ak_lower_rows(Ak *a, SrcLoc bloc);
+/* Array p (rank <= t->rank, aligned at the last axes) loaded (BI_LOAD) or
+ * stored (BI_STORE, value) at the tile's coordinates idx. */
+Expr *ak_access(Ak *a, Builtin bi, const Param *p, Expr *value, Expr *const *idx, const Tile *t, SrcLoc loc);
+/* Adds the tunable tile extent TILEC_BLOCK (listed values vals; its default
+ * picked from array ref's extent along dim, or the first value for -1). */
+void ak_add_tunable(Ak *a, const int64_t *vals, int n, int ref, int dim);
+/* `tile_store(y, y, ...)` of every output y (its value declared under its name) at idx. */
+void ak_store_outputs(Ak *a, StmtBuf *b, Expr *const *idx, const Tile *t);
+/* tile_bid(axis) */
+Expr *ak_bid(Ak *a, int axis);
+/* `T X = tile_load(X, ...)` for each array marked in use[], at idx. */
+void ak_load_all(Ak *a, StmtBuf *b, const bool *use, Expr *const *idx, const Tile *t);
+/* array_matmul.c: a kernel with a matrix product (checked and rewritten);
+ * false after an error (quiet: a->why says it). */
+bool ak_lower_matmul(Ak *a, Stmt *body);
+/* Whether e (as written: a tree) contains tile_matmul: the count, and the first in *first. */
+int ak_count_matmuls(const Expr *e, const Expr **first);
 
 /* analysis (array_kernel.c) */
 int ak_param_index(const Func *f, const char *name);
@@ -121,5 +138,11 @@ VKind ak_kind_of(Ak *a, const Expr *e);
  * reductions' operands, and in full-space values when full), in
  * in_reduced[] those read at the reduced space's. */
 void ak_mark_reads(Ak *a, const Expr *e, bool full, bool *in_full, bool *in_reduced);
+/* Marks in seen[] the arrays e (substituted) reads outside tile_matmul calls. */
+void ak_reads_outside_matmul(Ak *a, const Expr *e, bool *seen);
+/* e with every temporary replaced by its value (shared, not copied). */
+Expr *ak_substitute(Ak *a, Expr *e);
+/* An error of the analysis (reported, or in a quiet trial kept in why). */
+void ak_error(Ak *a, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int ak_float_class(Ak *a, const Expr *e);
 #endif

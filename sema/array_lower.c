@@ -145,7 +145,7 @@ static Expr *elems_per(Ak *a, Expr *extent)
 
 /* An access of array p (rank r <= t->rank, aligned at the last axes) at
  * the tile's coordinates idx (rank t->rank). */
-static Expr *access(Ak *a, Builtin bi, const Param *p, Expr *value, Expr *const *idx, const Tile *t, SrcLoc loc)
+Expr *ak_access(Ak *a, Builtin bi, const Param *p, Expr *value, Expr *const *idx, const Tile *t, SrcLoc loc)
 {
     Expr *call = ak_call(a, bi, loc, bi == BI_STORE ? 2 : 1, ak_name(a, p->name, loc), value, NULL);
     int off = t->rank - p->rank;
@@ -170,7 +170,7 @@ static Expr *widen(Ak *a, Expr *v, int rank, const Tile *t)
     return b;
 }
 
-static void add_tunable(Ak *a, const int64_t *vals, int n, int ref, int dim)
+void ak_add_tunable(Ak *a, const int64_t *vals, int n, int ref, int dim)
 {
     Func *f = a->f;
     Param *np = arena_alloc(a->ar, sizeof *np * (size_t)(f->nparams + 1));
@@ -190,18 +190,18 @@ static void add_tunable(Ak *a, const int64_t *vals, int n, int ref, int dim)
     f->nparams++;
 }
 
-static Expr *bid(Ak *a, int axis)
+Expr *ak_bid(Ak *a, int axis)
 {
     return ak_call(a, BI_BID, a->f->loc, 1, ak_int(a, axis, a->f->loc), NULL, NULL);
 }
 
 /* Loads of the arrays marked in use[] at idx: `T X = tile_load(X, ...)`. */
-static void load_all(Ak *a, StmtBuf *b, const bool *use, Expr *const *idx, const Tile *t)
+void ak_load_all(Ak *a, StmtBuf *b, const bool *use, Expr *const *idx, const Tile *t)
 {
     for (int i = 0; i < a->f->nparams; i++) {
         const Param *p = &a->f->params[i];
         if (!use[i] || p->kind != PARAM_ARRAY) continue;
-        ak_push(a, b, ak_decl(a, p->name, p->type, access(a, BI_LOAD, p, NULL, idx, t, p->loc), p->loc));
+        ak_push(a, b, ak_decl(a, p->name, p->type, ak_access(a, BI_LOAD, p, NULL, idx, t, p->loc), p->loc));
     }
 }
 
@@ -213,20 +213,20 @@ void ak_lower_elementwise(Ak *a, Stmt *body, int R)
     int ref = a->assigned_order[0];
     if (R == 1) {
         static const int64_t v[] = {2048, 1024, 4096};
-        add_tunable(a, v, 3, -1, 0);
+        ak_add_tunable(a, v, 3, -1, 0);
         t.ext[0] = block_name(a);
     } else {
         static const int64_t v[] = {256, 64, 1024};
-        add_tunable(a, v, 3, ref, R - 1);
+        ak_add_tunable(a, v, 3, ref, R - 1);
         for (int d = 0; d < R - 2; d++) t.ext[d] = ak_int(a, 1, loc);
         t.ext[R - 2] = elems_per(a, block_name(a));
         t.ext[R - 1] = block_name(a);
     }
     /* grid: the rows of tiles on x (2^31 blocks), the rest on y and z */
     Expr *idx[4];
-    if (R == 1) idx[0] = bid(a, 0);
-    else if (R == 2) idx[0] = bid(a, 0), idx[1] = bid(a, 1);
-    else idx[0] = bid(a, 1), idx[1] = bid(a, 0), idx[2] = bid(a, 2);
+    if (R == 1) idx[0] = ak_bid(a, 0);
+    else if (R == 2) idx[0] = ak_bid(a, 0), idx[1] = ak_bid(a, 1);
+    else idx[0] = ak_bid(a, 1), idx[1] = ak_bid(a, 0), idx[2] = ak_bid(a, 2);
     StmtBuf b = {0};
     bool use[64] = {0};
     for (int i = 0; i < f->nparams; i++) {
@@ -235,7 +235,7 @@ void ak_lower_elementwise(Ak *a, Stmt *body, int R)
         /* inputs, and outputs read (or updated, +=) before their first assignment */
         use[i] = a->read_first[i] || (a->used_out[i] && (p->readonly || !a->assigned[i]));
     }
-    load_all(a, &b, use, idx, &t);
+    ak_load_all(a, &b, use, idx, &t);
     bool declared[64];
     memcpy(declared, use, sizeof declared);
     for (int s = 0; s < body->nitems; s++) {
@@ -255,13 +255,18 @@ void ak_lower_elementwise(Ak *a, Stmt *body, int R)
         ak_push(a, &b, ak_decl(a, p->name, value_type(p), widen(a, st->value, r, &t), st->target->loc));
         declared[pi] = true;
     }
-    for (int k = 0; k < a->nassigned; k++) {
-        const Param *p = &f->params[a->assigned_order[k]];
-        Stmt *st = ak_stmt(a, ST_EXPR, p->loc);
-        st->value = access(a, BI_STORE, p, ak_name(a, p->name, p->loc), idx, &t, p->loc);
-        ak_push(a, &b, st);
-    }
+    ak_store_outputs(a, &b, idx, &t);
     f->body = ak_block(a, &b, body->loc);
+}
+
+void ak_store_outputs(Ak *a, StmtBuf *b, Expr *const *idx, const Tile *t)
+{
+    for (int k = 0; k < a->nassigned; k++) {
+        const Param *p = &a->f->params[a->assigned_order[k]];
+        Stmt *st = ak_stmt(a, ST_EXPR, p->loc);
+        st->value = ak_access(a, BI_STORE, p, ak_name(a, p->name, p->loc), idx, t, p->loc);
+        ak_push(a, b, st);
+    }
 }
 
 static const char *acc_name(Ak *a, int j)
@@ -402,7 +407,7 @@ static void load_all_prefixed(Ak *a, StmtBuf *b, const bool *use, Expr *const *i
         const Param *q = &a->f->params[i];
         if (!use[i] || q->kind != PARAM_ARRAY) continue;
         const char *name = arena_printf(a->ar, "__ak_p%d_%s", p, q->name);
-        ak_push(a, b, ak_decl(a, name, q->type, access(a, BI_LOAD, q, NULL, idx, t, q->loc), q->loc));
+        ak_push(a, b, ak_decl(a, name, q->type, ak_access(a, BI_LOAD, q, NULL, idx, t, q->loc), q->loc));
         a->alias[i] = name;
     }
 }
@@ -495,7 +500,7 @@ static Stmt *for_chunks(Ak *a, int from, const char *var, StmtBuf *body, bool in
 static void reduced_outputs(Ak *a, StmtBuf *b, Expr *const *oidx, Expr *const *at_0, const Tile *ot, const Tile *kt)
 {
     Func *f = a->f;
-    load_all(a, b, a->used_out, oidx, ot);
+    ak_load_all(a, b, a->used_out, oidx, ot);
     for (int k = 0; k < a->nassigned; k++) {
         int pi = a->assigned_order[k];
         const Param *p = &f->params[pi];
@@ -506,7 +511,7 @@ static void reduced_outputs(Ak *a, StmtBuf *b, Expr *const *oidx, Expr *const *a
         v = widen(a, v, ak_vrank(a, a->final_value[pi]), t);
         ak_push(a, b, ak_decl(a, p->name, value_type(p), v, a->final_loc[pi]));
         Stmt *st = ak_stmt(a, ST_EXPR, p->loc);
-        st->value = access(a, BI_STORE, p, ak_name(a, p->name, p->loc), red ? oidx : at_0, t, p->loc);
+        st->value = ak_access(a, BI_STORE, p, ak_name(a, p->name, p->loc), red ? oidx : at_0, t, p->loc);
         ak_push(a, b, st);
     }
 }
@@ -523,7 +528,7 @@ static void full_outputs(Ak *a, StmtBuf *b, Expr *const *at, const Tile *it, con
         v = widen(a, v, ak_vrank(a, a->final_value[pi]), it);
         ak_push(a, b, ak_decl(a, p->name, value_type(p), v, a->final_loc[pi]));
         Stmt *st = ak_stmt(a, ST_EXPR, p->loc);
-        st->value = access(a, BI_STORE, p, ak_name(a, p->name, p->loc), at, it, p->loc);
+        st->value = ak_access(a, BI_STORE, p, ak_name(a, p->name, p->loc), at, it, p->loc);
         ak_push(a, b, st);
     }
 }
@@ -552,7 +557,7 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
     const bool rows = K == R - 1;
     if (rows) {
         static const int64_t v[] = {1024, 256, 4096, 8192, 0};
-        add_tunable(a, v, 5, refp, K);
+        ak_add_tunable(a, v, 5, refp, K);
         f->params[f->nparams - 1].ak_whole = true;
         Expr *ch = ak_mk(a, EX_COND, loc);
         ch->a = ak_bin(a, BOP_EQ, block_name(a), ak_int(a, 0, loc));
@@ -563,7 +568,7 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
     } else {
         /* up to 512 columns: wider tiles of a column reduction spill on sm_80 */
         static const int64_t v[] = {256, 64, 512};
-        add_tunable(a, v, 3, refp, R - 1);
+        ak_add_tunable(a, v, 3, refp, R - 1);
         it.ext[R - 1] = block_name(a);
         it.ext[K] = elems_per(a, block_name(a));
     }
@@ -572,8 +577,8 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
         if (d != K) ot.ext[k++] = it.ext[d];
     }
     Expr *oidx[4];
-    if (R == 2) oidx[0] = bid(a, 0);
-    else oidx[0] = bid(a, 1), oidx[1] = bid(a, 0);
+    if (R == 2) oidx[0] = ak_bid(a, 0);
+    else oidx[0] = ak_bid(a, 1), oidx[1] = ak_bid(a, 0);
     /* operand coordinates at chunk c and with 0 along K */
     Expr *at_c[4], *at_0[4];
     for (int d = 0, k = 0; d < R; d++) {
@@ -601,7 +606,7 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
 
     /* one chunk: loaded once */
     StmtBuf one = {0};
-    load_all(a, &one, a->used_in_red, at_0, &it);
+    ak_load_all(a, &one, a->used_in_red, at_0, &it);
     a->memo = memo_new(a, &one);
     a->memo->all = true;
     for (int p = 1; p <= P; p++)
@@ -622,7 +627,7 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
         for (int i = 0; i < f->nparams; i++) use[i] = a->used_in_red[i] && phase_reads(a, p, i);
         StmtBuf lb = {0};
         a->memo = memo_new(a, &lb);
-        load_all(a, &lb, use, at_c, &it);
+        ak_load_all(a, &lb, use, at_c, &it);
         for (int j = 0; j < a->nred; j++) {
             if (a->phase[j] != p) continue;
             Expr *part = masked_part(a, &lb, j, arena_printf(a->ar, "__ak_v%d", j),
@@ -653,7 +658,7 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
         for (int k = 0; k < a->nassigned; k++)
             if (a->out_kind[a->assigned_order[k]] == AK_KEEP_FULL)
                 ak_mark_reads(a, a->final_value[a->assigned_order[k]], true, use, reduced);
-        load_all(a, &lb, use, at_c, &it);
+        ak_load_all(a, &lb, use, at_c, &it);
         a->memo = memo_new(a, &lb);
         full_outputs(a, &lb, at_c, &it, &ot);
         ak_push(a, &many, for_chunks(a, 0, "__ak_c", &lb, true, loc));

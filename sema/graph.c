@@ -460,6 +460,8 @@ static Func *build_part(Gx *x, int first, int last, const bool *stored, const ch
 /* "element-wise into a reduction's input", ...: what a fused pair is */
 static const char *pair_text(const Func *producer, const Func *consumer)
 {
+    if (consumer->ak_matmul && !producer->ak_matmul) return "element-wise into a matrix product's operand";
+    if (producer->ak_matmul && !consumer->ak_matmul) return "a matrix product's result into element-wise";
     bool pr = producer->ak_axis >= 0, cr = consumer->ak_axis >= 0;
     return pr ? (cr ? "a reduction's result into a reduction's input" : "a reduction's result into element-wise")
               : (cr ? "element-wise into a reduction's input" : "element-wise into element-wise");
@@ -476,6 +478,29 @@ static int producer(Gx *x, int first, int ci)
             for (int b = 0; b < x->src[j].ncparams; b++)
                 if (p->arg[b] && !x->src[j].cparams[b].readonly && !strcmp(p->arg[b], c->arg[a])) return j;
         }
+    }
+    return -1;
+}
+
+/* Whether call ci is a matrix product whose operand is a temporary that a
+ * call of the current part [first, ci) computes: fused, that operand would
+ * be computed in the product's K loop, off the pipelined path (cp.async or
+ * TMA rings feeding the tensor cores from shared memory), which costs far
+ * more than storing it (docs/performance.md: 3.9x at 4096^3).  The
+ * temporary's index, with the reason in why; -1 when not. */
+static int computed_operand(Gx *x, int first, int ci, char *why, size_t len)
+{
+    const GraphCall *c = &x->gr->calls[ci];
+    if (!c->callee->ak_matmul) return -1;
+    for (int a = 0; a < c->callee->nparams; a++) {
+        AkRole r = c->callee->params[a].ak_role;
+        if ((r != AK_IN_A && r != AK_IN_B) || !c->arg[a]) continue;
+        int t = graph_temp(x->gr, c->arg[a]);
+        if (t < 0 || x->gr->temps[t].writer < first || x->gr->temps[t].writer >= ci) continue;
+        snprintf(why, len, "its operand '%s' would be computed in the product's K loop, off the pipelined path; "
+                           "it is stored instead",
+                 c->arg[a]);
+        return t;
     }
     return -1;
 }
@@ -497,10 +522,14 @@ static bool fuse(Gx *x, bool remarks)
                 for (int a = 0; a < x->src[cj].ncparams; a++)
                     if (gr->calls[cj].arg[a] && !strcmp(gr->calls[cj].arg[a], gr->temps[t].name)) later[t] = true;
         }
-        Func *t = build_part(x, first, ci, later, "trial");
         char why[320] = "";
         const GraphCall *c = &gr->calls[ci];
-        if (sem_array_kernel_fuses(ar, t, why, sizeof why)) {
+        bool fuses = computed_operand(x, first, ci, why, sizeof why) < 0;
+        if (fuses) {
+            Func *t = build_part(x, first, ci, later, "trial");
+            fuses = sem_array_kernel_fuses(ar, t, why, sizeof why);
+        }
+        if (fuses) {
             part_of[ci] = nparts;
             if (remarks) {
                 int pj = producer(x, first, ci);

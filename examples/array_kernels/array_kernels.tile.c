@@ -82,3 +82,23 @@ TILE_ARRAY_KERNEL void softmax_lse(TILE_NDARRAY(float, 2) y, TILE_NDARRAY(float,
     y = e / s;
     lse = tile_squeeze(m + tile_log(s), .axis = 1);
 }
+
+/* A matrix product with prologues and an epilogue: the shifted operands
+ * are computed in the product's K loop (and masked past K, where x and w
+ * read the padding's zeros: x + xs + 0.25 is 0.25 there, not 0), the
+ * residual r added to the float32 accumulator before the one store
+ * (docs/language.md, "Matrix products in array kernels"). */
+TILE_ARRAY_KERNEL void shifted_matmul_res(TILE_NDARRAY(float, 2) y, TILE_NDARRAY(const _Float16, 2) x,
+                                          TILE_NDARRAY(const _Float16, 1) xs, TILE_NDARRAY(const _Float16, 2) w,
+                                          TILE_NDARRAY(const _Float16, 1) ws, TILE_NDARRAY(const float, 2) r)
+{
+    y = tile_matmul(x + xs + 0.25f, w + ws - 0.5f) + r;
+}
+
+/* c += alpha * a @ b: the output is read at the product's coordinates
+ * (each block reads and writes its own tile). */
+TILE_ARRAY_KERNEL void gemm_update(TILE_NDARRAY(float, 2) c, TILE_NDARRAY(const _Float16, 2) a,
+                                   TILE_NDARRAY(const _Float16, 2) b, float alpha)
+{
+    c += alpha * tile_matmul(a, b);
+}

@@ -269,6 +269,72 @@ static void test_softmax_lse(int64_t m, int64_t n)
     free(x), free(got), free(lse), free(want), free(wl);
 }
 
+/* shifted_matmul_res: y = (x + xs + 1/4) @ (w + ws - 1/2) + r against float64 (from
+ * the float16 sums, as the kernel rounds them); float32 sums of K
+ * products: K * 2^-24 of the sum of their magnitudes, allowed twice. */
+static void test_shifted_matmul_res(int64_t m, int64_t k, int64_t n)
+{
+    double *x = rnd(m * k, -1, 1), *xs = rnd(k, -1, 1), *w = rnd(k * n, -1, 1), *ws = rnd(n, -1, 1),
+           *r = rnd(m * n, -4, 4);
+    for (int64_t i = 0; i < m * k; i++) x[i] = as16(x[i]);
+    for (int64_t i = 0; i < k; i++) xs[i] = as16(xs[i]);
+    for (int64_t i = 0; i < k * n; i++) w[i] = as16(w[i]);
+    for (int64_t i = 0; i < n; i++) ws[i] = as16(ws[i]);
+    for (int64_t i = 0; i < m * n; i++) r[i] = as32(r[i]);
+    void *dx = dev(x, m * k, TILEC_FLOAT16), *dxs = dev(xs, k, TILEC_FLOAT16), *dw = dev(w, k * n, TILEC_FLOAT16),
+         *dws = dev(ws, n, TILEC_FLOAT16), *dr = dev(r, m * n, TILEC_FLOAT32), *dy = ex_alloc(4 * (size_t)(m * n));
+    tilec_array X = tilec_array_2d(dx, TILEC_FLOAT16, m, k), XS = tilec_array_1d(dxs, TILEC_FLOAT16, k),
+                W = tilec_array_2d(dw, TILEC_FLOAT16, k, n), WS = tilec_array_1d(dws, TILEC_FLOAT16, n),
+                R = tilec_array_2d(dr, TILEC_FLOAT32, m, n), Y = tilec_array_2d(dy, TILEC_FLOAT32, m, n);
+    ex_status("shifted_matmul_res", shifted_matmul_res(NULL, &Y, &X, &XS, &W, &WS, &R));
+    double *got = back(dy, m * n, TILEC_FLOAT32), *want = malloc(8 * (size_t)(m * n)), worst = 0;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double acc = 0, mag = 0;
+            for (int64_t p = 0; p < k; p++) {
+                double u = as16(as16(x[i * k + p] + xs[p]) + 0.25), v = as16(as16(w[p * n + j] + ws[j]) - 0.5);
+                acc += u * v;
+                mag += fabs(u * v);
+            }
+            want[i * n + j] = acc + r[i * n + j];
+            worst = mag > worst ? mag : worst;
+        }
+    char what[96];
+    snprintf(what, sizeof what, "shifted_matmul_res (%lld x %lld x %lld)", (long long)m, (long long)k, (long long)n);
+    ex_check(what, got, want, m * n, 2 * (double)k * 0x1p-24 * worst + 4e-6, 1e-6);
+    /* an inner extent that differs: TILEC_ERR_SHAPE */
+    tilec_array W2 = tilec_array_2d(dw, TILEC_FLOAT16, k - 1, n);
+    ex_expect("shifted_matmul_res: inner extents (m, k) and (k - 1, n) are refused",
+              shifted_matmul_res(NULL, &Y, &X, &XS, &W2, &WS, &R) == TILEC_ERR_SHAPE);
+    ex_free(dx), ex_free(dxs), ex_free(dw), ex_free(dws), ex_free(dr), ex_free(dy);
+    free(x), free(xs), free(w), free(ws), free(r), free(got), free(want);
+}
+
+/* gemm_update: c += alpha * a @ b, c read and written in place. */
+static void test_gemm_update(int64_t m, int64_t k, int64_t n)
+{
+    double *a = rnd(m * k, -1, 1), *b = rnd(k * n, -1, 1), *c = rnd(m * n, -2, 2), alpha = -0.375;
+    for (int64_t i = 0; i < m * k; i++) a[i] = as16(a[i]);
+    for (int64_t i = 0; i < k * n; i++) b[i] = as16(b[i]);
+    for (int64_t i = 0; i < m * n; i++) c[i] = as32(c[i]);
+    void *da = dev(a, m * k, TILEC_FLOAT16), *db = dev(b, k * n, TILEC_FLOAT16), *dc = dev(c, m * n, TILEC_FLOAT32);
+    tilec_array A = tilec_array_2d(da, TILEC_FLOAT16, m, k), B = tilec_array_2d(db, TILEC_FLOAT16, k, n),
+                C = tilec_array_2d(dc, TILEC_FLOAT32, m, n);
+    ex_status("gemm_update", gemm_update(NULL, &C, &A, &B, (float)alpha));
+    double *got = back(dc, m * n, TILEC_FLOAT32), *want = malloc(8 * (size_t)(m * n));
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double acc = 0;
+            for (int64_t p = 0; p < k; p++) acc += a[i * k + p] * b[p * n + j];
+            want[i * n + j] = c[i * n + j] + alpha * acc;
+        }
+    char what[96];
+    snprintf(what, sizeof what, "gemm_update (%lld x %lld x %lld)", (long long)m, (long long)k, (long long)n);
+    ex_check(what, got, want, m * n, 2 * (double)k * 0x1p-24 * (double)k + 4e-6, 1e-6);
+    ex_free(da), ex_free(db), ex_free(dc);
+    free(a), free(b), free(c), free(got), free(want);
+}
+
 int main(void)
 {
     test_expr();
@@ -286,5 +352,10 @@ int main(void)
     test_layer_norm(64, 4096);  /* one chunk, full */
     test_softmax_lse(41, 777);
     test_softmax_lse(5, 20000); /* three chunks of 8192: the row is read per phase */
+    test_shifted_matmul_res(100, 77, 300); /* a partial last K step: the shifted operand is masked */
+    test_shifted_matmul_res(130, 256, 64);  /* whole K steps, two rows of blocks */
+    test_shifted_matmul_res(9, 1000, 1);
+    test_gemm_update(200, 1000, 129);
+    test_gemm_update(16, 16, 16);
     return ex_finish("array_kernels");
 }

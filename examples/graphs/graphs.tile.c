@@ -62,6 +62,24 @@ TILE_ARRAY_KERNEL void scale(TILE_NDARRAY(float, 2) y, TILE_NDARRAY(const float,
     y = x * k;
 }
 
+/* a matrix product and what comes before and after it in an MLP layer */
+TILE_ARRAY_KERNEL void scale_bf16(TILE_NDARRAY(__bf16, 2) y, TILE_NDARRAY(const float, 2) x, TILE_NDARRAY(const float, 1) s)
+{
+    y = tile_cast(x * s, __bf16);
+}
+
+TILE_ARRAY_KERNEL void matmul(TILE_NDARRAY(float, 2) c, TILE_NDARRAY(const __bf16, 2) a, TILE_NDARRAY(const __bf16, 2) b)
+{
+    c = tile_matmul(a, b);
+}
+
+TILE_ARRAY_KERNEL void bias_gelu(TILE_NDARRAY(__bf16, 2) y, TILE_NDARRAY(const float, 2) h,
+                                 TILE_NDARRAY(const float, 1) bias)
+{
+    float t = h + bias;
+    y = tile_cast(0.5f * t * (1.0f + tile_tanh(0.7978845608f * (t + 0.044715f * t * t * t))), __bf16);
+}
+
 /* ---- the graphs ------------------------------------------------------------ */
 
 /* y = gelu(layer_norm(x)) + r: three kernels as written, one kernel run. */
@@ -103,4 +121,33 @@ TILE_GRAPH void softmax_colsum(TILE_NDARRAY(float, 1) c, TILE_NDARRAY(const floa
     row_sum(s, e);
     divide(p, e, s);
     col_sum(c, p);
+}
+
+/* y = GELU((x * s) @ w + bias): bias and GELU fuse into the product's
+ * epilogue (h never reaches memory); the scaling runs as a kernel of its
+ * own, xb in the workspace, so that the product keeps its pipelined path
+ * (a computed operand would be computed again in each block's K loop). */
+TILE_GRAPH void mlp(TILE_NDARRAY(__bf16, 2) y, TILE_NDARRAY(const float, 2) x, TILE_NDARRAY(const float, 1) s,
+                    TILE_NDARRAY(const __bf16, 2) w, TILE_NDARRAY(const float, 1) bias)
+{
+    TILE_TEMP(__bf16, 2) xb;
+    TILE_TEMP(float, 2) h;
+    scale_bf16(xb, x, s);
+    matmul(h, xb, w);
+    bias_gelu(y, h, bias);
+}
+
+/* softmax(a @ b) along the rows: the reductions do not fuse with the
+ * product, so h is stored and the softmax runs as a second kernel. */
+TILE_GRAPH void matmul_softmax(TILE_NDARRAY(float, 2) y, TILE_NDARRAY(const __bf16, 2) a, TILE_NDARRAY(const __bf16, 2) b)
+{
+    TILE_TEMP(float, 2) h;
+    TILE_TEMP(float, 2) m;
+    TILE_TEMP(float, 2) e;
+    TILE_TEMP(float, 2) s;
+    matmul(h, a, b);
+    row_max(m, h);
+    sub_exp(e, h, m);
+    row_sum(s, e);
+    divide(y, e, s);
 }

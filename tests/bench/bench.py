@@ -823,6 +823,87 @@ def wl_ln_gelu_res(c):
     c.head_to_head(wl, unfused, ("speed", 2.0))
 
 
+def gelu_layer(M, N, K):
+    """GELU(a @ b + bias) (tanh form) in bfloat16: the inputs, an output tensor, the check
+    against float64 (chk(what, result_getter) -> a check), and the PyTorch function."""
+    a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16) / 16
+    bias = torch.randn(N, device="cuda", dtype=torch.bfloat16)
+    out = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+    ad, bd = a.double(), b.double()
+    pre = ad @ bd + bias.double()
+    ref = Fn.gelu(pre, approximate="tanh")
+    # float32 accumulation, bfloat16 roundings of the output (and, in PyTorch's
+    # unfused form, of the product and the sum), GELU's slope at most 1.13
+    bound = (ad.abs() @ bd.abs() + bias.double().abs()) * 4e-5 + (pre.abs() + ref.abs()) * (8 * UBF16)
+    del ad, bd, pre
+    chk = lambda what, y: (lambda: close(what, y(), ref, bound, 1.0))
+    return a, b, bias, out, chk, lambda a, b, bias: Fn.gelu(a @ b + bias, approximate="tanh")
+
+
+def wl_graph_matmul(c):
+    """Issue #23: a matrix product in array kernels and graphs (graphs.tile.c).  GELU(a @ b +
+    bias) at wl_matmul_gelu's shape as a graph of two array kernels (the product, then bias and
+    GELU) fused into one kernel, as one array kernel, as the two launched one by one, beside
+    torch.compile and the hand-written tile kernel; and (a * k) @ b as a graph (the scaling is
+    not fused into the product's operand: two kernels) beside the same scaling computed in the
+    product's K loop (one array kernel, ag_scaled_mm_fused) and torch."""
+    M, N, K = 8192, 8192, 1024
+    wl = "graph matmul + bias + GELU bf16 %dx%dx%d" % (M, N, K)
+    c.T.workload(wl, "matmul", None, 2 * M * N * K, "2*M*N*K flops of the product; bfloat16 in and out")
+    a, b, bias, out, chk, torch_fn = gelu_layer(M, N, K)
+    c.run_compiled(wl, "matmul_gelu", torch_fn, (a, b, bias), lambda y: chk("torch.compile", y))
+    c.run(wl, "tilec", c.tc.lazy("ag_matmul_gelu", None, out, a, b, bias), check=chk("tilec ag_matmul_gelu", lambda: out),
+          note="graph ag_matmul_gelu: ag_mm then ag_bias_gelu, fused into one kernel", tilec=True)
+    out.zero_()
+    c.run(wl, "tilec array kernel", c.tc.lazy("ag_linear_gelu", None, out, a, b, bias),
+          check=chk("tilec ag_linear_gelu", lambda: out), note="one array kernel: tile_matmul + bias + GELU", tilec=True)
+    h = torch.empty(M, N, device="cuda", dtype=torch.float32)
+    mm, bg = c.tc.lazy("ag_mm", None, h, a, b), c.tc.lazy("ag_bias_gelu", None, out, h, bias)
+    unfused = "tilec unfused (two array kernels)"
+    out.zero_()
+    c.run(wl, unfused, lambda: (mm(), bg()), check=chk("tilec unfused", lambda: out),
+          note="the graph's kernels one by one, h (float32) in memory", tilec=True)
+    variants = tilec_matmul_variants(c, [("matmul_gelu_bf16", "8w", (128,), (256,), (64,))], M, N, (a, b, bias, out))
+    hand = "tilec tile kernel (matmul_gelu_bf16)"
+    out.zero_()
+    c.run(wl, hand, variants["8w 128x256x64"](), check=chk("tilec tile kernel", lambda: out),
+          note="the hand-written tile kernel of wl_matmul_gelu, 128x256x64", tilec=True)
+    c.head_to_head(wl, "torch.compile", ("speed", 1.0))
+    c.head_to_head(wl, hand, ("fraction", 0.97))
+    c.head_to_head(wl, unfused, ("speed", 1.0))
+    del h
+    # a prologue: (a * k) @ b
+    M = N = K = 4096
+    wl = "graph (a * k) @ b bf16 %dx%dx%d" % (M, N, K)
+    c.T.workload(wl, "matmul", None, 2 * M * N * K, "2*M*N*K flops of the product; bfloat16 in and out")
+    a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16)
+    k = 0.375
+    out = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+    asc = (a * k).double()
+    ref = asc @ b.double()
+    bound = (asc.abs() @ b.double().abs()) * 4e-5 + ref.abs() * (2 * UBF16)
+    del asc
+    chk = lambda what, y: (lambda: close(what, y(), ref, bound, 1.0))
+    res = {}
+
+    def eager():
+        res["y"] = (a * k) @ b
+    c.run(wl, "PyTorch eager (scale + cuBLAS)", eager, check=chk("eager", lambda: res["y"]))
+    ws = torch.empty(M * K * 2 + 256, device="cuda", dtype=torch.uint8)
+    c.run(wl, "tilec", lambda: c.tc.kernels["ag_scaled_mm"](out, a, b, k, workspace=ws),
+          check=chk("tilec ag_scaled_mm", lambda: out),
+          note="graph ag_scaled_mm: the scaling, then the product on the pipelined path (a * k in the workspace)",
+          tilec=True)
+    fused = "tilec, the scaling in the K loop"
+    out.zero_()
+    c.run(wl, fused, c.tc.lazy("ag_scaled_mm_fused", None, out, a, b, k), check=chk("tilec ag_scaled_mm_fused", lambda: out),
+          note="one array kernel: tile_matmul(tile_cast(a * k, __bf16), b), the operand computed in the K loop", tilec=True)
+    c.head_to_head(wl, fused, ("speed", 1.0))
+    free()
+
+
 def wl_layer_norm(c):
     m, k = 8192, 4096
     wl = "layer norm f16 %dx%d (weight, bias)" % (m, k)
@@ -1079,19 +1160,7 @@ def wl_matmul_gelu(c):
     wl = "matmul + bias + GELU bf16 %dx%dx%d" % (M, N, K)
     c.T.workload(wl, "matmul", None, 2 * M * N * K, "2*M*N*K flops of the product (M=%d, N=%d, K=%d); "
                  "bfloat16 in and out, float32 accumulation" % (M, N, K))
-    a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(K, N, device="cuda", dtype=torch.bfloat16) / 16
-    bias = torch.randn(N, device="cuda", dtype=torch.bfloat16)
-    out = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
-    ad, bd = a.double(), b.double()
-    pre = ad @ bd + bias.double()
-    ref = Fn.gelu(pre, approximate="tanh")
-    # float32 accumulation, bfloat16 roundings of the output (and, in PyTorch's
-    # unfused form, of the product and the sum), GELU's slope at most 1.13
-    bound = (ad.abs() @ bd.abs() + bias.double().abs()) * 4e-5 + (pre.abs() + ref.abs()) * (8 * UBF16)
-    del ad, bd, pre
-    chk = lambda what, y: (lambda: close(what, y(), ref, bound, 1.0))
-    torch_fn = lambda a, b, bias: Fn.gelu(a @ b + bias, approximate="tanh")
+    a, b, bias, out, chk, torch_fn = gelu_layer(M, N, K)
     c.run(wl, "PyTorch eager (cuBLAS + bias + GELU)", lambda: torch_fn(a, b, bias),
           check=chk("eager", lambda: torch_fn(a, b, bias)))
     c.run_compiled(wl, "matmul_gelu", torch_fn, (a, b, bias), lambda y: chk("torch.compile", y))
@@ -1492,7 +1561,7 @@ def wl_attention(c):
 
 
 WORKLOADS = [wl_launch_overhead, wl_copy, wl_vec_add, wl_fused_expr, wl_softmax_f32, wl_softmax_f16, wl_layer_norm,
-             wl_ln_gelu_res, wl_matmul_4096,
+             wl_ln_gelu_res, wl_graph_matmul, wl_matmul_4096,
              wl_matmul_8192, wl_matmul_f16, wl_matmul_fp8, wl_matmul_tf32, wl_matmul_int8, wl_matmul_ragged,
              wl_matmul_gelu, wl_conv1d, wl_conv2d, wl_transpose, wl_attention, wl_tuning]
 

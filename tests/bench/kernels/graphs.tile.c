@@ -8,7 +8,13 @@
  * calls them; tilec fuses the three into one kernel.
  * ag_softmax_f32 / _f16: softmax as a graph of max, subtract-exp, sum and
  * divide, fused into one pass over each row (exact exponential and
- * division, as the hand-written softmax_*_exact). */
+ * division, as the hand-written softmax_*_exact).
+ * ag_matmul_gelu: GELU(a @ b + bias) as a graph of a matrix product
+ * (ag_mm, float32 h) and the bias and GELU (ag_bias_gelu), fused into one
+ * kernel with the epilogue on the accumulator; ag_linear_gelu: the same as
+ * one array kernel.  ag_scaled_mm: (a * k) @ b as a graph of a scaling and
+ * a product (two kernels: tilec does not compute an operand in the K loop);
+ * ag_scaled_mm_fused: the same as one array kernel, which does. */
 #include <tilec.h>
 
 TILE_ARRAY_KERNEL void ag_expr(TILE_NDARRAY(float, 1) A, TILE_NDARRAY(const float, 1) B, TILE_NDARRAY(const float, 1) C,
@@ -112,4 +118,58 @@ TILE_GRAPH void ag_softmax_f16(TILE_NDARRAY(_Float16, 2) y, TILE_NDARRAY(const _
     ag_sub_exp16(e, x, m);
     ag_row_sum(s, e);
     ag_divide16(y, e, s);
+}
+
+/* ---- matrix products ---------------------------------------------------- */
+
+TILE_ARRAY_KERNEL void ag_mm(TILE_NDARRAY(float, 2) c, TILE_NDARRAY(const __bf16, 2) a, TILE_NDARRAY(const __bf16, 2) b)
+{
+    c = tile_matmul(a, b);
+}
+
+TILE_ARRAY_KERNEL void ag_bias_gelu(TILE_NDARRAY(__bf16, 2) y, TILE_NDARRAY(const float, 2) h,
+                                    TILE_NDARRAY(const __bf16, 1) bias)
+{
+    float t = h + bias;
+    y = tile_cast(0.5f * t * (1.0f + tile_tanh(0.7978845608f * (t + 0.044715f * t * t * t))), __bf16);
+}
+
+TILE_GRAPH void ag_matmul_gelu(TILE_NDARRAY(__bf16, 2) y, TILE_NDARRAY(const __bf16, 2) a,
+                               TILE_NDARRAY(const __bf16, 2) b, TILE_NDARRAY(const __bf16, 1) bias)
+{
+    TILE_TEMP(float, 2) h;
+    ag_mm(h, a, b);
+    ag_bias_gelu(y, h, bias);
+}
+
+TILE_ARRAY_KERNEL void ag_linear_gelu(TILE_NDARRAY(__bf16, 2) y, TILE_NDARRAY(const __bf16, 2) a,
+                                      TILE_NDARRAY(const __bf16, 2) b, TILE_NDARRAY(const __bf16, 1) bias)
+{
+    float t = tile_matmul(a, b) + bias;
+    y = tile_cast(0.5f * t * (1.0f + tile_tanh(0.7978845608f * (t + 0.044715f * t * t * t))), __bf16);
+}
+
+TILE_ARRAY_KERNEL void ag_scale_bf16(TILE_NDARRAY(__bf16, 2) y, TILE_NDARRAY(const __bf16, 2) x, float k)
+{
+    y = tile_cast(x * k, __bf16);
+}
+
+TILE_ARRAY_KERNEL void ag_mm_bf16(TILE_NDARRAY(__bf16, 2) c, TILE_NDARRAY(const __bf16, 2) a,
+                                  TILE_NDARRAY(const __bf16, 2) b)
+{
+    c = tile_cast(tile_matmul(a, b), __bf16);
+}
+
+TILE_GRAPH void ag_scaled_mm(TILE_NDARRAY(__bf16, 2) c, TILE_NDARRAY(const __bf16, 2) a,
+                             TILE_NDARRAY(const __bf16, 2) b, float k)
+{
+    TILE_TEMP(__bf16, 2) as;
+    ag_scale_bf16(as, a, k);
+    ag_mm_bf16(c, as, b);
+}
+
+TILE_ARRAY_KERNEL void ag_scaled_mm_fused(TILE_NDARRAY(__bf16, 2) c, TILE_NDARRAY(const __bf16, 2) a,
+                                          TILE_NDARRAY(const __bf16, 2) b, float k)
+{
+    c = tile_cast(tile_matmul(tile_cast(a * k, __bf16), b), __bf16);
 }
