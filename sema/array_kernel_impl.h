@@ -72,6 +72,9 @@ typedef struct Ak {
     SrcLoc final_loc[64];
     int out_kind[64];       /* row kernels: AK_KEEP_* of each output */
     const char *alias[64];  /* row kernels' emission: the local an input is loaded as, when not its own name */
+    int pad;                /* row kernels' loads: the .padding (TILE_PAD_*) that makes the reductions in
+                               unmasked[] see their identity past the row's end; 0: none */
+    bool unmasked[AK_MAX_REDS];
     AkNode *nodes;          /* the node cache: open addressing on the node's address */
     int ncap, nused;
     unsigned stamp;         /* the current walk's (ak_mark_reads) */

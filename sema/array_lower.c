@@ -151,6 +151,7 @@ Expr *ak_access(Ak *a, Builtin bi, const Param *p, Expr *value, Expr *const *idx
     int off = t->rank - p->rank;
     ak_opt(a, call, "index", ak_list(a, idx + off, p->rank, loc));
     ak_opt(a, call, "shape", ak_list(a, t->ext + off, p->rank, loc));
+    if (bi == BI_LOAD && a->pad) ak_opt(a, call, "padding", ak_int(a, a->pad, loc));
     return call;
 }
 
@@ -417,6 +418,116 @@ static void unprefix(Ak *a)
     memset(a->alias, 0, sizeof a->alias);
 }
 
+/* ---- padding instead of masks ------------------------------------------------
+ *
+ * A reduction whose operand is its identity wherever the arrays read their
+ * padding needs no mask: max(x) with x padded by -inf, or sum(exp(x - m)),
+ * whose exp(-inf - m) is 0.  pad_value evaluates an operand with every
+ * array at padding value P, the reductions it reads (the row's statistics)
+ * and the scalars finite; pick_padding chooses a P that frees every
+ * reduction of its mask, if there is one (a hand-written softmax loads with -inf
+ * padding for the same reason: a compare and a select per element and
+ * reduction is what the mask costs). */
+enum { PV_ZERO, PV_ONE, PV_NEGINF, PV_POSINF, PV_FIN, PV_ANY };
+
+static int pv_neg(int v)
+{
+    return v == PV_NEGINF ? PV_POSINF : v == PV_POSINF ? PV_NEGINF : v == PV_ONE ? PV_FIN : v;
+}
+
+static int pv_add(int x, int y)
+{
+    if (x == PV_ANY || y == PV_ANY) return PV_ANY;
+    if ((x == PV_NEGINF && y == PV_POSINF) || (x == PV_POSINF && y == PV_NEGINF)) return PV_ANY;
+    if (x == PV_NEGINF || x == PV_POSINF) return x;
+    if (y == PV_NEGINF || y == PV_POSINF) return y;
+    if (x == PV_ZERO) return y;
+    if (y == PV_ZERO) return x;
+    return PV_FIN;
+}
+
+static int pv_mul(int x, int y)
+{
+    if (x == PV_ANY || y == PV_ANY) return PV_ANY;
+    if (x == PV_ONE) return y;
+    if (y == PV_ONE) return x;
+    bool xi = x == PV_NEGINF || x == PV_POSINF, yi = y == PV_NEGINF || y == PV_POSINF;
+    if (x == PV_ZERO || y == PV_ZERO) return xi || yi ? PV_ANY : PV_ZERO;
+    if (xi && yi) return x == y ? PV_POSINF : PV_NEGINF;
+    return xi || yi ? PV_ANY : PV_FIN; /* inf times a finite of unknown sign */
+}
+
+static int pad_value(Ak *a, const Expr *e, int P, int depth)
+{
+    if (!e || depth > 64) return PV_ANY;
+    if (ak_red_index(a, e) >= 0) return PV_FIN;
+    switch (e->kind) {
+    case EX_INT: return e->ival == 0 ? PV_ZERO : e->ival == 1 ? PV_ONE : PV_FIN;
+    case EX_FLOAT:
+        if (isnan(e->fval)) return PV_ANY;
+        if (isinf(e->fval)) return e->fval < 0 ? PV_NEGINF : PV_POSINF;
+        return e->fval == 0 ? PV_ZERO : e->fval == 1 ? PV_ONE : PV_FIN;
+    case EX_NAME: {
+        int pi = ak_param_index(a->f, e->name);
+        return pi >= 0 && a->f->params[pi].kind == PARAM_ARRAY ? P : PV_FIN;
+    }
+    case EX_CAST: return pad_value(a, e->a, P, depth + 1);
+    case EX_UNARY:
+        if (e->op == UOP_PLUS) return pad_value(a, e->a, P, depth + 1);
+        return e->op == UOP_NEG ? pv_neg(pad_value(a, e->a, P, depth + 1)) : PV_ANY;
+    case EX_BINARY: {
+        int x = pad_value(a, e->a, P, depth + 1), y = pad_value(a, e->b, P, depth + 1);
+        switch (e->op) {
+        case BOP_ADD: return pv_add(x, y);
+        case BOP_SUB: return pv_add(x, pv_neg(y));
+        case BOP_MUL: return pv_mul(x, y);
+        case BOP_DIV: return y == PV_ONE ? x : x == PV_ZERO && y == PV_FIN ? PV_ANY : PV_ANY;
+        default: return PV_ANY;
+        }
+    }
+    case EX_BUILTIN:
+        switch (e->bi) {
+        case BI_CAST: return e->nargs ? pad_value(a, e->args[0], P, depth + 1) : PV_ANY;
+        case BI_EXP: case BI_EXP2: {
+            int x = e->nargs ? pad_value(a, e->args[0], P, depth + 1) : PV_ANY;
+            return x == PV_NEGINF ? PV_ZERO : x == PV_ZERO ? PV_ONE : x == PV_POSINF ? PV_POSINF : PV_ANY;
+        }
+        default: return PV_ANY;
+        }
+    default: return PV_ANY;
+    }
+}
+
+/* Sets a->pad and a->unmasked[] (see above); float arrays only. */
+static void pick_padding(Ak *a)
+{
+    a->pad = 0;
+    memset(a->unmasked, 0, sizeof a->unmasked);
+    for (int i = 0; i < a->f->nparams; i++)
+        if (a->used_in_red[i] && !dtype_is_float(a->f->params[i].type.dtype)) return;
+    static const int cand[3][2] = {{PV_ZERO, 1 /* TILE_PAD_ZERO */}, {PV_NEGINF, 5 /* TILE_PAD_NEG_INF */},
+                                   {PV_POSINF, 4 /* TILE_PAD_POS_INF */}};
+    int best = -1, best_n = 0;
+    for (int c = 0; c < 3; c++) {
+        int n = 0;
+        for (int j = 0; j < a->nred; j++) {
+            const Expr *u = a->red[j];
+            int want = u->bi == BI_SUM ? PV_ZERO : u->bi == BI_PROD ? PV_ONE : u->bi == BI_MAX ? PV_NEGINF : PV_POSINF;
+            n += ak_float_class(a, u->args[0]) == 1 && pad_value(a, u->args[0], cand[c][0], 0) == want;
+        }
+        if (n > best_n) best = c, best_n = n;
+    }
+    /* all or nothing: a padded load beside masks gains little, and the
+     * padding's register costs them (layer norm's unaligned loads spill) */
+    if (best < 0 || best_n < a->nred) return;
+    a->pad = cand[best][1];
+    for (int j = 0; j < a->nred; j++) {
+        const Expr *u = a->red[j];
+        int want = u->bi == BI_SUM ? PV_ZERO : u->bi == BI_PROD ? PV_ONE : u->bi == BI_MAX ? PV_NEGINF : PV_POSINF;
+        a->unmasked[j] = ak_float_class(a, u->args[0]) == 1 && pad_value(a, u->args[0], cand[best][0], 0) == want;
+    }
+}
+
 /* The mask of chunk c (an expression) along K: (c * chunk + arange(chunk)) < extent. */
 static Expr *chunk_mask(Ak *a, Expr *c, Expr *chunk, Expr *extent, SrcLoc loc)
 {
@@ -435,7 +546,8 @@ static Expr *chunk_mask(Ak *a, Expr *c, Expr *chunk, Expr *extent, SrcLoc loc)
     return ak_bin(a, BOP_LT, pos, sem_copy_expr(a->ar, extent));
 }
 
-/* RED(where(mask, v, identity)): reduction j's value over one chunk.  The
+/* RED(where(mask, v, identity)): reduction j's value over one chunk (RED(v)
+ * where the loads' padding gives the identity: pick_padding).  The
  * mask is an expression computed where it is used (a bool tile kept in
  * registers across the phases would cost one register per element); the
  * operand is declared `auto vname = ...` only for a maximum or minimum of
@@ -445,6 +557,7 @@ static Expr *masked_part(Ak *a, StmtBuf *b, int j, const char *vname, Expr *mask
     const Expr *u = a->red[j];
     SrcLoc l = u->loc;
     Expr *op = widen(a, emit_value(a, u->args[0], ot, false), ak_vrank(a, u->args[0]), it);
+    if (a->unmasked[j]) return reduce(a, u, op); /* the padding is the identity (pick_padding) */
     Expr *fill;
     switch (u->bi) {
     case BI_SUM: fill = ak_int(a, 0, l); break;
@@ -548,6 +661,7 @@ void ak_lower_rows(Ak *a, SrcLoc bloc)
     int refp = -1;
     for (int i = 0; i < f->nparams && refp < 0; i++)
         if (a->used_in_red[i] && f->params[i].kind == PARAM_ARRAY && f->params[i].rank == R) refp = i;
+    pick_padding(a);
     Tile it = {.rank = R}, ot = {.rank = R - 1}, kt = {.rank = R};
     for (int d = 0; d < R; d++) it.ext[d] = ak_int(a, 1, loc);
     /* along the last axis: TILEC_BLOCK is the chunk of a row that fits one
