@@ -486,7 +486,7 @@ static int producer(Gx *x, int first, int ci)
  * call of the current part [first, ci) computes: fused, that operand would
  * be computed in the product's K loop, off the pipelined path (cp.async or
  * TMA rings feeding the tensor cores from shared memory), which costs far
- * more than storing it (docs/performance.md: 3.9x at 4096^3).  The
+ * more than storing it (docs/performance.md: 7.9x at 4096^3).  The
  * temporary's index, with the reason in why; -1 when not. */
 static int computed_operand(Gx *x, int first, int ci, char *why, size_t len)
 {
