@@ -184,6 +184,67 @@ static bool allowed_builtin(Ak *a, const Expr *e)
     return false;
 }
 
+/* A tile function called from an array kernel must compute element by
+ * element: a reduction, a product or a shape operation in its body would
+ * work on the tile tilec chose, not on the whole array. */
+typedef struct FnScan {
+    const Expr *bad;     /* the first operation that is not element-wise */
+    const Func *in;      /* the function it is in */
+    const Program *prog;
+    int depth;
+} FnScan;
+
+static bool fn_scan_expr(AstVisitor *v, const Expr *e);
+
+static void fn_scan(FnScan *fs, const Func *fn)
+{
+    if (!fn || !fn->body || fs->depth > 16) return;
+    fs->depth++;
+    AstVisitor v = {.expr = fn_scan_expr, .ctx = fs};
+    const Func *outer = fs->in;
+    fs->in = fn;
+    ast_walk_stmt(&v, fn->body);
+    if (!fs->bad) fs->in = outer;
+    fs->depth--;
+}
+
+static bool fn_scan_expr(AstVisitor *v, const Expr *e)
+{
+    FnScan *fs = v->ctx;
+    if (fs->bad) {
+        v->stop = true;
+        return false;
+    }
+    if (e->kind == EX_BUILTIN) {
+        BuiltinClass c = builtin_info(e->bi)->cls;
+        if (c != BCLASS_CAST && c != BCLASS_MATH1 && c != BCLASS_MATH && c != BCLASS_WHERE) {
+            fs->bad = e;
+            v->stop = true;
+            return false;
+        }
+    }
+    if (e->kind == EX_CALL) fn_scan(fs, ast_find_func(fs->prog, e->name));
+    return !fs->bad;
+}
+
+static bool elementwise_call(Ak *a, const Expr *call)
+{
+    if (!a->prog) return true;
+    FnScan fs = {.prog = a->prog};
+    fn_scan(&fs, ast_find_func(a->prog, call->name));
+    if (!fs.bad) return true;
+    if (!a->quiet) {
+        diag_error(fs.bad->loc, "tile_%s in tile function '%s' works on a tile, not element by element: an array kernel "
+                                "calls tile functions of element-wise operations only",
+                   fs.bad->name ? fs.bad->name : "?", fs.in->name);
+        diag_note(call->loc, "in the call from array kernel '%s' here", a->f->name);
+        a->ok = false;
+    } else {
+        ak_error(a, call->loc, "tile function '%s' is not element-wise", call->name);
+    }
+    return false;
+}
+
 /* ---- element-wise kernels: ranks ------------------------------------------- */
 
 /* The rank of e's value as a whole array (0 for scalars) in a kernel with
@@ -212,6 +273,7 @@ int ak_rank_of(Ak *a, Expr *e)
         return ak_rank_of(a, e->a);
     case EX_CAST: return ak_rank_of(a, e->a);
     case EX_BINARY: case EX_COND: case EX_CALL: case EX_BUILTIN: {
+        if (e->kind == EX_CALL && !elementwise_call(a, e)) return -1;
         if (e->kind == EX_BUILTIN) {
             if (!allowed_builtin(a, e)) return -1;
             if (e->bi == BI_DIM) return 0;
@@ -897,7 +959,7 @@ bool sem_array_kernels(Program *p)
     bool ok = true;
     for (int i = 0; i < p->nfuncs; i++) {
         if (!p->funcs[i]->is_array_kernel) continue;
-        Ak a = {.ar = p->arena, .f = p->funcs[i], .ok = true, .K = -1};
+        Ak a = {.ar = p->arena, .prog = p, .f = p->funcs[i], .ok = true, .K = -1};
         if (!lower_kernel(&a) || !a.ok) ok = false;
     }
     return ok;

@@ -49,6 +49,7 @@ typedef struct AkNode {
 
 typedef struct Ak {
     Arena *ar;
+    const Program *prog;    /* for the tile functions called (NULL in graphs' parts: checked in their kernels) */
     Memo *memo;             /* row kernels' emission: the current context, or NULL */
     int nmemo;
     Func *f;
