@@ -313,6 +313,7 @@ bool ak_lower_matmul(Ak *a, Stmt *body)
     }
     Expr *upd = ak_call(a, BI_MMA, mm->loc, 3, operand(a, X, BK, true), operand(a, Y, BK, false),
                         ak_name(a, "__ak_acc", mm->loc));
+    upd->name = mm->name; /* diagnostics name the user's tile_matmul */
     ak_push(a, &lb, ak_assign(a, "__ak_acc", upd, mm->loc));
     Stmt *loop = ak_stmt(a, ST_FOR, loc);
     StmtBuf init = {0};
