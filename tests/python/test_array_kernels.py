@@ -65,6 +65,31 @@ def reductions():
     close("softmax_lse: lse", lse, (mx + np.log(e.sum(1, keepdims=True)))[:, 0], 1e-5, 1e-5)
 
 
+def products():
+    """The matrix-product kernels: c += alpha * a @ b in place, and
+    (x + xs + 1/4) @ (w + ws - 1/2) + r with a (k,) and an (n,) vector
+    broadcast into the operands; float32 sums of k products (k * 2^-24 of
+    their magnitudes, allowed twice); inner extents that differ are refused."""
+    m, k, n = 70, 150, 90
+    a = uniform((m, k), -1, 1).astype(np.float16)
+    b = uniform((k, n), -1, 1).astype(np.float16)
+    c = uniform((m, n), -2, 2)
+    want = c.astype(np.float64) - 0.375 * (a.astype(np.float64) @ b.astype(np.float64))
+    M.gemm_update(c, a, b, -0.375)
+    close("gemm_update", c, want, 0, 2 * k * 2.0 ** -24 * k + 4e-6)
+    x, xs = uniform((m, k), -1, 1).astype(np.float16), uniform(k, -1, 1).astype(np.float16)
+    w, ws = uniform((k, n), -1, 1).astype(np.float16), uniform(n, -1, 1).astype(np.float16)
+    r = uniform((m, n), -4, 4)
+    y = np.full((m, n), np.nan, np.float32)
+    M.shifted_matmul_res(y, x, xs, w, ws, r)
+    u = ((x + xs).astype(np.float16) + np.float16(0.25)).astype(np.float64)
+    v = ((w + ws).astype(np.float16) - np.float16(0.5)).astype(np.float64)
+    close("shifted_matmul_res", y, u @ v + r, 0, 2 * k * 2.0 ** -24 * float((np.abs(u) @ np.abs(v)).max()) + 4e-6)
+    raises("shifted_matmul_res, inner extents 150 and 149: TILEC_ERR_SHAPE", M,
+           lambda: M.shifted_matmul_res(y, x, xs, w[:-1], ws, r), M.TilecError, "TILEC_ERR_SHAPE")
+
+
 run("elementwise", elementwise)
+run("products", products)
 run("reductions", reductions)
 T.finish("array_kernels")
