@@ -110,13 +110,18 @@ if [ -f "$OUT/list" ]; then
     # JOBS workers each walk the list and take the next file nobody has
     # taken (mkdir is atomic), so that a slow compile (a Hopper matmul) does
     # not keep the other processors waiting for a whole batch to end.
+    # Largest generated files first: a long compile started last would end
+    # alone while the other workers wait.
+    while read -r name src; do
+        echo "$(wc -c < "$OUT/$name.cu") $name $src"
+    done < "$OUT/list" | sort -k1,1nr -k2,2 | cut -d' ' -f2- > "$OUT/list.sorted"
     rm -rf "$OUT/taken"
     mkdir -p "$OUT/taken"
     w=0
     while [ "$w" -lt "$JOBS" ]; do
         while read -r name src; do
             mkdir "$OUT/taken/$name" 2> /dev/null && compile_one "$name" "$src" < /dev/null
-        done < "$OUT/list" &
+        done < "$OUT/list.sorted" &
         w=$((w + 1))
     done
     wait
