@@ -460,7 +460,7 @@ static Func *build_part(Gx *x, int first, int last, const bool *stored, const ch
 /* "element-wise into a reduction's input", ...: what a fused pair is */
 static const char *pair_text(const Func *producer, const Func *consumer)
 {
-    if (consumer->ak_matmul && !producer->ak_matmul) return "element-wise into a matrix product's operand";
+    /* (a product whose operand a call of its part computes does not join it: computed_operand) */
     if (producer->ak_matmul && !consumer->ak_matmul) return "a matrix product's result into element-wise";
     bool pr = producer->ak_axis >= 0, cr = consumer->ak_axis >= 0;
     return pr ? (cr ? "a reduction's result into a reduction's input" : "a reduction's result into element-wise")
