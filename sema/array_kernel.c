@@ -852,15 +852,10 @@ static bool lower_kernel(Ak *a)
         return false;
     }
     int nmm = 0;
-    const Expr *mm = NULL;
-    for (int s = 0; s < body->nitems; s++) {
-        const Stmt *st = body->items[s];
-        const Expr *first = NULL;
-        int k = ak_count_matmuls(st->kind == ST_DECL ? st->init : st->value, &first);
-        if (k && !mm) mm = first;
-        nmm += k;
-    }
-    if (nmm) {
+    const Expr *found[2] = {NULL, NULL}, *mm;
+    for (int s = 0; s < body->nitems; s++)
+        ak_find_matmuls(body->items[s]->kind == ST_DECL ? body->items[s]->init : body->items[s]->value, found, &nmm);
+    if ((mm = found[0])) {
         if (rows) {
             if (a->quiet) ak_error(a, mm->loc, "a reduction and a matrix product are not fused into one kernel");
             else

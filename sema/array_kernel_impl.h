@@ -73,9 +73,8 @@ typedef struct Ak {
     SrcLoc final_loc[64];
     int out_kind[64];       /* row kernels: AK_KEEP_* of each output */
     const char *alias[64];  /* row kernels' emission: the local an input is loaded as, when not its own name */
-    int pad;                /* row kernels' loads: the .padding (TILE_PAD_*) that makes the reductions in
-                               unmasked[] see their identity past the row's end; 0: none */
-    bool unmasked[AK_MAX_REDS];
+    int pad;                /* row kernels' loads: the .padding (TILE_PAD_*) that makes every reduction see
+                               its identity past the row's end, so none is masked; 0: none (masks) */
     AkNode *nodes;          /* the node cache: open addressing on the node's address */
     int ncap, nused;
     unsigned stamp;         /* the current walk's (ak_mark_reads) */
@@ -127,8 +126,11 @@ void ak_load_all(Ak *a, StmtBuf *b, const bool *use, Expr *const *idx, const Til
 /* array_matmul.c: a kernel with a matrix product (checked and rewritten);
  * false after an error (quiet: a->why says it). */
 bool ak_lower_matmul(Ak *a, Stmt *body);
-/* Whether e (as written: a tree) contains tile_matmul: the count, and the first in *first. */
-int ak_count_matmuls(const Expr *e, const Expr **first);
+/* The tile_matmul calls of tree e (as written), outer before inner:
+ * counted in *n, the first two kept in found[]. */
+void ak_find_matmuls(const Expr *e, const Expr **found, int *n);
+/* The nodes of e as a tree (temporaries expanded), counted up to cap. */
+int ak_tree_size(const Expr *e, int cap);
 
 /* analysis (array_kernel.c) */
 int ak_param_index(const Func *f, const char *name);

@@ -284,14 +284,13 @@ static Expr *emit_node(Ak *a, const Expr *e, const Tile *ot, bool reduced);
 
 enum { AK_MEMO_SIZE = 24 };
 
-/* The nodes of e as a tree (temporaries expanded), counted up to cap. */
-static int tree_size(const Expr *e, int cap)
+int ak_tree_size(const Expr *e, int cap)
 {
     if (!e || cap <= 0) return 0;
     int n = 1;
     const Expr *ops[3] = {e->a, e->b, e->c};
-    for (int i = 0; i < 3 && n < cap; i++) n += tree_size(ops[i], cap - n);
-    for (int i = 0; i < e->nargs && n < cap; i++) n += tree_size(e->args[i], cap - n);
+    for (int i = 0; i < 3 && n < cap; i++) n += ak_tree_size(ops[i], cap - n);
+    for (int i = 0; i < e->nargs && n < cap; i++) n += ak_tree_size(e->args[i], cap - n);
     return n;
 }
 
@@ -307,7 +306,7 @@ static Expr *emit_value(Ak *a, const Expr *e, const Tile *ot, bool reduced)
      * the phases costs registers (and spills) that recomputing does not */
     if (k < 0) return emit_node(a, e, ot, reduced);
     VKind vk = ak_kind_of(a, e);
-    if (!m->all && vk != VK_S && vk != VK_K && tree_size(e, AK_MEMO_SIZE) < AK_MEMO_SIZE)
+    if (!m->all && vk != VK_S && vk != VK_K && ak_tree_size(e, AK_MEMO_SIZE) < AK_MEMO_SIZE)
         return emit_node(a, e, ot, reduced);
     for (int i = 0; i < m->n; i++)
         if (m->key[i] == e && m->red[i] == reduced) return ak_name(a, m->name[i], e->loc);
@@ -481,7 +480,7 @@ static int pad_value(Ak *a, const Expr *e, int P, int depth)
         case BOP_ADD: return pv_add(x, y);
         case BOP_SUB: return pv_add(x, pv_neg(y));
         case BOP_MUL: return pv_mul(x, y);
-        case BOP_DIV: return y == PV_ONE ? x : x == PV_ZERO && y == PV_FIN ? PV_ANY : PV_ANY;
+        case BOP_DIV: return y == PV_ONE ? x : PV_ANY; /* 0 / 0 and inf / inf are NaN */
         default: return PV_ANY;
         }
     }
@@ -498,33 +497,30 @@ static int pad_value(Ak *a, const Expr *e, int P, int depth)
     }
 }
 
-/* Sets a->pad and a->unmasked[] (see above); float arrays only. */
+/* Whether the padding P makes reduction u's operand its identity. */
+static bool pad_frees(Ak *a, const Expr *u, int P)
+{
+    int want = u->bi == BI_SUM ? PV_ZERO : u->bi == BI_PROD ? PV_ONE : u->bi == BI_MAX ? PV_NEGINF : PV_POSINF;
+    return ak_float_class(a, u->args[0]) == 1 && pad_value(a, u->args[0], P, 0) == want;
+}
+
+/* Sets a->pad (see above): a padding that frees every reduction of its
+ * mask, float arrays only.  All or nothing: padded loads beside masks gain
+ * little, and their registers cost (layer norm's unaligned loads spilled). */
 static void pick_padding(Ak *a)
 {
     a->pad = 0;
-    memset(a->unmasked, 0, sizeof a->unmasked);
     for (int i = 0; i < a->f->nparams; i++)
         if (a->used_in_red[i] && !dtype_is_float(a->f->params[i].type.dtype)) return;
     static const int cand[3][2] = {{PV_ZERO, 1 /* TILE_PAD_ZERO */}, {PV_NEGINF, 5 /* TILE_PAD_NEG_INF */},
                                    {PV_POSINF, 4 /* TILE_PAD_POS_INF */}};
-    int best = -1, best_n = 0;
     for (int c = 0; c < 3; c++) {
-        int n = 0;
-        for (int j = 0; j < a->nred; j++) {
-            const Expr *u = a->red[j];
-            int want = u->bi == BI_SUM ? PV_ZERO : u->bi == BI_PROD ? PV_ONE : u->bi == BI_MAX ? PV_NEGINF : PV_POSINF;
-            n += ak_float_class(a, u->args[0]) == 1 && pad_value(a, u->args[0], cand[c][0], 0) == want;
+        int j = 0;
+        while (j < a->nred && pad_frees(a, a->red[j], cand[c][0])) j++;
+        if (j == a->nred) {
+            a->pad = cand[c][1];
+            return;
         }
-        if (n > best_n) best = c, best_n = n;
-    }
-    /* all or nothing: a padded load beside masks gains little, and the
-     * padding's register costs them (layer norm's unaligned loads spill) */
-    if (best < 0 || best_n < a->nred) return;
-    a->pad = cand[best][1];
-    for (int j = 0; j < a->nred; j++) {
-        const Expr *u = a->red[j];
-        int want = u->bi == BI_SUM ? PV_ZERO : u->bi == BI_PROD ? PV_ONE : u->bi == BI_MAX ? PV_NEGINF : PV_POSINF;
-        a->unmasked[j] = ak_float_class(a, u->args[0]) == 1 && pad_value(a, u->args[0], cand[best][0], 0) == want;
     }
 }
 
@@ -557,7 +553,7 @@ static Expr *masked_part(Ak *a, StmtBuf *b, int j, const char *vname, Expr *mask
     const Expr *u = a->red[j];
     SrcLoc l = u->loc;
     Expr *op = widen(a, emit_value(a, u->args[0], ot, false), ak_vrank(a, u->args[0]), it);
-    if (a->unmasked[j]) return reduce(a, u, op); /* the padding is the identity (pick_padding) */
+    if (a->pad) return reduce(a, u, op); /* the padding is the identity (pick_padding) */
     Expr *fill;
     switch (u->bi) {
     case BI_SUM: fill = ak_int(a, 0, l); break;

@@ -27,20 +27,6 @@
 
 enum { MM_BM = 128, MM_MAX_TREE = 4096 };
 
-int ak_count_matmuls(const Expr *e, const Expr **first)
-{
-    if (!e) return 0;
-    int n = 0;
-    if (e->kind == EX_BUILTIN && e->bi == BI_MATMUL) {
-        if (first && !*first) *first = e;
-        n = 1;
-    }
-    n += ak_count_matmuls(e->a, first) + ak_count_matmuls(e->b, first) + ak_count_matmuls(e->c, first);
-    for (int i = 0; i < e->nargs; i++) n += ak_count_matmuls(e->args[i], first);
-    for (int i = 0; i < e->nopts; i++) n += ak_count_matmuls(e->opts[i].value, first);
-    return n;
-}
-
 /* Whether e at padding (every array read as 0) is 0 too, so that the zeros
  * tile_load gives past the end of K add nothing to the product.  False
  * when not known (then the operand is masked). */
@@ -77,31 +63,18 @@ static bool keeps_zero(Ak *a, const Expr *e, int depth)
     }
 }
 
-/* The tile_matmul calls of tree e, outer before inner: the first two in
- * found[], all counted in *n. */
-static void collect_matmuls(const Expr *e, const Expr **found, int *n)
+void ak_find_matmuls(const Expr *e, const Expr **found, int *n)
 {
     if (!e) return;
     if (e->kind == EX_BUILTIN && e->bi == BI_MATMUL) {
         if (*n < 2) found[*n] = e;
         (*n)++;
     }
-    collect_matmuls(e->a, found, n);
-    collect_matmuls(e->b, found, n);
-    collect_matmuls(e->c, found, n);
-    for (int i = 0; i < e->nargs; i++) collect_matmuls(e->args[i], found, n);
-    for (int i = 0; i < e->nopts; i++) collect_matmuls(e->opts[i].value, found, n);
-}
-
-static int tree_size(const Expr *e, int cap)
-{
-    if (!e || cap <= 0) return 0;
-    int n = 1;
-    const Expr *ops[3] = {e->a, e->b, e->c};
-    for (int i = 0; i < 3 && n < cap; i++) n += tree_size(ops[i], cap - n);
-    for (int i = 0; i < e->nargs && n < cap; i++) n += tree_size(e->args[i], cap - n);
-    for (int i = 0; i < e->nopts && n < cap; i++) n += tree_size(e->opts[i].value, cap - n);
-    return n;
+    ak_find_matmuls(e->a, found, n);
+    ak_find_matmuls(e->b, found, n);
+    ak_find_matmuls(e->c, found, n);
+    for (int i = 0; i < e->nargs; i++) ak_find_matmuls(e->args[i], found, n);
+    for (int i = 0; i < e->nopts; i++) ak_find_matmuls(e->opts[i].value, found, n);
 }
 
 /* A copy of tree e with node `from` (as written) replaced by `to`. */
@@ -187,7 +160,7 @@ bool ak_lower_matmul(Ak *a, Stmt *body)
     int total = 0;
     for (int s = 0; s < body->nitems; s++) {
         const Stmt *st = body->items[s];
-        collect_matmuls(st->kind == ST_DECL ? st->init : st->value, found, &total);
+        ak_find_matmuls(st->kind == ST_DECL ? st->init : st->value, found, &total);
     }
     const Expr *mm = found[0];
     if (total > 1) {
@@ -205,7 +178,7 @@ bool ak_lower_matmul(Ak *a, Stmt *body)
     }
     Expr *msub = ak_substitute(a, (Expr *)mm);
     const Expr *X = msub->args[0], *Y = msub->args[1];
-    if (tree_size(X, MM_MAX_TREE) >= MM_MAX_TREE || tree_size(Y, MM_MAX_TREE) >= MM_MAX_TREE) {
+    if (ak_tree_size(X, MM_MAX_TREE) >= MM_MAX_TREE || ak_tree_size(Y, MM_MAX_TREE) >= MM_MAX_TREE) {
         ak_error(a, mm->loc, "the product's operands are too large an expression (over %d operations)", MM_MAX_TREE);
         return false;
     }
@@ -335,7 +308,10 @@ bool ak_lower_matmul(Ak *a, Stmt *body)
     for (int s = 0; s < body->nitems; s++) {
         Stmt *st = body->items[s];
         Expr *val = st->kind == ST_DECL ? st->init : st->value;
-        bool has_mm = ak_count_matmuls(val, NULL) > 0;
+        const Expr *found1[2] = {NULL, NULL};
+        int nmm = 0;
+        ak_find_matmuls(val, found1, &nmm);
+        bool has_mm = nmm > 0;
         if (st->kind == ST_DECL && !has_mm) {
             /* a prologue's temporary (its value is in the operand) stays out */
             bool r[64] = {0};
