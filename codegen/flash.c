@@ -508,6 +508,78 @@ static char *mask_str(Emitter *em, const FlashLoop *fl, const Expr *e, const cha
 #undef OUT
 }
 
+/* Whether integer tile e (mask_str's index arithmetic) is affine in the
+ * element's indices: arange, and sums, differences and negations of affine
+ * terms, products only by a term that is the same for every element (a
+ * rank-0 value), widening integer casts; the loop variable, scalars and
+ * constants are the same for every element of a block. */
+static bool mask_affine(const FlashLoop *fl, const Expr *e, int depth)
+{
+    if (!e || depth > 32) return false;
+    if (e->is_const) return !e->cval.is_float;
+    if (!dtype_is_int(e->dtype) && e->dtype != DT_INT_CONST) return false;
+    switch (e->kind) {
+    case EX_NAME: {
+        const Symbol *s = e->sym;
+        if (!s) return false;
+        if (s == fl->n || s->kind == SYM_PARAM || e->shape.rank == 0) return true; /* (mask_str vets them) */
+        const Stmt *d = decl_of(fl->func->body, s);
+        return d && d->init && mask_affine(fl, d->init, depth + 1);
+    }
+    case EX_BUILTIN:
+        return e->bi == BI_ARANGE || (e->bi == BI_RESHAPE && mask_affine(fl, e->args[0], depth + 1));
+    case EX_UNARY:
+        return e->op == UOP_NEG && mask_affine(fl, e->a, depth + 1);
+    case EX_CAST:
+        /* a cast that cannot wrap an index: to 64 bits, or to the operand's own type */
+        return (e->dtype == DT_INT64 || e->dtype == e->a->dtype) && mask_affine(fl, e->a, depth + 1);
+    case EX_BINARY:
+        if (e->op == BOP_ADD || e->op == BOP_SUB) return mask_affine(fl, e->a, depth + 1) && mask_affine(fl, e->b, depth + 1);
+        if (e->op == BOP_MUL)
+            return (e->a->shape.rank == 0 || e->b->shape.rank == 0) && mask_affine(fl, e->a, depth + 1) &&
+                   mask_affine(fl, e->b, depth + 1);
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Whether the mask's value on a rectangle of rows and columns is decided by
+ * its four corners: a conjunction of <, <=, >, >= between affine terms
+ * (after mask_str's folding of a constant side of && and ||).  Each
+ * comparison is true on a half-plane of (row, column), so the conjunction is
+ * true on a convex set, which holds the rectangle exactly when it holds the
+ * rectangle's corners.  (== and != are not: a line can pass between them.) */
+static bool mask_by_corners(const FlashLoop *fl, const Expr *e, int depth)
+{
+    if (!e || depth > 32) return false;
+    if (e->is_const) return !e->cval.is_float;
+    switch (e->kind) {
+    case EX_NAME: {
+        const Symbol *s = e->sym;
+        if (!s || s == fl->n || s->kind == SYM_PARAM || e->shape.rank == 0) return e->dtype == DT_BOOL;
+        const Stmt *d = decl_of(fl->func->body, s);
+        return d && d->init && mask_by_corners(fl, d->init, depth + 1);
+    }
+    case EX_BUILTIN:
+        return e->bi == BI_RESHAPE && mask_by_corners(fl, e->args[0], depth + 1);
+    case EX_BINARY:
+        if ((e->op == BOP_LAND || e->op == BOP_LOR) && (e->a->is_const || e->b->is_const)) {
+            const Expr *c = e->a->is_const ? e->a : e->b, *x = c == e->a ? e->b : e->a;
+            if (c->cval.is_float) return false;
+            if ((c->cval.i != 0) == (e->op == BOP_LOR)) return true; /* a constant */
+            return mask_by_corners(fl, x, depth + 1);
+        }
+        if (e->op == BOP_LAND || (e->op == BOP_AND && e->dtype == DT_BOOL))
+            return mask_by_corners(fl, e->a, depth + 1) && mask_by_corners(fl, e->b, depth + 1);
+        if (e->op == BOP_LT || e->op == BOP_LE || e->op == BOP_GT || e->op == BOP_GE)
+            return mask_affine(fl, e->a, depth + 1) && mask_affine(fl, e->b, depth + 1);
+        return false;
+    default:
+        return false;
+    }
+}
+
 /* ---- emission ------------------------------------------------------------ */
 
 int64_t flash_smem_bytes(const FlashLoop *fl)
@@ -588,6 +660,13 @@ void flash_emit_for(Emitter *em, const TirOp *op)
     } else {
         line(em, "auto fmask_ = [](int, int, int64_t) -> bool { return true; };");
     }
+    /* whether the mask holds on rows r0_ .. r1_ of block n_, every column
+     * (tilec_flash_fwd then skips it): its corners, where they decide it */
+    if (fl->mask && mask_by_corners(fl, fl->mask, 0))
+        line(em, "auto ffull_ = [&](int r0_, int r1_, int64_t n_) -> bool { return fmask_(r0_, 0, n_) && fmask_(r0_, %" PRId64
+                 ", n_) && fmask_(r1_, 0, n_) && fmask_(r1_, %" PRId64 ", n_); };", fl->BN - 1, fl->BN - 1);
+    else
+        line(em, "auto ffull_ = [](int, int, int64_t) -> bool { return false; };");
     char *scale = "1.0f";
     if (fl->scale) {
         Ctx sc = {.shape = &fl->scale->shape, .idx = "0"};
@@ -597,7 +676,7 @@ void flash_emit_for(Emitter *em, const TirOp *op)
          fl->dtype == DT_BFLOAT16 ? "true" : "false", D, fl->BN, fl->warps, MT, fl->stages, fl->exp,
          fl->mask ? "true" : "false", BM * D, operand_base(em, &fl->k), fl->k.param->name, fl->k.key_axis, fl->k.param->name,
          fl->k.key_axis);
-    line(em, "    %s, p_%s.strides[%d], p_%s.shape[%d], fn0_, fn1_, %s, fmask_, fo_, fm_, fl_);",
+    line(em, "    %s, p_%s.strides[%d], p_%s.shape[%d], fn0_, fn1_, %s, fmask_, ffull_, fo_, fm_, fl_);",
          operand_base(em, &fl->v), fl->v.param->name, fl->v.key_axis, fl->v.param->name, fl->v.key_axis, scale);
     /* back: the four partial sums of each row added; the tiles through rows again */
     line(em, "#pragma unroll");

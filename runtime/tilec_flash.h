@@ -7,7 +7,9 @@
  * walking key blocks n = n0 .. n1 - 1 of BN keys:
  *
  *     s     = (q @ k_n^T) * qk_scale          float32 accumulators
- *     s     = mask(row, col, n) ? s : -inf    (HAS_MASK)
+ *     s     = mask(row, col, n) ? s : -inf    (HAS_MASK; skipped in a warp's
+ *                                             block where full(r0, r1, n) says the
+ *                                             mask is true on rows r0 .. r1, every column)
  *     mnew  = max(m, rowmax(s))
  *     p     = exp2(s - mnew)                  (EXP: 0 exp2f, 1 ex2.approx, 2 expf, 3 __expf)
  *     alpha = exp2(m - mnew)
@@ -113,10 +115,10 @@ template <int EXP> __device__ __forceinline__ float tilec_flash_exp(float x)
     return EXP == 0 ? exp2f(x) : EXP == 1 ? tilec_fast_exp2f(x) : EXP == 2 ? expf(x) : __expf(x);
 }
 
-template <bool BF16, int D, int BN, int WARPS, int MT, int STAGES, int EXP, bool HAS_MASK, class Mask>
+template <bool BF16, int D, int BN, int WARPS, int MT, int STAGES, int EXP, bool HAS_MASK, class Mask, class Full>
 __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *smem, const uint16_t *kp, int64_t krs,
                                                 int64_t kn, const uint16_t *vp, int64_t vrs, int64_t vn, int64_t n0,
-                                                int64_t n1, float qk_scale, const Mask &mask,
+                                                int64_t n1, float qk_scale, const Mask &mask, const Full &full,
                                                 float (&o)[MT][D / 8][4], float (&m)[MT][2], float (&l)[MT][2])
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -192,21 +194,36 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
                 }
             }
         }
-        /* scale, mask, and the online softmax on each of this thread's rows */
+        /* scale, mask, and the online softmax on each of this thread's rows.
+         * A block where the mask holds on all of this warp's rows (decided
+         * at its corners: full) skips the per-element test, the integer
+         * work that dominated the loop's issue slots. */
+        const bool unmasked = !HAS_MASK || full(row0, row0 + 16 * MT - 1, n);
 #pragma unroll
         for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 float mx = m[mt][h];
+                if (unmasked) {
 #pragma unroll
-                for (int j = 0; j < BN / 8; ++j)
+                    for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
-                    for (int e = 0; e < 2; ++e) {
-                        float v = s[mt][j][2 * h + e] * qk_scale;
-                        if (HAS_MASK && !mask(row0 + 16 * mt + g + 8 * h, 8 * j + 2 * t + e, n)) v = -INFINITY;
-                        s[mt][j][2 * h + e] = v;
-                        mx = fmaxf(mx, v);
-                    }
+                        for (int e = 0; e < 2; ++e) {
+                            const float v = s[mt][j][2 * h + e] * qk_scale;
+                            s[mt][j][2 * h + e] = v;
+                            mx = fmaxf(mx, v);
+                        }
+                } else {
+#pragma unroll
+                    for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                        for (int e = 0; e < 2; ++e) {
+                            float v = s[mt][j][2 * h + e] * qk_scale;
+                            if (!mask(row0 + 16 * mt + g + 8 * h, 8 * j + 2 * t + e, n)) v = -INFINITY;
+                            s[mt][j][2 * h + e] = v;
+                            mx = fmaxf(mx, v);
+                        }
+                }
                 mx = tilec_flash_row_max(mx);
                 const float alpha = tilec_flash_exp<EXP>(m[mt][h] - mx);
                 m[mt][h] = mx;
@@ -252,7 +269,7 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
     __syncthreads(); /* the stages are free for the caller */
 #else
     (void)qs, (void)smem, (void)kp, (void)krs, (void)kn, (void)vp, (void)vrs, (void)vn, (void)n0, (void)n1,
-        (void)qk_scale, (void)mask, (void)o, (void)m, (void)l;
+        (void)qk_scale, (void)mask, (void)full, (void)o, (void)m, (void)l;
     __trap(); /* the launcher takes the flash variant on sm_80 and later only */
 #endif
 }

@@ -84,3 +84,42 @@ TILE_KERNEL void attn_wide(TILE_ARRAY(const _Float16, 3) q, TILE_ARRAY(const _Fl
     }
     tile_store(o, tile_reshape(acc / li, .shape = {1, 128, 64}), .index = {h, m, 0});
 }
+
+/* attn_wide's loop under two more masks.  attn_shifted: keys up to the
+ * row's position plus a run-time offset (causal attention with a prefix
+ * every row sees), a conjunction of affine comparisons, so the variant
+ * skips the per-element test in a warp's blocks where the mask's corners
+ * all hold (tilec_flash_fwd's full) and tests each element on the blocks
+ * the diagonal crosses.  attn_stripe: every fourth key, from key off (1 ..
+ * 3), left out, which the corners cannot decide (flash.c's
+ * mask_by_corners: not affine), so every block is tested element by
+ * element.  Key 0 is visible to every row in both (off >= 0 for
+ * attn_shifted: no row's maximum stays -inf).  Grid (ceil(SQ / 128), H). */
+#define ATTN_MASKED(NAME, COND)                                                                                    \
+    TILE_KERNEL void NAME(TILE_ARRAY(const _Float16, 3) q, TILE_ARRAY(const _Float16, 3) k,                       \
+                          TILE_ARRAY(const _Float16, 3) v, TILE_ARRAY(float, 3) o, float scale, int64_t off)      \
+    {                                                                                                              \
+        int64_t m = tile_bid(0), h = tile_bid(1), sk = tile_dim(k, 1);                                           \
+        _Float16 qt = tile_reshape(tile_load(q, .index = {h, m, 0}, .shape = {1, 128, 64}), .shape = {128, 64});   \
+        int64_t row = tile_reshape(tile_arange(int64_t, .shape = {128}), .shape = {128, 1}) + m * 128;           \
+        float mi = tile_full(float, -INFINITY, .shape = {128, 1});                                                 \
+        float li = tile_zeros(float, .shape = {128, 1});                                                           \
+        float acc = tile_zeros(float, .shape = {128, 64});                                                         \
+        for (int64_t n = 0; n < (sk + 63) / 64; n++) {                                                             \
+            _Float16 kt = tile_reshape(tile_load(k, .index = {h, 0, n}, .shape = {1, 64, 64}, .order = {0, 2, 1}), \
+                                       .shape = {64, 64});                                                         \
+            _Float16 vt = tile_reshape(tile_load(v, .index = {h, n, 0}, .shape = {1, 64, 64}), .shape = {64, 64}); \
+            int64_t key = tile_arange(int64_t, .shape = {64}) + n * 64;                                            \
+            float s = tile_matmul(qt, kt) * scale;                                                                 \
+            s = tile_where(COND, s, -INFINITY);                                                                    \
+            float mnew = tile_maximum(mi, tile_max(s, .axis = 1, .keepdims = true));                              \
+            float p = tile_exp2(s - mnew, .approx = true);                                                         \
+            float alpha = tile_exp2(mi - mnew, .approx = true);                                                    \
+            li = li * alpha + tile_sum(p, .axis = 1, .keepdims = true);                                            \
+            acc = tile_mma(tile_cast(p, _Float16), vt, acc * alpha);                                               \
+            mi = mnew;                                                                                             \
+        }                                                                                                          \
+        tile_store(o, tile_reshape(acc / li, .shape = {1, 128, 64}), .index = {h, m, 0});                         \
+    }
+ATTN_MASKED(attn_shifted, key < sk && key <= row + off)
+ATTN_MASKED(attn_stripe, key < sk && (key & 3) != off)
