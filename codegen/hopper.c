@@ -967,7 +967,12 @@ bool hopper_tma_store(Emitter *em, Expr *e)
          buf, M * 128, passes > 1 ? S("(pz_ * %" PRId64 " + c_)", bpp) : "c_", cpc);
     line(em, "    }");
     line(em, "    tilec_bulk_commit();");
-    line(em, "    tilec_bulk_wait_read(); /* before the block's shared memory goes%s */", passes > 1 ? ", or the next pass" : "");
+    /* On a persistent grid the next tile's store waits for this one's reads
+     * before it writes the buffer (above), and hopper_emit_body waits once
+     * after the last tile: the epilogue does not stall its warp on every
+     * tile's store (0.9% of the GELU layer's time on an H100). */
+    if (passes > 1 || !hp->persistent)
+        line(em, "    tilec_bulk_wait_read(); /* before the block's shared memory goes%s */", passes > 1 ? ", or the next pass" : "");
     line(em, "}");
     if (passes > 1) {
         line(em, "%s", em->bar);
@@ -1087,4 +1092,6 @@ void hopper_emit_body(Emitter *em)
     if (hp->cluster) ghost(em, loop);
     body_emit_ops(em, em->tir->body);
     tv_close_loop(em);
+    if (em->tma_store) /* (tma_store's stores wait for one another, not for the block's end) */
+        line(em, "if (t_ == 0) tilec_bulk_wait_read(); /* the last store is done with shared memory before the block exits */");
 }
