@@ -217,6 +217,8 @@ static void emit_target_if(Emitter *em, const TirOp *op)
 
 static void emit_op(Emitter *em, const TirOp *op)
 {
+    for (int i = 0; i < em->nearly; i++) /* (hopper.c issued it before the K loop) */
+        if (op == em->early[i] && !em->early_now) return;
     if (op->stmt_start) emit_line(em->o, em->co, op->loc);
     TirValue *v = op->dst;
     switch (op->kind) {

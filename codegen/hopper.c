@@ -755,6 +755,9 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
     const PipeLoop *pl = hp->pl;
     const char *f = S("f%s", tv_sym_name(em, pl->acc));
     int64_t K = pl->K;
+    em->early_now = true; /* the epilogue's small loads first (find_early_loads) */
+    for (int i = 0; i < em->nearly; i++) body_emit_op(em, em->early[i]);
+    em->early_now = false;
     line(em, "{ /* K loop: wgmma on the ring's stages (%d), the producer %d step%s ahead */", hp->stages,
          hp->stages, hp->stages > 1 ? "s" : "");
     em->ind++;
@@ -1050,6 +1053,70 @@ static void ghost(Emitter *em, const TirOp *loop)
 }
 
 /* The whole body of the variant after the declarations. */
+/* ---- epilogue loads issued before the K loop ------------------------------ */
+
+/* Whether op, or anything it runs, assigns symbol s. */
+static bool op_assigns(const TirOp *op, const Symbol *s)
+{
+    for (; op; op = op->next) {
+        if (op->dst && op->dst->sym == s) return true;
+        if (op_assigns(op->pre, s) || op_assigns(op->kids, s) || op_assigns(op->else_kids, s) ||
+            op_assigns(op->init, s) || op_assigns(op->step, s))
+            return true;
+    }
+    return false;
+}
+
+/* Whether expression e (a load's array, index or option) reads only what
+ * holds the same value before the K loop as at the load: parameters,
+ * constants, built-ins and scalars that no operation from the loop to the
+ * load assigns; no tile another operation materialises. */
+static bool early_expr(const Emitter *em, const Expr *e, const TirOp *from, const TirOp *to, int depth)
+{
+    if (!e) return true;
+    if (depth > 64) return false;
+    if (depth > 0 && e->id >= 0 && e->id <= em->tir->f->nexprs && em->tir->by_expr[e->id] &&
+        em->tir->by_expr[e->id]->expr == e)
+        return false;
+    if (e->kind == EX_NAME && e->sym && e->sym->kind != SYM_PARAM) {
+        if (e->shape.rank != 0) return false;
+        for (const TirOp *o = from; o && o != to; o = o->next) {
+            if (o->dst && o->dst->sym == e->sym) return false;
+            if (op_assigns(o->pre, e->sym) || op_assigns(o->kids, e->sym) || op_assigns(o->else_kids, e->sym) ||
+                op_assigns(o->init, e->sym) || op_assigns(o->step, e->sym))
+                return false;
+        }
+    }
+    if (!early_expr(em, e->a, from, to, depth + 1) || !early_expr(em, e->b, from, to, depth + 1) ||
+        !early_expr(em, e->c, from, to, depth + 1))
+        return false;
+    for (int i = 0; i < e->nargs; i++)
+        if (!early_expr(em, e->args[i], from, to, depth + 1)) return false;
+    for (int i = 0; i < e->nopts; i++)
+        if (!early_expr(em, e->opts[i].value, from, to, depth + 1)) return false;
+    return true;
+}
+
+/* The loads after the K loop that the variant issues before it: a small
+ * tile (at most 8 elements a thread: a bias row's share) of a read-only
+ * array at an index the loop does not change.  Issued after the K loop,
+ * such a load's global round trip stalled every consumer warp at the
+ * epilogue's first barrier, once a tile; before the loop its latency hides
+ * behind the products, at the cost of its registers across the loop. */
+static void find_early_loads(Emitter *em, const TirOp *loop)
+{
+    em->nearly = 0;
+    for (const TirOp *op = loop->next; op && em->nearly < 4; op = op->next) {
+        const Expr *e = op->expr;
+        if (op->kind != TIR_MATERIALIZE || !e || e->kind != EX_BUILTIN || e->bi != BI_LOAD || !op->dst ||
+            op->dst->home != TIR_REGS || op->dst->per_thread > 8)
+            continue;
+        const Expr *arr = e->args[0];
+        if (arr->kind != EX_NAME || !arr->sym || arr->sym->kind != SYM_PARAM || !arr->sym->param->readonly) continue;
+        if (early_expr(em, e, loop, op, 0)) em->early[em->nearly++] = op;
+    }
+}
+
 void hopper_emit_body(Emitter *em)
 {
     const HopperPlan *hp = em->hp;
@@ -1082,8 +1149,10 @@ void hopper_emit_body(Emitter *em)
     line(em, "}");
     if (hp->nwg == 2 || hp->pingpong) line(em, "tilec_regs_inc<232>();");
     else if (hp->blocks_per_sm == 2) line(em, "tilec_regs_inc<208>();");
+    find_early_loads(em, loop);
     if (!hp->persistent) {
         body_emit_ops(em, em->tir->body);
+        em->nearly = 0;
         return;
     }
     line(em, "int s_ = 0, ps_ = 0; /* the ring, as the producer walks it */");
@@ -1091,6 +1160,7 @@ void hopper_emit_body(Emitter *em)
     open_tiles(em, loop, true);
     if (hp->cluster) ghost(em, loop);
     body_emit_ops(em, em->tir->body);
+    em->nearly = 0;
     tv_close_loop(em);
     if (em->tma_store) /* (tma_store's stores wait for one another, not for the block's end) */
         line(em, "if (t_ == 0) tilec_bulk_wait_read(); /* the last store is done with shared memory before the block exits */");

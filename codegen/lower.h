@@ -117,6 +117,9 @@ typedef struct Emitter {
     TirKernel *tir;     /* the placed values and the operations (tir.h) */
     const char *bar;    /* a barrier of the block's T threads (a named barrier in hopper.c's variant) */
     const struct HopperPlan *hp; /* emitting the sm_90a variant (hopper.c), or NULL */
+    const TirOp *early[4]; /* the sm_90a variant: loads after its K loop issued before it */
+    int nearly;
+    bool early_now;        /* emitting them (before the K loop), not skipping them */
     bool sm90_try;      /* planning it: pipeline_find also takes float8 loops */
     /* the variant's accumulator layout: tiles of frag_shape (the
      * accumulator's) are laid out as wgmma holds it (frag_tv), so the
