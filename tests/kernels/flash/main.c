@@ -53,9 +53,18 @@ static void run(int64_t SQ, int64_t SK)
     free(qb), free(kb), free(vb), free(q), free(k), free(v), free(want), free(p), free(h1), free(h2), free(g1), free(g2);
 }
 
-/* attn_wide: H heads of (S, 64) float16, scale 1/sqrt(64) in base 2;
- * tolerance 2^-9 of the largest output (float16 rounding of p). */
-static void run_wide(int64_t H, int64_t SQ, int64_t SK)
+/* attn_wide (mode WIDE), attn_shifted (SHIFTED: key <= row + off) and
+ * attn_stripe (STRIPE: (key & 3) != off): H heads of (S, 64) float16, scale
+ * 1/sqrt(64) in base 2, against float64 with the same mask; tolerance 2^-9
+ * of the largest output (float16 rounding of p). */
+enum { WIDE, SHIFTED, STRIPE };
+
+static int visible(int mode, int64_t i, int64_t j, int64_t off)
+{
+    return mode == SHIFTED ? j <= i + off : mode == STRIPE ? (j & 3) != off : 1;
+}
+
+static void run_heads(int mode, int64_t H, int64_t SQ, int64_t SK, int64_t off)
 {
     const int64_t D = 64;
     double scale = 1 / sqrt((double)D);
@@ -73,56 +82,7 @@ static void run_wide(int64_t H, int64_t SQ, int64_t SK)
             for (int64_t j = 0; j < SK; j++) {
                 double s = 0;
                 for (int64_t d = 0; d < D; d++) s += qi[d] * k[(hh * SK + j) * D + d];
-                p[j] = s * scale, mx = fmax(mx, p[j]);
-            }
-            for (int64_t j = 0; j < SK; j++) sum += p[j] = exp(p[j] - mx);
-            for (int64_t j = 0; j < SK; j++)
-                for (int64_t d = 0; d < D; d++) want[(hh * SQ + i) * D + d] += p[j] / sum * v[(hh * SK + j) * D + d];
-        }
-    for (int64_t i = 0; i < nq; i++) big = fmax(big, fabs(want[i]));
-    void *dq = ex_alloc(2 * nq), *dk = ex_alloc(2 * nk), *dv = ex_alloc(2 * nk), *dout = ex_alloc(4 * nq);
-    ex_upload(dq, qb, 2 * nq), ex_upload(dk, kb, 2 * nk), ex_upload(dv, vb, 2 * nk);
-    tilec_array Q = tilec_array_3d(dq, TILEC_FLOAT16, H, SQ, D), K = tilec_array_3d(dk, TILEC_FLOAT16, H, SK, D);
-    tilec_array V = tilec_array_3d(dv, TILEC_FLOAT16, H, SK, D), O = tilec_array_3d(dout, TILEC_FLOAT32, H, SQ, D);
-    char what[96];
-    snprintf(what, sizeof what, "attn_wide H=%lld SQ=%lld SK=%lld", (long long)H, (long long)SQ, (long long)SK);
-    ex_status(what, attn_wide(NULL, tilec_grid_2d(SQ, H, 128, 1), &Q, &K, &V, &O, (float)(scale * 1.4426950408889634)));
-    float *h = malloc(4 * nq);
-    double *got = malloc(8 * nq);
-    ex_download(h, dout, 4 * nq);
-    for (int64_t i = 0; i < nq; i++) got[i] = h[i];
-    ex_check(what, got, want, nq, 0x1p-9 * big, 0);
-    ex_free(dq), ex_free(dk), ex_free(dv), ex_free(dout);
-    free(qb), free(kb), free(vb), free(q), free(k), free(v), free(want), free(p), free(h), free(got);
-}
-
-/* attn_shifted (key <= row + off) and attn_stripe ((key & 3) != off): H
- * heads of (S, 64) float16 against float64 with the same mask; tolerance as
- * attn_wide's.  shifted says which. */
-static int masked(int shifted, int64_t i, int64_t j, int64_t off)
-{
-    return shifted ? j <= i + off : (j & 3) != off;
-}
-
-static void run_masked(int shifted, int64_t H, int64_t SQ, int64_t SK, int64_t off)
-{
-    const int64_t D = 64;
-    double scale = 1 / sqrt((double)D);
-    int64_t nq = H * SQ * D, nk = H * SK * D;
-    uint16_t *qb = malloc(2 * nq), *kb = malloc(2 * nk), *vb = malloc(2 * nk);
-    double *q = malloc(8 * nq), *k = malloc(8 * nk), *v = malloc(8 * nk), *want = calloc(nq, 8), *p = malloc(8 * SK);
-    for (int64_t i = 0; i < nq; i++) q[i] = tilec_f16_to_double(qb[i] = tilec_f16_from_double(ex_uniform(-2, 2), TILEC_RN));
-    for (int64_t i = 0; i < nk; i++) k[i] = tilec_f16_to_double(kb[i] = tilec_f16_from_double(ex_uniform(-2, 2), TILEC_RN));
-    for (int64_t i = 0; i < nk; i++) v[i] = tilec_f16_to_double(vb[i] = tilec_f16_from_double(ex_uniform(-1, 1), TILEC_RN));
-    double big = 0;
-    for (int64_t hh = 0; hh < H; hh++)
-        for (int64_t i = 0; i < SQ; i++) {
-            const double *qi = q + (hh * SQ + i) * D;
-            double mx = -INFINITY, sum = 0;
-            for (int64_t j = 0; j < SK; j++) {
-                double s = 0;
-                for (int64_t d = 0; d < D; d++) s += qi[d] * k[(hh * SK + j) * D + d];
-                p[j] = masked(shifted, i, j, off) ? s * scale : -INFINITY;
+                p[j] = visible(mode, i, j, off) ? s * scale : -INFINITY;
                 mx = fmax(mx, p[j]);
             }
             for (int64_t j = 0; j < SK; j++) sum += p[j] = exp(p[j] - mx);
@@ -134,12 +94,15 @@ static void run_masked(int shifted, int64_t H, int64_t SQ, int64_t SK, int64_t o
     ex_upload(dq, qb, 2 * nq), ex_upload(dk, kb, 2 * nk), ex_upload(dv, vb, 2 * nk);
     tilec_array Q = tilec_array_3d(dq, TILEC_FLOAT16, H, SQ, D), K = tilec_array_3d(dk, TILEC_FLOAT16, H, SK, D);
     tilec_array V = tilec_array_3d(dv, TILEC_FLOAT16, H, SK, D), O = tilec_array_3d(dout, TILEC_FLOAT32, H, SQ, D);
+    static const char *const names[] = {"attn_wide", "attn_shifted", "attn_stripe"};
     char what[96];
-    snprintf(what, sizeof what, "%s H=%lld SQ=%lld SK=%lld off=%lld", shifted ? "attn_shifted" : "attn_stripe",
-             (long long)H, (long long)SQ, (long long)SK, (long long)off);
+    snprintf(what, sizeof what, "%s H=%lld SQ=%lld SK=%lld off=%lld", names[mode], (long long)H, (long long)SQ,
+             (long long)SK, (long long)off);
     tilec_grid g = tilec_grid_2d(SQ, H, 128, 1);
     float sc = (float)(scale * 1.4426950408889634);
-    ex_status(what, shifted ? attn_shifted(NULL, g, &Q, &K, &V, &O, sc, off) : attn_stripe(NULL, g, &Q, &K, &V, &O, sc, off));
+    ex_status(what, mode == WIDE      ? attn_wide(NULL, g, &Q, &K, &V, &O, sc)
+                    : mode == SHIFTED ? attn_shifted(NULL, g, &Q, &K, &V, &O, sc, off)
+                                      : attn_stripe(NULL, g, &Q, &K, &V, &O, sc, off));
     float *h = malloc(4 * nq);
     double *got = malloc(8 * nq);
     ex_download(h, dout, 4 * nq);
@@ -151,15 +114,15 @@ static void run_masked(int shifted, int64_t H, int64_t SQ, int64_t SK, int64_t o
 
 int main(void)
 {
-    run_wide(3, 200, 450);
-    run_wide(1, 128, 64); /* one key block */
+    run_heads(WIDE, 3, 200, 450, 0);
+    run_heads(WIDE, 1, 128, 64, 0); /* one key block */
     run(300, 333);
     run(128, 20);  /* one key block, partly masked */
     run(77, 1000);
-    run_masked(1, 2, 333, 517, 37); /* the diagonal crosses blocks at no tile boundary; ragged both ways */
-    run_masked(1, 1, 256, 256, 0);  /* causal, square */
-    run_masked(1, 1, 200, 90, 500); /* every key visible: every block's corners hold */
-    run_masked(0, 2, 150, 300, 1);
-    run_masked(0, 1, 128, 64, 3);
+    run_heads(SHIFTED, 2, 333, 517, 37); /* the diagonal crosses blocks at no tile boundary; ragged both ways */
+    run_heads(SHIFTED, 1, 256, 256, 0);  /* causal, square */
+    run_heads(SHIFTED, 1, 200, 90, 500); /* every key visible: every block's corners hold */
+    run_heads(STRIPE, 2, 150, 300, 1);
+    run_heads(STRIPE, 1, 128, 64, 3);
     return ex_finish("flash");
 }
