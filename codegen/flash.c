@@ -196,6 +196,23 @@ static bool outer_var(const FlashLoop *fl, const Symbol *s)
     return s && s->kind == SYM_VAR && !decl_of(fl->loop->body, s);
 }
 
+/* A constant side of && and || decides the operation or drops out (so
+ * that a TILE_CONST switch leaves only what the mask reads): SIDE_TRUE or
+ * SIDE_FALSE, or SIDE_REST with *rest the other side; SIDE_NONE where e is
+ * no such operation, SIDE_FLOAT where the constant is not an integer. */
+enum { SIDE_NONE, SIDE_FLOAT, SIDE_FALSE, SIDE_TRUE, SIDE_REST };
+static int const_side(const Expr *e, const Expr **rest)
+{
+    if (e->kind != EX_BINARY || (e->op != BOP_LAND && e->op != BOP_LOR) || !(e->a->is_const || e->b->is_const))
+        return SIDE_NONE;
+    const Expr *c = e->a->is_const ? e->a : e->b;
+    *rest = c == e->a ? e->b : e->a;
+    if (c->cval.is_float) return SIDE_FLOAT;
+    bool t = c->cval.i != 0;
+    if (t == (e->op == BOP_LOR)) return t ? SIDE_TRUE : SIDE_FALSE;
+    return SIDE_REST;
+}
+
 /* The mask printer (below); with a NULL emitter it only answers whether
  * it can print e. */
 static char *mask_str(Emitter *em, const FlashLoop *fl, const Expr *e, const char *const *ix, int depth);
@@ -481,14 +498,13 @@ static char *mask_str(Emitter *em, const FlashLoop *fl, const Expr *e, const cha
             [BOP_GE] = ">=", [BOP_EQ] = "==", [BOP_NE] = "!=", [BOP_AND] = "&", [BOP_XOR] = "^", [BOP_OR] = "|",
             [BOP_LAND] = "&&", [BOP_LOR] = "||"};
         if (e->op < 0 || e->op >= BOP_COUNT || !ops[e->op]) return NULL;
-        /* a constant side of && and || decides or drops out (so that a
-         * TILE_CONST switch leaves only what the mask reads) */
-        if ((e->op == BOP_LAND || e->op == BOP_LOR) && (e->a->is_const || e->b->is_const)) {
-            const Expr *c = e->a->is_const ? e->a : e->b, *x = c == e->a ? e->b : e->a;
-            if (c->cval.is_float) return NULL;
-            bool t = c->cval.i != 0;
-            if (t == (e->op == BOP_LOR)) return OUT("%s", t ? "true" : "false");
-            return mask_str(em, fl, x, ix, depth + 1); /* (x has e's shape or broadcasts to it) */
+        const Expr *rest;
+        switch (const_side(e, &rest)) {
+        case SIDE_NONE: break;
+        case SIDE_FLOAT: return NULL;
+        case SIDE_FALSE: return OUT("false");
+        case SIDE_TRUE: return OUT("true");
+        case SIDE_REST: return mask_str(em, fl, rest, ix, depth + 1); /* (rest has e's shape or broadcasts to it) */
         }
         const Expr *kids[2] = {e->a, e->b};
         char *ks[2];
@@ -563,18 +579,20 @@ static bool mask_by_corners(const FlashLoop *fl, const Expr *e, int depth)
     }
     case EX_BUILTIN:
         return e->bi == BI_RESHAPE && mask_by_corners(fl, e->args[0], depth + 1);
-    case EX_BINARY:
-        if ((e->op == BOP_LAND || e->op == BOP_LOR) && (e->a->is_const || e->b->is_const)) {
-            const Expr *c = e->a->is_const ? e->a : e->b, *x = c == e->a ? e->b : e->a;
-            if (c->cval.is_float) return false;
-            if ((c->cval.i != 0) == (e->op == BOP_LOR)) return true; /* a constant */
-            return mask_by_corners(fl, x, depth + 1);
+    case EX_BINARY: {
+        const Expr *rest;
+        switch (const_side(e, &rest)) {
+        case SIDE_NONE: break;
+        case SIDE_FLOAT: return false;
+        case SIDE_FALSE: case SIDE_TRUE: return true; /* a constant */
+        case SIDE_REST: return mask_by_corners(fl, rest, depth + 1);
         }
         if (e->op == BOP_LAND || (e->op == BOP_AND && e->dtype == DT_BOOL))
             return mask_by_corners(fl, e->a, depth + 1) && mask_by_corners(fl, e->b, depth + 1);
         if (e->op == BOP_LT || e->op == BOP_LE || e->op == BOP_GT || e->op == BOP_GE)
             return mask_affine(fl, e->a, depth + 1) && mask_affine(fl, e->b, depth + 1);
         return false;
+    }
     default:
         return false;
     }

@@ -1080,9 +1080,7 @@ static bool early_expr(const Emitter *em, const Expr *e, const TirOp *from, cons
 {
     if (!e) return true;
     if (depth > 64) return false;
-    if (depth > 0 && e->id >= 0 && e->id <= em->tir->f->nexprs && em->tir->by_expr[e->id] &&
-        em->tir->by_expr[e->id]->expr == e)
-        return false;
+    if (depth > 0 && tir_materialized(em->tir, e)) return false;
     if (e->kind == EX_NAME && e->sym && e->sym->kind != SYM_PARAM) {
         if (e->shape.rank != 0) return false;
         for (const TirOp *o = from; o && o != to; o = o->next)

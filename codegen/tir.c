@@ -435,12 +435,19 @@ static void print_args(FILE *o, const TirKernel *k, const Expr *e)
     fputc(')', o);
 }
 
+TirValue *tir_materialized(const TirKernel *k, const Expr *e)
+{
+    TirValue *v = e->id >= 0 && e->id <= k->f->nexprs ? k->by_expr[e->id] : NULL;
+    return v && v->expr == e ? v : NULL;
+}
+
 /* e with every materialised node other than self read from its value. */
 static void print_expr(FILE *o, const TirKernel *k, const Expr *e, const Expr *self)
 {
     if (!e) return;
-    if (e != self && e->id >= 0 && e->id <= k->f->nexprs && k->by_expr[e->id] && k->by_expr[e->id]->expr == e) {
-        fprintf(o, "%%%s", k->by_expr[e->id]->name);
+    const TirValue *m = e != self ? tir_materialized(k, e) : NULL;
+    if (m) {
+        fprintf(o, "%%%s", m->name);
         return;
     }
     if (e->kind == EX_FLOAT) {

@@ -108,4 +108,7 @@ typedef struct TirKernel {
 /* Dumps k (`tilec --emit=tir`): a header, the values with their homes and
  * layouts, then the operations.  label names the specialization or is NULL. */
 void tir_print(FILE *o, const TirKernel *k, const char *label);
+/* The value that materialises expression e (computed once by an operation
+ * of its own), or NULL where e is computed where it is read. */
+TirValue *tir_materialized(const TirKernel *k, const Expr *e);
 #endif
