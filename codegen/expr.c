@@ -120,11 +120,23 @@ static char *tanh_exp2_arg(Emitter *em, Expr *t, Ctx c, bool neg)
     return S("(%s) * %s", ex_evc(em, z, ex_sub_ctx(em, z, tc), DT_FLOAT32), val_lit(em, &kv, DT_FLOAT32));
 }
 
+/* tilec_inv1p_exp2f(y) for a value that is not a home element (read from
+ * shared memory, a scalar), else tilec_inv1p_exp2f_at(y, its register
+ * index), which sends two of every five elements' reciprocal to the FMA
+ * pipe instead of the MUFU unit: the index is a constant once the element
+ * loop is unrolled, where a shared-memory element's linear index is not. */
+static char *inv1p_call(Emitter *em, Ctx c, const char *y)
+{
+    if (c.home && c.shape && c.shape->rank > 0) return S("tilec_inv1p_exp2f_at(%s, %s)", y, tv_ctx_reg(em, c));
+    return S("tilec_inv1p_exp2f(%s)", y);
+}
+
 /* The tanh form of 1 + tanh(x) on the GPU: the identity
  * 1 + tanh(x) = 2 / (1 + e^(-2x)) computes 1 + tanh(x), tanh(x) + 1 and
  * 1 - tanh(x) of float32 without tanh's own two branches and without the
  * cancellation of adding tanh to 1 near -1 (tilec_inv1p_exp2f: 4
- * instructions where tanhf and the add take 18); and a product with half
+ * instructions where tanhf and the add take 18, two of them on the MUFU
+ * unit, whose share inv1p_call balances); and a product with half
  * of something, the tanh form of GELU 0.5v(1 + tanh(u)), as v / (1 +
  * e^(-2u)) (the halving and the doubling cancel exactly).  NULL when e is
  * none of these.  GPU targets only: the host backend computes the
@@ -133,7 +145,8 @@ static char *tanh_forms(Emitter *em, Expr *e, Ctx c)
 {
     bool neg;
     Expr *t = one_plus_tanh_of(e, &neg);
-    if (t) return S("(2.0f * tilec_inv1p_exp2f(%s))", tanh_exp2_arg(em, t, ex_sub_ctx(em, e->a == t ? e->a : e->b, c), neg));
+    if (t)
+        return S("(2.0f * %s)", inv1p_call(em, c, tanh_exp2_arg(em, t, ex_sub_ctx(em, e->a == t ? e->a : e->b, c), neg)));
     if (!f32_binary(e, BOP_MUL)) return NULL;
     for (int side = 0; side < 2; side++) {
         Expr *h = side ? e->b : e->a, *o = side ? e->a : e->b; /* half of v, 1 + tanh(u) */
@@ -142,7 +155,7 @@ static char *tanh_forms(Emitter *em, Expr *e, Ctx c)
         if (!v) continue;
         Ctx hc = ex_sub_ctx(em, h, c);
         char *vs = ex_evc(em, v, ex_sub_ctx(em, v, hc), DT_FLOAT32);
-        return S("((%s) * tilec_inv1p_exp2f(%s))", vs, tanh_exp2_arg(em, t, ex_sub_ctx(em, o, c), neg));
+        return S("((%s) * %s)", vs, inv1p_call(em, c, tanh_exp2_arg(em, t, ex_sub_ctx(em, o, c), neg)));
     }
     return NULL;
 }

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h> /* tile_printf */
+#include <string.h> /* memcpy */
 
 #if defined(__CUDACC__)
 #include <cuda_bf16.h>
@@ -218,6 +219,63 @@ TILEC_OP float tilec_inv1p_exp2f(float y)
 #else
     return 1.0f / (1.0f + exp2f(y));
 #endif
+}
+
+/* 1 / d for finite d >= 1 (or NaN) on the FMA pipe, without the MUFU
+ * unit: an estimate from the bits (the exponent negated, the mantissa
+ * roughly mirrored: at most 5.1% off), then three Newton steps, each
+ * squaring the relative error (2.6e-3, 6.6e-6, below half an ulp): within
+ * 0.501 ulp of 1/d up to d = 2^125 and 1 ulp up to 2^126
+ * (tests/unit/test_ops.c checks every binade).  Above 2^126 the estimate
+ * is subnormal, or 0 where the subtraction would go negative (the max),
+ * and so is the result: at most 2^-126, 0 where subnormals are flushed,
+ * as rcp.approx.ftz gives.  NaN stays NaN (its estimate is 0, its first
+ * step NaN).  Nine instructions where rcp.approx is one, but on the
+ * 128-lane pipes instead of the 16-lane one. */
+TILEC_OP float tilec_rcp_fmaf(float d)
+{
+    uint32_t u;
+    float r, t;
+#if defined(__CUDA_ARCH__)
+    u = 0x7EF311C7u - (uint32_t)__float_as_int(d);
+    r = __int_as_float(max((int)u, 0));
+#else
+    memcpy(&u, &d, 4);
+    u = 0x7EF311C7u - u;
+    if (u > 0x7FFFFFFFu) u = 0;
+    memcpy(&r, &u, 4);
+#endif
+    t = fmaf(-d, r, 1.0f), r = fmaf(r, t, r);
+    t = fmaf(-d, r, 1.0f), r = fmaf(r, t, r);
+    t = fmaf(-d, r, 1.0f), r = fmaf(r, t, r);
+    return r;
+}
+
+/* tilec_inv1p_exp2f for element i of a thread's fragment (a constant once
+ * the element loop is unrolled).  On sm_90 and later, two elements of
+ * every five take the reciprocal on the FMA pipe (tilec_rcp_fmaf, with y
+ * clamped just below 128 so that 1 + 2^y stays finite and +inf still gives
+ * 0; NaN stays NaN): a GELU epilogue's two MUFU operations an element
+ * (ex2, rcp) are what bound it, 16 cycles of the unit's pipe a warp
+ * against about 10 issue cycles of everything else, and moving 2/5 of the
+ * reciprocals balances the two (on an H200: 1/4, 2/5, 1/2 and 3/5
+ * measured, 2/5 fastest, 2.6% off the whole matmul + bias + GELU layer;
+ * docs/performance.md).  Results agree with the MUFU path within an ulp
+ * down to 2^-126, below which either path may give 0 or a subnormal.
+ * Earlier GPUs (sm_80 has half as many FP32 lanes an SM) and the host:
+ * tilec_inv1p_exp2f. */
+TILEC_OP float tilec_inv1p_exp2f_at(float y, int i)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (i % 5 < 2) {
+        float c, e;
+        asm("min.NaN.f32 %0, %1, 0f42FFFF00;" : "=f"(c) : "f"(y)); /* 127.998 */
+        asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(c));
+        return tilec_rcp_fmaf(1.0f + e);
+    }
+#endif
+    (void)i;
+    return tilec_inv1p_exp2f(y);
 }
 
 /* ---- reductions: max/min that propagate NaN, like NumPy and PyTorch ----- */

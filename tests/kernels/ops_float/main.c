@@ -186,14 +186,45 @@ static void test_approx(void)
     ex_free(d), ex_free(dO), free(h), free(ho), free(g), free(w);
 }
 
-/* tanh_forms: 1 + tanh(x), tanh(x) + 1, 1 - tanh(x) and GELU's tanh form
- * on specials and [-12, 12] (down to 1 + tanh(x) ~ 1e-10).  On the GPU they
- * keep their relative accuracy there: within (4 + 2|t|) float32 ulps of
- * float64, t the argument of tanh (the exponential turns the rounding of
- * 2t / ln 2 into |t| ulps, then ex2, the add and rcp); GELU within
- * 8 + 6|t| (t's own three roundings, magnified 2|t| times).  The
- * host backend computes 1 + tanhf(t) as written: within 2.4e-7 absolute,
- * 0.5|x| times that for GELU. */
+/* The check of tanh_forms and tanh_forms_wide: got[i] against the form r
+ * (0: 1 + tanh(x), 1: tanh(x) + 1, 2: 1 - tanh(x), 3: GELU's tanh form)
+ * of x[i].  On the GPU the forms keep their relative accuracy on specials
+ * and [-12, 12] (down to 1 + tanh(x) ~ 1e-10): within (4 + 2|t|) float32
+ * ulps of float64, t the argument of tanh (the exponential turns the
+ * rounding of 2t / ln 2 into |t| ulps, then ex2, the add and the
+ * reciprocal); GELU within 8 + 6|t| (t's own three roundings, magnified
+ * 2|t| times).  The host backend computes 1 + tanhf(t) as written: within
+ * 2.4e-7 absolute, 0.5|x| times that for GELU. */
+static void check_tanh_form(const char *label, int r, const float *x, const float *got, int n)
+{
+    const double ulp = 1.0 / (1 << 23);
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        double v = x[i], t = r == 3 ? 0.7978845608 * (v + 0.044715 * v * v * v) : r == 2 ? -v : v;
+        double opt = 2 / (1 + exp(-2 * t)); /* 1 + tanh(t) without cancellation */
+        double want = r == 3 ? 0.5 * v * opt : opt;
+#ifdef EXAMPLE_CUDA
+        /* (+ 2^-126 absolute, twice or |x| times, for results at the
+         * bottom of the normal range: the MUFU reciprocal flushes those
+         * below 2^-126 to 0, the FMA one stops at 2^-126) */
+        double tiny = (r == 3 ? fabs(v) : 2) * 1.1754943508222875e-38;
+        double tol = (r == 3 ? 8 + 6 * fabs(t) : 4 + 2 * fabs(t)) * ulp * fabs(want) + tiny;
+#else
+        double tiny = 0;
+        double tol = 2 * ulp * fabs(want) + 2.4e-7 * (r == 3 ? 0.5 * fabs(v) : 1);
+#endif
+        bool ok;
+        if (isnan(want)) ok = isnan(got[i]); /* NaN in, or -inf * 0 */
+        else if (isinf(want)) ok = got[i] == want;
+        else if (want == 0) ok = fabs(got[i]) <= tiny;
+        else ok = fabs(got[i] - want) <= tol;
+        if (!ok && !bad++)
+            fprintf(stderr, "%s element %d (x %.9g): got %.9g, want %.17g\n", label, i, v, got[i], want);
+    }
+    ex_expect(label, bad == 0);
+}
+
+/* tanh_forms: the four forms on specials and [-12, 12], one row each. */
 static void test_tanh_forms(void)
 {
     const double spec[8] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e-40, 3e38, -3e38};
@@ -204,34 +235,34 @@ static void test_tanh_forms(void)
     tilec_array A = tilec_array_1d(d, TILEC_FLOAT32, N), O = tilec_array_2d(dO, TILEC_FLOAT32, 4, N);
     ex_status("tanh_forms", tanh_forms(NULL, tilec_grid_1d(N, 64), &A, &O));
     ex_download(ho, dO, 4 * N * 4);
-    const double ulp = 1.0 / (1 << 23);
     for (int r = 0; r < 4; r++) {
-        int bad = 0;
-        for (int i = 0; i < N; i++) {
-            double x = h[i], t = r == 3 ? 0.7978845608 * (x + 0.044715 * x * x * x) : r == 2 ? -x : x;
-            double opt = 2 / (1 + exp(-2 * t)); /* 1 + tanh(t) without cancellation */
-            double want = r == 3 ? 0.5 * x * opt : opt, got = ho[r * N + i];
-#ifdef EXAMPLE_CUDA
-            /* (+ rcp.approx's flush of results below 2^-126 to 0: 2^-126 absolute, twice or |x| times) */
-            double tiny = (r == 3 ? fabs(x) : 2) * 1.1754943508222875e-38;
-            double tol = (r == 3 ? 8 + 6 * fabs(t) : 4 + 2 * fabs(t)) * ulp * fabs(want) + tiny;
-#else
-            double tiny = 0;
-            double tol = 2 * ulp * fabs(want) + 2.4e-7 * (r == 3 ? 0.5 * fabs(x) : 1);
-#endif
-            bool ok;
-            if (isnan(want)) ok = isnan(got); /* NaN in, or -inf * 0 */
-            else if (isinf(want)) ok = got == want;
-            else if (want == 0) ok = fabs(got) <= tiny;
-            else ok = fabs(got - want) <= tol;
-            if (!ok && !bad++)
-                fprintf(stderr, "tanh_forms row %d element %d (x %.9g): got %.9g, want %.17g\n", r, i, x, got, want);
-        }
         char label[48];
         snprintf(label, sizeof label, "tanh_forms row %d", r);
-        ex_expect(label, bad == 0);
+        check_tanh_form(label, r, h, ho + r * N, N);
     }
     ex_free(d), ex_free(dO), free(h), free(ho);
+}
+
+/* tanh_forms_wide: 1 + tanh(x) and GELU on 3000 values (three blocks of
+ * 1024, the last ragged), the specials repeated at every position of a
+ * stride of 5 and 8 so that each lands on both of the GPU's reciprocal
+ * paths, and near the range's top (|x| ~ 62, where 2^(2|x| / ln 2) passes
+ * 2^125). */
+static void test_tanh_forms_wide(void)
+{
+    enum { W = 3000 };
+    const double spec[11] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e-40, 3e38, -3e38, 61.5, -62.5, -90};
+    float *h = malloc(4 * W), *h0 = malloc(4 * W), *h1 = malloc(4 * W);
+    for (int i = 0; i < W; i++) h[i] = i < 400 && i % 3 == 0 ? (float)spec[(i / 3) % 11] : (float)ex_uniform(-12, 12);
+    void *d = ex_alloc(4 * W), *d0 = ex_alloc(4 * W), *d1 = ex_alloc(4 * W);
+    ex_upload(d, h, 4 * W);
+    tilec_array A = tilec_array_1d(d, TILEC_FLOAT32, W), O0 = tilec_array_1d(d0, TILEC_FLOAT32, W),
+                O1 = tilec_array_1d(d1, TILEC_FLOAT32, W);
+    ex_status("tanh_forms_wide", tanh_forms_wide(NULL, tilec_grid_1d(W, 1024), &A, &O0, &O1));
+    ex_download(h0, d0, 4 * W), ex_download(h1, d1, 4 * W);
+    check_tanh_form("tanh_forms_wide 1 + tanh", 0, h, h0, W);
+    check_tanh_form("tanh_forms_wide GELU", 3, h, h1, W);
+    ex_free(d), ex_free(d0), ex_free(d1), free(h), free(h0), free(h1);
 }
 
 static void test_mixed(void)
@@ -286,6 +317,7 @@ int main(void)
     test_type(1);
     test_approx();
     test_tanh_forms();
+    test_tanh_forms_wide();
     test_mixed();
     return ex_finish("ops_float");
 }

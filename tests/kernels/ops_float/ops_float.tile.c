@@ -97,6 +97,19 @@ TILE_KERNEL void tanh_forms(TILE_ARRAY(const float, 1) a, TILE_ARRAY(float, 2) o
     ROW(3, 0.5f * x * (1.0f + tile_tanh(0.7978845608f * (x + 0.044715f * x * x * x))));
 }
 
+/* The same forms on tiles of 1024, several elements a thread, computed
+ * where the loaded elements live (no shared memory between the load and
+ * the form): there the GPU sends two of every five elements' reciprocal to
+ * the FMA pipe and the others to the MUFU unit (tilec_inv1p_exp2f_at), so
+ * both ways run on the specials and the range. */
+TILE_KERNEL void tanh_forms_wide(TILE_ARRAY(const float, 1) a, TILE_ARRAY(float, 1) o0, TILE_ARRAY(float, 1) o1)
+{
+    int pid = tile_bid(0);
+    float x = tile_load(a, .index = {pid}, .shape = {1024}, .padding = TILE_PAD_NAN);
+    tile_store(o0, 1.0f + tile_tanh(x), .index = {pid});
+    tile_store(o1, 0.5f * x * (1.0f + tile_tanh(0.7978845608f * (x + 0.044715f * x * x * x))), .index = {pid});
+}
+
 /* Promotion across float widths and categories; rows widened into float64. */
 TILE_KERNEL void mixed(TILE_ARRAY(const float, 1) a, TILE_ARRAY(const double, 1) b, TILE_ARRAY(const int32_t, 1) c,
                        TILE_ARRAY(const int32_t, 1) d, TILE_ARRAY(const int64_t, 1) e, TILE_ARRAY(double, 2) o)
