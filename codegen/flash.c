@@ -600,12 +600,22 @@ static bool mask_by_corners(const FlashLoop *fl, const Expr *e, int depth)
 
 /* ---- emission ------------------------------------------------------------ */
 
+/* Whether tilec_flash_fwd may run the loop's products on wgmma (its
+ * tilec_flash_wg, in a binary built for sm_90a): then q and the stages
+ * take wgmma's swizzled layout, whose 1024-byte atoms need their buffer
+ * aligned to 1024 bytes. */
+bool flash_may_wgmma(const FlashLoop *fl)
+{
+    return fl->mt == 1 && fl->warps % 4 == 0 && (fl->D == 64 || fl->D == 128) && (fl->BN == 64 || fl->BN == 128);
+}
+
 int64_t flash_smem_bytes(const FlashLoop *fl)
 {
-    /* q, then the four stages; q, then acc, mi and li on the way in and out */
+    /* q, then the four stages; q, then acc, mi and li on the way in and out
+     * (and the slack that aligns them for wgmma) */
     int64_t q = fl->BM * fl->D * 2, stages = 2 * fl->stages * fl->BN * fl->D * 2,
             xfer = (fl->BM * (fl->D + 4) + 2 * fl->BM) * 4;
-    return q + (stages > xfer ? stages : xfer);
+    return q + (stages > xfer ? stages : xfer) + (flash_may_wgmma(fl) ? 1024 : 0);
 }
 
 /* Pointer to the operand's first key row of this block's head. */
@@ -633,16 +643,21 @@ void flash_emit_for(Emitter *em, const TirOp *op)
     body_emit_ops(em, op->init);
     Ctx cc = {.shape = &fl->hi->shape, .idx = "0"};
     line(em, "const int64_t fn0_ = %s, fn1_ = %s;", nn, ex_evc(em, (Expr *)fl->hi, cc, DT_INT64));
-    line(em, "uint16_t *const fs_ = (uint16_t *)s_mma_;");
-    line(em, "float *const ff_ = (float *)(s_mma_ + %" PRId64 "); /* after q */", BM * D * 2);
+    if (flash_may_wgmma(fl))
+        line(em, "uint16_t *const fs_ = (uint16_t *)(s_mma_ + ((1024u - ((unsigned)__cvta_generic_to_shared(s_mma_) & 1023u)) & "
+                 "1023u)); /* wgmma's 1024-byte atoms */");
+    else
+        line(em, "uint16_t *const fs_ = (uint16_t *)s_mma_;");
+    line(em, "float *const ff_ = (float *)(fs_ + %" PRId64 "); /* after q */", BM * D);
     line(em, "const int fw_ = t_ >> 5, fg_ = (t_ & 31) >> 2, fq_ = t_ & 3;");
     /* q into the swizzled buffer, then this warp's A fragments */
     line(em, "__syncthreads();");
     tv_open_loop(em, &fl->q->shape);
     Lay lq = tv_lay(em, &fl->q->shape);
     if (lq.repl) line(em, "if (t_ < %" PRId64 ")", lq.n);
-    line(em, "fs_[tilec_flash_swz<%" PRId64 ">(i_ / %" PRId64 ", (i_ %% %" PRId64 ") >> 3) + (i_ & 7)] = %s[e_];", D, D,
-         D, qn);
+    line(em, "fs_[tilec_flash_at<%" PRId64 ", %" PRId64 ", tilec_flash_wg<%" PRId64 ", %" PRId64 ", %d, %d>()>(i_ / %" PRId64
+             ", (i_ %% %" PRId64 ") >> 3) + (i_ & 7)] = %s[e_];",
+         D, BM, D, fl->BN, fl->warps, fl->mt, D, D, qn);
     tv_close_loop(em);
     /* acc, mi, li into rows of LD floats after q, then into this thread's fragments */
     const Symbol *ins[3] = {fl->acc, fl->m, fl->l};

@@ -365,6 +365,7 @@ char *mma_uniform_init(Emitter *em, Expr *e, Dtype d);
 /* flash.c */
 bool flash_match(const Func *f, const Stmt *st, FlashLoop *fl);
 int64_t flash_smem_bytes(const FlashLoop *fl);
+bool flash_may_wgmma(const FlashLoop *fl);
 void flash_emit_for(Emitter *em, const TirOp *op);
 char *flash_launch_test(Arena *ar, const FlashLoop *fl);
 bool flash_homes_ok(Emitter *em);

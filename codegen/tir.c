@@ -774,10 +774,12 @@ bool codegen_tir(Program *p, const CodegenOptions *co, bool cuda, FILE *o)
             FlashLoop fl;
             if (cuda && flash_find(f->specs[s].typed, &fl) && co->opt_level > 0)
                 fprintf(o, "flash variant: the loop at %d:%d as tilec_flash_fwd, %d warps of %d rows, q (%" PRId64
-                        ",%" PRId64 "), key blocks of %" PRId64 " in %d stages, k from %s axis %d, v from %s axis %d%s, %s\n",
+                        ",%" PRId64 "), key blocks of %" PRId64 " in %d stages, k from %s axis %d, v from %s axis %d%s, %s, "
+                        "products on %s\n",
                         fl.loop->loc.line, fl.loop->loc.col, fl.warps, 16 * fl.mt, fl.BM, fl.D, fl.BN, fl.stages,
                         fl.k.param->name, fl.k.key_axis, fl.v.param->name, fl.v.key_axis, fl.mask ? ", masked" : "",
-                        (const char *[]){"exp2", "exp2 approx", "exp", "exp approx"}[fl.exp]);
+                        (const char *[]){"exp2", "exp2 approx", "exp", "exp approx"}[fl.exp],
+                        flash_may_wgmma(&fl) ? "wgmma (sm_90a builds; mma.sync on sm_80)" : "mma.sync");
             fputc('\n', o);
         }
     }

@@ -37,7 +37,17 @@
  * (their scores are whatever the mask makes of them).  smem must hold
  * 2 * STAGES * BN * D 16-bit elements, 16-byte aligned; q is at qs (BM x D, tilec_flash_swz<D>'s
  * layout), read again for every key block: FlashAttention 2's choice for
- * D = 128, which leaves the registers to s and o. */
+ * D = 128, which leaves the registers to s and o.
+ *
+ * Products: mma.sync m16n8k16 from ldmatrix fragments; or, compiled for
+ * sm_90a with one m-tile a warp in whole warpgroups and D, BN of 64 or 128
+ * (tilec_flash_wg), wgmma m64nNk16, each warpgroup on its 64 rows: s from
+ * q and k in shared memory (both K-major), o from p in registers and v in
+ * shared memory (MN-major).  wgmma's accumulator gives each warp 16 rows
+ * in mma.sync's C layout, so the registers above and the softmax step are
+ * the same on both paths; q and the stages then take wgmma's swizzled
+ * layout instead (tilec_flash_at), and the caller aligns them to 1024
+ * bytes. */
 #ifndef TILEC_FLASH_H
 #define TILEC_FLASH_H
 #include <stdlib.h>
@@ -46,6 +56,7 @@
 #include "tilec_ops.h"
 
 #ifdef __CUDACC__
+#include "tilec_sm90.h"
 
 /* float pairs to packed 16-bit pairs, and m16n8k16 products, per type. */
 template <bool BF16> struct tilec_flash_ty;
@@ -75,6 +86,118 @@ template <int D> __device__ __forceinline__ int tilec_flash_swz(int r, int c)
     return r * D + ((c ^ (r & 7)) << 3);
 }
 
+/* Whether tilec_flash_fwd runs its products on wgmma (compiled for sm_90a,
+ * one m-tile a warp, whole warpgroups, D and BN of 64 or 128): a constant
+ * of the device pass, false on the host and on other architectures. */
+template <int D, int BN, int WARPS, int MT> __host__ __device__ constexpr bool tilec_flash_wg()
+{
+#if TILEC_SM90A
+    return MT == 1 && WARPS % 4 == 0 && (D == 64 || D == 128) && (BN == 64 || BN == 128);
+#else
+    return false;
+#endif
+}
+
+/* Element offset of 16-byte run c of row r in a buffer of ROWS rows of D
+ * 16-bit elements.  For mma.sync (ldmatrix) tilec_flash_swz's rows; for
+ * wgmma (WG) its canonical K-major layout with the 128-byte swizzle: the
+ * row's 64-element chunks in ROWS x 128-byte slabs, chunk c / 8 at
+ * ROWS * 64 elements, run c % 8 of row r at run (c % 8) ^ (r % 8), so that
+ * 8 rows make one 1024-byte atom (the buffer 1024-byte aligned). */
+template <int D, int ROWS, bool WG> __device__ __forceinline__ int tilec_flash_at(int r, int c)
+{
+    return WG ? (c >> 3) * (ROWS * 64) + r * 64 + (((c & 7) ^ (r & 7)) << 3) : tilec_flash_swz<D>(r, c);
+}
+
+#if TILEC_SM90A
+/* wgmma.mma_async m64nNk16 for the two products of tilec_flash_fwd, per
+ * type: s = q @ k^T (both operands in shared memory, K-major) and
+ * o += p @ v (p from registers, v's rows MN-major: the transposed B). */
+template <bool BF16> struct tilec_flash_wgty;
+#define TILEC_FLASH_WGTY(BF16, PTX)                                                                                                                       \
+    template <> struct tilec_flash_wgty<BF16> {                                                                                                           \
+        /* d (64 x 64, the accumulator layout) = a x b (+ d where acc): a                                                                                 \
+         * and b from shared memory, K-major (b's rows are its N columns) */                                                                              \
+        static __device__ __forceinline__ void ss(float (&d)[8][4], uint64_t a, uint64_t b, int acc)                                                      \
+        {                                                                                                                                                 \
+            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                                                                     \
+                         "wgmma.mma_async.sync.aligned.m64n64k16.f32." PTX "." PTX " {"                                                                   \
+                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                                         \
+                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"                                                 \
+                         "}, %32, %33, p, 1, 1, 0, 0;\n}\n"                                                                                               \
+                         :                                                                                                                                \
+                         "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),          \
+                         "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]),          \
+                         "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),          \
+                         "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3])           \
+                         : "l"(a), "l"(b), "r"(acc));                                                                                                     \
+        }                                                                                                                                                 \
+        /* d += a x b: a from registers (four 16-bit pairs, mma.sync's A                                                                                  \
+         * layout on each warp's 16 rows), b from shared memory, MN-major */                                                                              \
+        static __device__ __forceinline__ void rs(float (&d)[8][4], const unsigned (&a)[4], uint64_t b)                                                   \
+        {                                                                                                                                                 \
+            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"                                                                                     \
+                         "wgmma.mma_async.sync.aligned.m64n64k16.f32." PTX "." PTX " {"                                                                   \
+                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                                         \
+                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"                                                 \
+                         "}, {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"                                                                                 \
+                         :                                                                                                                                \
+                         "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),          \
+                         "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]),          \
+                         "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),          \
+                         "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3])           \
+                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "n"(1));                                                                   \
+        }                                                                                                                                                 \
+        /* d (64 x 128, the accumulator layout) = a x b (+ d where acc): a                                                                                \
+         * and b from shared memory, K-major (b's rows are its N columns) */                                                                              \
+        static __device__ __forceinline__ void ss(float (&d)[16][4], uint64_t a, uint64_t b, int acc)                                                     \
+        {                                                                                                                                                 \
+            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                                                     \
+                         "wgmma.mma_async.sync.aligned.m64n128k16.f32." PTX "." PTX " {"                                                                  \
+                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                                         \
+                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                                               \
+                         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                                               \
+                         "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"                                                 \
+                         "}, %64, %65, p, 1, 1, 0, 0;\n}\n"                                                                                               \
+                         :                                                                                                                                \
+                         "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),          \
+                         "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]),          \
+                         "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),          \
+                         "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3]),          \
+                         "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]), "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]),          \
+                         "+f"(d[10][0]), "+f"(d[10][1]), "+f"(d[10][2]), "+f"(d[10][3]), "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]), "+f"(d[11][3]),  \
+                         "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]), "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]),  \
+                         "+f"(d[14][0]), "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), "+f"(d[15][0]), "+f"(d[15][1]), "+f"(d[15][2]), "+f"(d[15][3])   \
+                         : "l"(a), "l"(b), "r"(acc));                                                                                                     \
+        }                                                                                                                                                 \
+        /* d += a x b: a from registers (four 16-bit pairs, mma.sync's A                                                                                  \
+         * layout on each warp's 16 rows), b from shared memory, MN-major */                                                                              \
+        static __device__ __forceinline__ void rs(float (&d)[16][4], const unsigned (&a)[4], uint64_t b)                                                  \
+        {                                                                                                                                                 \
+            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"                                                                                     \
+                         "wgmma.mma_async.sync.aligned.m64n128k16.f32." PTX "." PTX " {"                                                                  \
+                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                                         \
+                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                                               \
+                         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                                               \
+                         "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"                                                 \
+                         "}, {%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n"                                                                                 \
+                         :                                                                                                                                \
+                         "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),          \
+                         "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]),          \
+                         "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),          \
+                         "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3]),          \
+                         "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]), "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]),          \
+                         "+f"(d[10][0]), "+f"(d[10][1]), "+f"(d[10][2]), "+f"(d[10][3]), "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]), "+f"(d[11][3]),  \
+                         "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]), "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]),  \
+                         "+f"(d[14][0]), "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), "+f"(d[15][0]), "+f"(d[15][1]), "+f"(d[15][2]), "+f"(d[15][3])   \
+                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "n"(1));                                                                   \
+        }                                                                                                                                                 \
+    };
+TILEC_FLASH_WGTY(false, "f16")
+TILEC_FLASH_WGTY(true, "bf16")
+#undef TILEC_FLASH_WGTY
+#endif
+
 /* The four partial sums of each row (lanes 4g .. 4g + 3) added. */
 __device__ __forceinline__ float tilec_flash_row_sum(float v)
 {
@@ -89,8 +212,9 @@ __device__ __forceinline__ float tilec_flash_row_max(float v)
 }
 
 /* Rows n * BN .. n * BN + BN - 1 of a (rows at p + key * rs, D contiguous
- * elements each) into stage dst, zero past nkeys; then one commit. */
-template <int D, int BN, int THREADS>
+ * elements each) into stage dst (tilec_flash_at's layout), zero past
+ * nkeys. */
+template <int D, int BN, int THREADS, bool WG>
 __device__ __forceinline__ void tilec_flash_copy(uint16_t *dst, const uint16_t *p, int64_t rs, int64_t nkeys, int64_t n)
 {
     constexpr int RUNS = D / 8, ROWS = THREADS / RUNS; /* a thread copies run c of rows r0, r0 + ROWS, ... */
@@ -102,7 +226,7 @@ __device__ __forceinline__ void tilec_flash_copy(uint16_t *dst, const uint16_t *
 #pragma unroll
     for (int j = 0; j < BN / ROWS; ++j) {
         const bool in = key0 + j * ROWS < nkeys;
-        const unsigned s = s0 + 2u * (unsigned)tilec_flash_swz<D>(r0 + j * ROWS, c);
+        const unsigned s = s0 + 2u * (unsigned)tilec_flash_at<D, BN, WG>(r0 + j * ROWS, c);
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(in ? src : p), "r"(in ? 16 : 0)
                      : "memory");
         src += ROWS * rs;
@@ -115,6 +239,73 @@ template <int EXP> __device__ __forceinline__ float tilec_flash_exp(float x)
     return EXP == 0 ? exp2f(x) : EXP == 1 ? tilec_fast_exp2f(x) : EXP == 2 ? expf(x) : __expf(x);
 }
 
+/* The step between the two products, on this thread's rows of the score
+ * tile s of key block n (mma.sync's accumulator layout, from either
+ * path): scale, mask, and the online softmax; s becomes p, o and l are
+ * rescaled.  A block where the mask holds on all of this warp's rows
+ * (unmasked: decided at its corners) skips the per-element test, the
+ * integer work that dominated the loop's issue slots. */
+template <int D, int BN, int MT, int EXP, bool HAS_MASK, class Mask>
+__device__ __forceinline__ void tilec_flash_softmax(float (&s)[MT][BN / 8][4], float (&o)[MT][D / 8][4],
+                                                    float (&m)[MT][2], float (&l)[MT][2], bool unmasked, int row0,
+                                                    int64_t n, float qk_scale, const Mask &mask)
+{
+    const int lane = (int)threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            float mx = m[mt][h];
+            if (!HAS_MASK || unmasked) {
+#pragma unroll
+                for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                    for (int e = 0; e < 2; ++e) {
+                        const float v = s[mt][j][2 * h + e] * qk_scale;
+                        s[mt][j][2 * h + e] = v;
+                        mx = fmaxf(mx, v);
+                    }
+            } else {
+#pragma unroll
+                for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                    for (int e = 0; e < 2; ++e) {
+                        float v = s[mt][j][2 * h + e] * qk_scale;
+                        if (!mask(row0 + 16 * mt + g + 8 * h, 8 * j + 2 * t + e, n)) v = -INFINITY;
+                        s[mt][j][2 * h + e] = v;
+                        mx = fmaxf(mx, v);
+                    }
+            }
+            mx = tilec_flash_row_max(mx);
+            const float alpha = tilec_flash_exp<EXP>(m[mt][h] - mx);
+            m[mt][h] = mx;
+            float sum = 0.0f;
+#pragma unroll
+            for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                for (int e = 0; e < 2; ++e) {
+                    const float p = tilec_flash_exp<EXP>(s[mt][j][2 * h + e] - mx);
+                    s[mt][j][2 * h + e] = p;
+                    sum += p;
+                }
+            l[mt][h] = l[mt][h] * alpha + sum;
+#pragma unroll
+            for (int j = 0; j < D / 8; ++j) o[mt][j][2 * h] *= alpha, o[mt][j][2 * h + 1] *= alpha;
+        }
+}
+
+/* Slice kk (16 keys) of p rounded to T, as the A operand of the second
+ * product: the accumulator layout of two neighbouring 8-column blocks is
+ * the A layout of one 16-deep slice. */
+template <bool BF16, int BN> __device__ __forceinline__ void tilec_flash_pslice(unsigned (&a)[4], const float (&s)[BN / 8][4], int kk)
+{
+    typedef tilec_flash_ty<BF16> Ty;
+    a[0] = Ty::pack(s[2 * kk][0], s[2 * kk][1]);
+    a[1] = Ty::pack(s[2 * kk][2], s[2 * kk][3]);
+    a[2] = Ty::pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+    a[3] = Ty::pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+}
+
 template <bool BF16, int D, int BN, int WARPS, int MT, int STAGES, int EXP, bool HAS_MASK, class Mask, class Full>
 __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *smem, const uint16_t *kp, int64_t krs,
                                                 int64_t kn, const uint16_t *vp, int64_t vrs, int64_t vn, int64_t n0,
@@ -124,24 +315,31 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     typedef tilec_flash_ty<BF16> Ty;
     constexpr int THREADS = 32 * WARPS, STAGE = BN * D;
+    constexpr bool WG = tilec_flash_wg<D, BN, WARPS, MT>();
     static_assert(D % 64 == 0 && BN % 16 == 0 && BN <= 128, "tilec_flash_fwd: D a multiple of 64, BN of 16, BN <= 128");
-    const int lane = (int)threadIdx.x & 31, warp = (int)threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+    const int lane = (int)threadIdx.x & 31, warp = (int)threadIdx.x >> 5;
     const int row0 = 16 * MT * warp; /* this warp's first row; m-tile mt is rows row0 + 16mt .. + 15 */
     static_assert(STAGES >= 2 && STAGES <= 4, "tilec_flash_fwd: 2 to 4 stages");
     uint16_t *ks = smem, *vs = smem + STAGES * STAGE;
+#if TILEC_SM90A
+    if (WG) { /* the caller's stores of q, read by wgmma (the async proxy) */
+        tilec_fence_proxy_async();
+        __syncthreads();
+    }
+#endif
     /* blocks n0 .. n0 + STAGES - 2 in flight before the loop, one group each
      * (empty groups past n1, so that the count stays uniform) */
 #pragma unroll
     for (int i = 0; i < STAGES - 1; ++i) {
         if (n0 + i < n1) {
-            tilec_flash_copy<D, BN, THREADS>(ks + i * STAGE, kp, krs, kn, n0 + i);
-            tilec_flash_copy<D, BN, THREADS>(vs + i * STAGE, vp, vrs, vn, n0 + i);
+            tilec_flash_copy<D, BN, THREADS, WG>(ks + i * STAGE, kp, krs, kn, n0 + i);
+            tilec_flash_copy<D, BN, THREADS, WG>(vs + i * STAGE, vp, vrs, vn, n0 + i);
         }
         tilec_pipe_commit();
     }
-    /* this thread's ldmatrix rows: q's for its m-tiles (row r = 16mt +
-     * lane % 16, run lane / 16), k's (key 8 (lane / 16) + lane % 8, run
-     * (lane / 8) % 2), at slice 0, as shared addresses */
+    /* mma.sync: this thread's ldmatrix rows: q's for its m-tiles (row r =
+     * 16mt + lane % 16, run lane / 16), k's (key 8 (lane / 16) + lane % 8,
+     * run (lane / 8) % 2), at slice 0, as shared addresses */
     unsigned qaddr[MT];
 #pragma unroll
     for (int mt = 0; mt < MT; ++mt) {
@@ -153,106 +351,112 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
     for (int64_t n = n0; n < n1; ++n) {
         const int st = (int)((n - n0) % STAGES);
         tilec_pipe_wait<STAGES - 2>();
+#if TILEC_SM90A
+        if (WG) tilec_fence_proxy_async(); /* cp.async's stores, read by wgmma */
+#endif
         __syncthreads(); /* block n has landed, and every warp is done with block n - 1's stage */
         {
             const int64_t nx = n + STAGES - 1; /* into block n - 1's stage */
             const int sx = (int)((nx - n0) % STAGES);
             if (nx < n1) {
-                tilec_flash_copy<D, BN, THREADS>(ks + sx * STAGE, kp, krs, kn, nx);
-                tilec_flash_copy<D, BN, THREADS>(vs + sx * STAGE, vp, vrs, vn, nx);
+                tilec_flash_copy<D, BN, THREADS, WG>(ks + sx * STAGE, kp, krs, kn, nx);
+                tilec_flash_copy<D, BN, THREADS, WG>(vs + sx * STAGE, vp, vrs, vn, nx);
             }
             tilec_pipe_commit();
         }
         const uint16_t *vst = vs + st * STAGE; /* (k's stage: kaddr0 + st * STAGE below) */
-        /* s = q @ k^T: B[d][key] is k's row key, so ldmatrix without .trans;
-         * lanes 8i .. 8i + 7 address matrix i: keys 16p + (i / 2) * 8 + r,
-         * 8-column run 2kk + i % 2.  Each B fragment serves the MT m-tiles. */
         float s[MT][BN / 8][4];
+#if TILEC_SM90A
+        if constexpr (WG) {
+            /* s = q @ k^T on wgmma, the warpgroup's 64 rows of q (the
+             * block's rows 64 (warp / 4) ..): both K-major, slice kk of
+             * 16 columns 32 bytes into chunk kk / 4, 8-row atoms 1024
+             * bytes apart */
+            typedef tilec_flash_wgty<BF16> W;
+            const unsigned qa = (unsigned)__cvta_generic_to_shared(qs) + (unsigned)(warp >> 2) * 64u * 128u;
+            const unsigned ka = (unsigned)__cvta_generic_to_shared(ks + st * STAGE);
+            tilec_wgmma_fence();
 #pragma unroll
-        for (int mt = 0; mt < MT; ++mt)
+            for (int kk = 0; kk < D / 16; ++kk)
+                W::ss(s[0], tilec_wgmma_desc(qa + (unsigned)((kk >> 2) * 16 * WARPS * 128 + (kk & 3) * 32), 16u, 1024u, 1u),
+                      tilec_wgmma_desc(ka + (unsigned)((kk >> 2) * BN * 128 + (kk & 3) * 32), 16u, 1024u, 1u), kk > 0);
+            tilec_wgmma_commit();
+            tilec_wgmma_wait<0>();
 #pragma unroll
-            for (int j = 0; j < BN / 8; ++j) s[mt][j][0] = s[mt][j][1] = s[mt][j][2] = s[mt][j][3] = 0.0f;
-        /* (not unrolled: ptxas would hoist every slice's loads at once and
-         * run out of registers).  Run 2kk + i of a row r lies at run
-         * (2kk + i) ^ (r % 8) = 2 (kk ^ (r % 8 / 2)) + (i ^ r % 2): the lanes'
-         * rows are lane % 8 mod 8, so only kk ^ sx varies in the loop. */
-        const int sx = (lane & 7) >> 1;
+            for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) tilec_wgmma_touch(s[0][j][e]);
+        } else
+#endif
+        {
+            /* s = q @ k^T on mma.sync: B[d][key] is k's row key, so
+             * ldmatrix without .trans; lanes 8i .. 8i + 7 address matrix
+             * i: keys 16p + (i / 2) * 8 + r, 8-column run 2kk + i % 2.
+             * Each B fragment serves the MT m-tiles. */
+#pragma unroll
+            for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+                for (int j = 0; j < BN / 8; ++j) s[mt][j][0] = s[mt][j][1] = s[mt][j][2] = s[mt][j][3] = 0.0f;
+            /* (not unrolled: ptxas would hoist every slice's loads at once and
+             * run out of registers).  Run 2kk + i of a row r lies at run
+             * (2kk + i) ^ (r % 8) = 2 (kk ^ (r % 8 / 2)) + (i ^ r % 2): the lanes'
+             * rows are lane % 8 mod 8, so only kk ^ sx varies in the loop. */
+            const int sx = (lane & 7) >> 1;
 #pragma unroll 1
-        for (int kk = 0; kk < D / 16; ++kk) {
-            const int kx = (kk ^ sx) << 4; /* 16 elements: two runs */
-            unsigned qa[MT][4]; /* q's slice kk, read again each block: registers go to s and o */
+            for (int kk = 0; kk < D / 16; ++kk) {
+                const int kx = (kk ^ sx) << 4; /* 16 elements: two runs */
+                unsigned qa[MT][4]; /* q's slice kk, read again each block: registers go to s and o */
 #pragma unroll
-            for (int mt = 0; mt < MT; ++mt) tilec_ldsm4_(qa[mt], qaddr[mt] + 2u * (unsigned)kx);
+                for (int mt = 0; mt < MT; ++mt) tilec_ldsm4_(qa[mt], qaddr[mt] + 2u * (unsigned)kx);
 #pragma unroll
-            for (int p = 0; p < BN / 16; ++p) {
-                unsigned b[4];
-                tilec_ldsm4_(b, kaddr0 + (unsigned)(st * STAGE * 2) + 2u * (unsigned)(p * 16 * D + kx));
+                for (int p = 0; p < BN / 16; ++p) {
+                    unsigned b[4];
+                    tilec_ldsm4_(b, kaddr0 + (unsigned)(st * STAGE * 2) + 2u * (unsigned)(p * 16 * D + kx));
 #pragma unroll
-                for (int mt = 0; mt < MT; ++mt) {
-                    Ty::mma(s[mt][2 * p], qa[mt], b[0], b[1]);
-                    Ty::mma(s[mt][2 * p + 1], qa[mt], b[2], b[3]);
+                    for (int mt = 0; mt < MT; ++mt) {
+                        Ty::mma(s[mt][2 * p], qa[mt], b[0], b[1]);
+                        Ty::mma(s[mt][2 * p + 1], qa[mt], b[2], b[3]);
+                    }
                 }
             }
         }
-        /* scale, mask, and the online softmax on each of this thread's rows.
-         * A block where the mask holds on all of this warp's rows (decided
-         * at its corners: full) skips the per-element test, the integer
-         * work that dominated the loop's issue slots. */
-        const bool unmasked = !HAS_MASK || full(row0, row0 + 16 * MT - 1, n);
+        tilec_flash_softmax<D, BN, MT, EXP, HAS_MASK>(s, o, m, l, HAS_MASK && full(row0, row0 + 16 * MT - 1, n), row0, n,
+                                                      qk_scale, mask);
+#if TILEC_SM90A
+        if constexpr (WG) {
+            /* o += p @ v on wgmma: p from registers, v MN-major (its rows
+             * are keys, the product's K): chunks of 64 columns BN * 128
+             * bytes apart, 8-key atoms 1024 bytes apart, slice kk of 16
+             * keys 2048 bytes on */
+            typedef tilec_flash_wgty<BF16> W;
+            const unsigned va = (unsigned)__cvta_generic_to_shared(vst);
 #pragma unroll
-        for (int mt = 0; mt < MT; ++mt)
+            for (int j = 0; j < D / 8; ++j)
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                float mx = m[mt][h];
-                if (unmasked) {
+                for (int e = 0; e < 4; ++e) tilec_wgmma_touch(o[0][j][e]);
+            unsigned a[BN / 16][4]; /* every slice before the fence: none written between the products */
 #pragma unroll
-                    for (int j = 0; j < BN / 8; ++j)
+            for (int kk = 0; kk < BN / 16; ++kk) tilec_flash_pslice<BF16, BN>(a[kk], s[0], kk);
+            tilec_wgmma_fence();
 #pragma unroll
-                        for (int e = 0; e < 2; ++e) {
-                            const float v = s[mt][j][2 * h + e] * qk_scale;
-                            s[mt][j][2 * h + e] = v;
-                            mx = fmaxf(mx, v);
-                        }
-                } else {
+            for (int kk = 0; kk < BN / 16; ++kk)
+                W::rs(o[0], a[kk], tilec_wgmma_desc(va + (unsigned)kk * 2048u, (unsigned)BN * 128u, 1024u, 1u));
+            tilec_wgmma_commit();
+            tilec_wgmma_wait<0>();
 #pragma unroll
-                    for (int j = 0; j < BN / 8; ++j)
+            for (int j = 0; j < D / 8; ++j)
 #pragma unroll
-                        for (int e = 0; e < 2; ++e) {
-                            float v = s[mt][j][2 * h + e] * qk_scale;
-                            if (!mask(row0 + 16 * mt + g + 8 * h, 8 * j + 2 * t + e, n)) v = -INFINITY;
-                            s[mt][j][2 * h + e] = v;
-                            mx = fmaxf(mx, v);
-                        }
-                }
-                mx = tilec_flash_row_max(mx);
-                const float alpha = tilec_flash_exp<EXP>(m[mt][h] - mx);
-                m[mt][h] = mx;
-                float sum = 0.0f;
-#pragma unroll
-                for (int j = 0; j < BN / 8; ++j)
-#pragma unroll
-                    for (int e = 0; e < 2; ++e) {
-                        const float p = tilec_flash_exp<EXP>(s[mt][j][2 * h + e] - mx);
-                        s[mt][j][2 * h + e] = p;
-                        sum += p;
-                    }
-                l[mt][h] = l[mt][h] * alpha + sum;
-#pragma unroll
-                for (int j = 0; j < D / 8; ++j) o[mt][j][2 * h] *= alpha, o[mt][j][2 * h + 1] *= alpha;
-            }
-        /* o += p @ v: p's accumulators are A fragments; B[key][d] is v's
-         * row key, so ldmatrix .trans; lanes 8i .. 8i + 7 address keys
-         * 16kk + (i % 2) * 8 + r, 8-column run 2p + i / 2 */
+                for (int e = 0; e < 4; ++e) tilec_wgmma_touch(o[0][j][e]);
+        } else
+#endif
+        /* o += p @ v on mma.sync: B[key][d] is v's row key, so ldmatrix
+         * .trans; lanes 8i .. 8i + 7 address keys 16kk + (i % 2) * 8 + r,
+         * 8-column run 2p + i / 2 */
 #pragma unroll
         for (int kk = 0; kk < BN / 16; ++kk) {
             unsigned a[MT][4];
 #pragma unroll
-            for (int mt = 0; mt < MT; ++mt) {
-                a[mt][0] = Ty::pack(s[mt][2 * kk][0], s[mt][2 * kk][1]);
-                a[mt][1] = Ty::pack(s[mt][2 * kk][2], s[mt][2 * kk][3]);
-                a[mt][2] = Ty::pack(s[mt][2 * kk + 1][0], s[mt][2 * kk + 1][1]);
-                a[mt][3] = Ty::pack(s[mt][2 * kk + 1][2], s[mt][2 * kk + 1][3]);
-            }
+            for (int mt = 0; mt < MT; ++mt) tilec_flash_pslice<BF16, BN>(a[mt], s[mt], kk);
 #pragma unroll
             for (int p = 0; p < D / 16; ++p) {
                 unsigned b[4];

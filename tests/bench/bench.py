@@ -1487,7 +1487,7 @@ def attention_workload(c, b, h, s, d, causal):
         close("tilec lse", lse[0, :heads], rlse, 1.0, 0.0, 1e-4)
     variants = {"%dx%d" % (bm, bn): (lambda bm, bn: c.tc.lazy("attn_fwd_f16", (cdiv(s, bm), h, b), q, k, v, o, lse,
                                                               scale, d, causal, bm, bn))(bm, bn)
-                for bm in (64, 128) for bn in (32, 64)}
+                for bm in (64, 128) for bn in (32, 64, 128)}
     best = c.tilec_best(wf, "attn_fwd_f16", list(variants), lambda v_: variants[v_], fwd_check, o, label="BMxBN",
                         note="examples/attention, its flash variant (tilec_flash_fwd)")
     if best and not causal and s == 4096:  # the same kernel without the variant, once

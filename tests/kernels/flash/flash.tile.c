@@ -5,7 +5,10 @@
  * tile_maximum the other way round, 128 x 32 blocks (two m-tiles a warp);
  * and the same loop with one statement more, which keeps the ordinary
  * lowering (tilec --emit=tir says which has the flash variant).
- * q (SQ, D), k and v (SK, D), o (SQ, D) float32.  Grid ceil(SQ / 128). */
+ * q (SQ, D), k and v (SK, D), o (SQ, D) float32.  Grid ceil(SQ / 128).
+ * attn_long's 64 x 128 tiling is wgmma's (sm_90a); its mma.sync loop,
+ * which sm_80 builds run, needs about 7 registers more than a thread has:
+ * nvcc-spills: allowed in _Z25tilec_k_attn_long_0_flashILb1EEv11tilec_arrayS0_S0_S0_f */
 #include <tilec.h>
 #include <math.h>
 
@@ -83,6 +86,34 @@ TILE_KERNEL void attn_wide(TILE_ARRAY(const _Float16, 3) q, TILE_ARRAY(const _Fl
         mi = mnew;
     }
     tile_store(o, tile_reshape(acc / li, .shape = {1, 128, 64}), .index = {h, m, 0});
+}
+
+/* attn_wide's loop on 64 x 128 blocks: one warpgroup (four warps of 16
+ * rows), 128 keys a block (on sm_90a wgmma's widest score tile, m64n128).
+ * Grid (ceil(SQ / 64), H). */
+TILE_KERNEL void attn_long(TILE_ARRAY(const _Float16, 3) q, TILE_ARRAY(const _Float16, 3) k,
+                           TILE_ARRAY(const _Float16, 3) v, TILE_ARRAY(float, 3) o, float scale)
+{
+    int64_t m = tile_bid(0), h = tile_bid(1), sk = tile_dim(k, 1);
+    _Float16 qt = tile_reshape(tile_load(q, .index = {h, m, 0}, .shape = {1, 64, 64}), .shape = {64, 64});
+    float mi = tile_full(float, -INFINITY, .shape = {64, 1});
+    float li = tile_zeros(float, .shape = {64, 1});
+    float acc = tile_zeros(float, .shape = {64, 64});
+    for (int64_t n = 0; n < (sk + 127) / 128; n++) {
+        _Float16 kt = tile_reshape(tile_load(k, .index = {h, 0, n}, .shape = {1, 64, 128}, .order = {0, 2, 1}),
+                                   .shape = {64, 128});
+        _Float16 vt = tile_reshape(tile_load(v, .index = {h, n, 0}, .shape = {1, 128, 64}), .shape = {128, 64});
+        int64_t key = tile_arange(int64_t, .shape = {128}) + n * 128;
+        float s = scale * tile_matmul(qt, kt);
+        s = tile_where(key < sk, s, -INFINITY);
+        float mnew = tile_maximum(mi, tile_max(s, .axis = 1, .keepdims = true));
+        float p = tile_exp2(s - mnew, .approx = true);
+        float alpha = tile_exp2(mi - mnew, .approx = true);
+        li = li * alpha + tile_sum(p, .axis = 1, .keepdims = true);
+        acc = tile_mma(tile_cast(p, _Float16), vt, acc * alpha);
+        mi = mnew;
+    }
+    tile_store(o, tile_reshape(acc / li, .shape = {1, 64, 64}), .index = {h, m, 0});
 }
 
 /* attn_wide's loop under two more masks.  attn_shifted: keys up to the

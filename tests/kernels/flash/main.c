@@ -53,11 +53,12 @@ static void run(int64_t SQ, int64_t SK)
     free(qb), free(kb), free(vb), free(q), free(k), free(v), free(want), free(p), free(h1), free(h2), free(g1), free(g2);
 }
 
-/* attn_wide (mode WIDE), attn_shifted (SHIFTED: key <= row + off) and
- * attn_stripe (STRIPE: (key & 3) != off): H heads of (S, 64) float16, scale
+/* attn_wide (mode WIDE), attn_shifted (SHIFTED: key <= row + off),
+ * attn_stripe (STRIPE: (key & 3) != off) and attn_long (LONG: attn_wide
+ * on 64 x 128 blocks): H heads of (S, 64) float16, scale
  * 1/sqrt(64) in base 2, against float64 with the same mask; tolerance 2^-9
  * of the largest output (float16 rounding of p). */
-enum { WIDE, SHIFTED, STRIPE };
+enum { WIDE, SHIFTED, STRIPE, LONG };
 
 static int visible(int mode, int64_t i, int64_t j, int64_t off)
 {
@@ -94,15 +95,16 @@ static void run_heads(int mode, int64_t H, int64_t SQ, int64_t SK, int64_t off)
     ex_upload(dq, qb, 2 * nq), ex_upload(dk, kb, 2 * nk), ex_upload(dv, vb, 2 * nk);
     tilec_array Q = tilec_array_3d(dq, TILEC_FLOAT16, H, SQ, D), K = tilec_array_3d(dk, TILEC_FLOAT16, H, SK, D);
     tilec_array V = tilec_array_3d(dv, TILEC_FLOAT16, H, SK, D), O = tilec_array_3d(dout, TILEC_FLOAT32, H, SQ, D);
-    static const char *const names[] = {"attn_wide", "attn_shifted", "attn_stripe"};
+    static const char *const names[] = {"attn_wide", "attn_shifted", "attn_stripe", "attn_long"};
     char what[96];
     snprintf(what, sizeof what, "%s H=%lld SQ=%lld SK=%lld off=%lld", names[mode], (long long)H, (long long)SQ,
              (long long)SK, (long long)off);
-    tilec_grid g = tilec_grid_2d(SQ, H, 128, 1);
+    tilec_grid g = tilec_grid_2d(SQ, H, mode == LONG ? 64 : 128, 1);
     float sc = (float)(scale * 1.4426950408889634);
     ex_status(what, mode == WIDE      ? attn_wide(NULL, g, &Q, &K, &V, &O, sc)
                     : mode == SHIFTED ? attn_shifted(NULL, g, &Q, &K, &V, &O, sc, off)
-                                      : attn_stripe(NULL, g, &Q, &K, &V, &O, sc, off));
+                    : mode == STRIPE  ? attn_stripe(NULL, g, &Q, &K, &V, &O, sc, off)
+                                      : attn_long(NULL, g, &Q, &K, &V, &O, sc));
     float *h = malloc(4 * nq);
     double *got = malloc(8 * nq);
     ex_download(h, dout, 4 * nq);
@@ -124,5 +126,7 @@ int main(void)
     run_heads(SHIFTED, 1, 200, 90, 500); /* every key visible: every block's corners hold */
     run_heads(STRIPE, 2, 150, 300, 1);
     run_heads(STRIPE, 1, 128, 64, 3);
+    run_heads(LONG, 2, 150, 300, 0); /* ragged: the last key block 44 of 128 */
+    run_heads(LONG, 1, 64, 128, 0);  /* one key block */
     return ex_finish("flash");
 }
