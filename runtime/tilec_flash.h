@@ -114,88 +114,59 @@ template <int D, int ROWS, bool WG> __device__ __forceinline__ int tilec_flash_a
  * type: s = q @ k^T (both operands in shared memory, K-major) and
  * o += p @ v (p from registers, v's rows MN-major: the transposed B). */
 template <bool BF16> struct tilec_flash_wgty;
-#define TILEC_FLASH_WGTY(BF16, PTX)                                                                                                                       \
-    template <> struct tilec_flash_wgty<BF16> {                                                                                                           \
-        /* d (64 x 64, the accumulator layout) = a x b (+ d where acc): a                                                                                 \
-         * and b from shared memory, K-major (b's rows are its N columns) */                                                                              \
-        static __device__ __forceinline__ void ss(float (&d)[8][4], uint64_t a, uint64_t b, int acc)                                                      \
-        {                                                                                                                                                 \
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"                                                                                     \
-                         "wgmma.mma_async.sync.aligned.m64n64k16.f32." PTX "." PTX " {"                                                                   \
-                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                                         \
-                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"                                                 \
-                         "}, %32, %33, p, 1, 1, 0, 0;\n}\n"                                                                                               \
-                         :                                                                                                                                \
-                         "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),          \
-                         "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]),          \
-                         "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),          \
-                         "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3])           \
-                         : "l"(a), "l"(b), "r"(acc));                                                                                                     \
-        }                                                                                                                                                 \
-        /* d += a x b: a from registers (four 16-bit pairs, mma.sync's A                                                                                  \
-         * layout on each warp's 16 rows), b from shared memory, MN-major */                                                                              \
-        static __device__ __forceinline__ void rs(float (&d)[8][4], const unsigned (&a)[4], uint64_t b)                                                   \
-        {                                                                                                                                                 \
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"                                                                                     \
-                         "wgmma.mma_async.sync.aligned.m64n64k16.f32." PTX "." PTX " {"                                                                   \
-                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                                         \
-                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"                                                 \
-                         "}, {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"                                                                                 \
-                         :                                                                                                                                \
-                         "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),          \
-                         "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]),          \
-                         "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),          \
-                         "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3])           \
-                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "n"(1));                                                                   \
-        }                                                                                                                                                 \
-        /* d (64 x 128, the accumulator layout) = a x b (+ d where acc): a                                                                                \
-         * and b from shared memory, K-major (b's rows are its N columns) */                                                                              \
-        static __device__ __forceinline__ void ss(float (&d)[16][4], uint64_t a, uint64_t b, int acc)                                                     \
-        {                                                                                                                                                 \
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                                                     \
-                         "wgmma.mma_async.sync.aligned.m64n128k16.f32." PTX "." PTX " {"                                                                  \
-                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                                         \
-                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                                               \
-                         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                                               \
-                         "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"                                                 \
-                         "}, %64, %65, p, 1, 1, 0, 0;\n}\n"                                                                                               \
-                         :                                                                                                                                \
-                         "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),          \
-                         "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]),          \
-                         "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),          \
-                         "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3]),          \
-                         "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]), "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]),          \
-                         "+f"(d[10][0]), "+f"(d[10][1]), "+f"(d[10][2]), "+f"(d[10][3]), "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]), "+f"(d[11][3]),  \
-                         "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]), "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]),  \
-                         "+f"(d[14][0]), "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), "+f"(d[15][0]), "+f"(d[15][1]), "+f"(d[15][2]), "+f"(d[15][3])   \
-                         : "l"(a), "l"(b), "r"(acc));                                                                                                     \
-        }                                                                                                                                                 \
-        /* d += a x b: a from registers (four 16-bit pairs, mma.sync's A                                                                                  \
-         * layout on each warp's 16 rows), b from shared memory, MN-major */                                                                              \
-        static __device__ __forceinline__ void rs(float (&d)[16][4], const unsigned (&a)[4], uint64_t b)                                                  \
-        {                                                                                                                                                 \
-            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"                                                                                     \
-                         "wgmma.mma_async.sync.aligned.m64n128k16.f32." PTX "." PTX " {"                                                                  \
-                         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                                         \
-                         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                                               \
-                         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                                               \
-                         "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"                                                 \
-                         "}, {%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n"                                                                                 \
-                         :                                                                                                                                \
-                         "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]),          \
-                         "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]),          \
-                         "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),          \
-                         "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), "+f"(d[7][2]), "+f"(d[7][3]),          \
-                         "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]), "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]),          \
-                         "+f"(d[10][0]), "+f"(d[10][1]), "+f"(d[10][2]), "+f"(d[10][3]), "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]), "+f"(d[11][3]),  \
-                         "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]), "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]),  \
-                         "+f"(d[14][0]), "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), "+f"(d[15][0]), "+f"(d[15][1]), "+f"(d[15][2]), "+f"(d[15][3])   \
-                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "n"(1));                                                                   \
-        }                                                                                                                                                 \
+/* The accumulator operands: d[j][0..3] of 8-column blocks j, numbered
+ * %0 .. %(N/2 - 1) in order (nvcc has no named operands); the others
+ * follow them, their numbers spelled out per N. */
+#define TILEC_FLASH_D4(j) "+f"(d[j][0]), "+f"(d[j][1]), "+f"(d[j][2]), "+f"(d[j][3])
+#define TILEC_FLASH_D64                                                                                        \
+    TILEC_FLASH_D4(0), TILEC_FLASH_D4(1), TILEC_FLASH_D4(2), TILEC_FLASH_D4(3), TILEC_FLASH_D4(4),             \
+        TILEC_FLASH_D4(5), TILEC_FLASH_D4(6), TILEC_FLASH_D4(7)
+#define TILEC_FLASH_D128                                                                                       \
+    TILEC_FLASH_D64, TILEC_FLASH_D4(8), TILEC_FLASH_D4(9), TILEC_FLASH_D4(10), TILEC_FLASH_D4(11),             \
+        TILEC_FLASH_D4(12), TILEC_FLASH_D4(13), TILEC_FLASH_D4(14), TILEC_FLASH_D4(15)
+#define TILEC_FLASH_R64                                                                                        \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                   \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define TILEC_FLASH_R128                                                                                       \
+    TILEC_FLASH_R64 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "        \
+                    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+/* ss: d (64 x N, the accumulator layout) = a x b (+ d where acc), a and b
+ * from shared memory, K-major (b's rows are its N columns); rs: d += a x
+ * b, a from registers (four 16-bit pairs, mma.sync's A layout on each
+ * warp's 16 rows), b from shared memory, MN-major. */
+#define TILEC_FLASH_WGMMA(PTX, N, REGS, OUTS, SS_AB, SS_ACC, RS_AB)                                            \
+    static __device__ __forceinline__ void ss(float (&d)[N / 8][4], uint64_t a, uint64_t b, int acc)           \
+    {                                                                                                          \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " SS_ACC ", 0;\n"                                       \
+                     "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." PTX "." PTX " {" REGS "}, " SS_AB ", "  \
+                     "p, 1, 1, 0, 0;\n}\n"                                                                     \
+                     : OUTS                                                                                    \
+                     : "l"(a), "l"(b), "r"(acc));                                                              \
+    }                                                                                                          \
+    static __device__ __forceinline__ void rs(float (&d)[N / 8][4], const unsigned (&a)[4], uint64_t b)        \
+    {                                                                                                          \
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                                \
+                     "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." PTX "." PTX " {" REGS "}, " RS_AB       \
+                     ", p, 1, 1, 1;\n}\n"                                                                     \
+                     : OUTS                                                                                    \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));                                    \
+    }
+#define TILEC_FLASH_WGTY(BF16, PTX)                                                                            \
+    template <> struct tilec_flash_wgty<BF16> {                                                                \
+        TILEC_FLASH_WGMMA(PTX, 64, TILEC_FLASH_R64, TILEC_FLASH_D64, "%32, %33", "%34",                        \
+                          "{%32, %33, %34, %35}, %36")                                                         \
+        TILEC_FLASH_WGMMA(PTX, 128, TILEC_FLASH_R128, TILEC_FLASH_D128, "%64, %65", "%66",                     \
+                          "{%64, %65, %66, %67}, %68")                                                         \
     };
 TILEC_FLASH_WGTY(false, "f16")
 TILEC_FLASH_WGTY(true, "bf16")
 #undef TILEC_FLASH_WGTY
+#undef TILEC_FLASH_WGMMA
+#undef TILEC_FLASH_R128
+#undef TILEC_FLASH_R64
+#undef TILEC_FLASH_D128
+#undef TILEC_FLASH_D64
+#undef TILEC_FLASH_D4
 #endif
 
 /* The four partial sums of each row (lanes 4g .. 4g + 3) added. */
@@ -297,7 +268,8 @@ __device__ __forceinline__ void tilec_flash_softmax(float (&s)[MT][BN / 8][4], f
 /* Slice kk (16 keys) of p rounded to T, as the A operand of the second
  * product: the accumulator layout of two neighbouring 8-column blocks is
  * the A layout of one 16-deep slice. */
-template <bool BF16, int BN> __device__ __forceinline__ void tilec_flash_pslice(unsigned (&a)[4], const float (&s)[BN / 8][4], int kk)
+template <bool BF16, int BN>
+__device__ __forceinline__ void tilec_flash_pslice(unsigned (&a)[4], const float (&s)[BN / 8][4], int kk)
 {
     typedef tilec_flash_ty<BF16> Ty;
     a[0] = Ty::pack(s[2 * kk][0], s[2 * kk][1]);
