@@ -53,7 +53,7 @@ typedef struct Options {
     bool sm90_clusters; /* --sm90-clusters */
     Emit emit;
     bool check_only;
-    bool remarks;            /* --remarks: which graph calls fused, and why the others did not */
+    bool remarks;            /* --remarks: which graph calls fused and why the others did not; Hopper and flash variants */
     bool line_directives;
     bool write_if_changed;
     bool python;             /* --python: also the Python module */
@@ -684,7 +684,9 @@ static const OptSpec opt_table[] = {
      "--arch=sm_90: launch persistent Hopper kernels in clusters of two sharing loads (TMA multicast)"},
     {"--emit=", A_EQ, O_EMIT, "ast|typed|tir|code", "print the tilec AST (typed: with dtypes and shapes) or the tile IR (and SIMT code's tree) instead of code"},
     {"--check", A_NONE, O_CHECK, NULL, "parse and analyse only, write nothing (several files allowed)"},
-    {"--remarks", A_NONE, O_REMARKS, NULL, "say which calls of each TILE_GRAPH fused into one kernel, and why the others did not"},
+    {"--remarks", A_NONE, O_REMARKS, NULL,
+     "say which calls of each TILE_GRAPH fused into one kernel and why the others did not; for sm_90, which K loops "
+     "have the Hopper variant (and why not) and what attention loops run on"},
     {"--no-line-directives", A_NONE, O_NO_LINE, NULL, "no #line directives back to the .tile.c source"},
     {"--write-if-changed", A_NONE, O_WIC, NULL, "leave outputs whose bytes did not change untouched (for Ninja's restat)"},
     {"--python", A_NONE, O_PYTHON, NULL, "also write a Python module for the launchers, beside the output as .py (--python=FILE: there)"},

@@ -58,6 +58,39 @@ static void aligned_test(FILE *o, const Func *f)
     fputs(";\n", o);
 }
 
+/* " [BM=128, BN=256]": specialization sp of f, for remarks ("" without
+ * TILE_CONST parameters). */
+static const char *spec_label(const Func *f, int sp, char *buf, size_t len)
+{
+    char l[200];
+    if (!ast_nconst(f)) return "";
+    ast_spec_label(f, f->specs[sp].vals, l, sizeof l);
+    snprintf(buf, len, " [%s]", l);
+    return buf;
+}
+
+/* --remarks: whether specialization sp has the sm_90a variant, what it is,
+ * or why not, at its K loop (a kernel without one says nothing). */
+static void sm90_remark(const Func *f, int sp, const HopperPlan *hp, bool ok, int regs)
+{
+    char b[256];
+    const char *spec = spec_label(f, sp, b, sizeof b);
+    if (!ok) {
+        if (hp->why && hp->at)
+            diag_remark(hp->at->loc, "no Hopper variant%s: %s; sm_90 runs the mma.sync kernel", spec, hp->why);
+        return;
+    }
+    const char *grid = hp->pingpong ? "a persistent grid, two consumer warpgroups ping-pong on tiles of their own"
+                       : hp->persistent ? "a persistent grid"
+                       : hp->blocks_per_sm == 2 ? "two blocks a multiprocessor" : "one block a tile";
+    diag_remark(hp->at->loc,
+                "Hopper variant%s for sm_90a builds: wgmma m64n%" PRId64 "k%d %s, %d consumer warpgroup%s of %" PRId64
+                " x %" PRId64 ", %d TMA stages of %" PRId64 " bytes, %s%s, the epilogue %s%s",
+                spec, hp->wn, hp->kstep, hp->ptx_type, hp->nwg, hp->nwg > 1 ? "s" : "", hp->wm, hp->wn, hp->stages,
+                hp->stage_bytes, grid, hp->cluster ? " in clusters of two (TMA multicast)" : "",
+                regs ? "on wgmma's registers" : "through shared memory", hp->store ? ", its store by TMA" : "");
+}
+
 /* The sm_90a variant of specialization sp of f, after the body of the
  * mma.sync kernel (which closes with the brace the caller writes): a
  * second __global__ whose body exists only in sm_90a builds (hopper.c), the
@@ -71,8 +104,9 @@ static bool sm90_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOpt
     size_t len = 0;
     KernelPlan plan;
     bool ok = false;
+    int regs = 1;
     /* the epilogue on wgmma's registers where it can, else through shared memory */
-    for (int regs = 1; regs >= 0 && !ok; regs--) {
+    for (; regs >= 0 && !ok; regs--) {
         free(buf);
         buf = NULL;
         FILE *m = open_memstream(&buf, &len);
@@ -80,6 +114,7 @@ static bool sm90_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOpt
         ok = body_lower_sm90(m, p, k, co, &plan, hp, regs);
         fclose(m);
     }
+    if (p->remarks) sm90_remark(f, sp, hp, ok, regs + 1);
     if (!ok) {
         free(buf);
         return false;
@@ -202,6 +237,14 @@ static bool flash_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOp
     if (!ok) {
         free(buf);
         return false;
+    }
+    if (p->remarks) {
+        char b[256];
+        diag_remark(fl->loop->loc,
+                    "flash variant%s: the attention loop as tilec_flash_fwd, %d warps of %d rows, key blocks of %" PRId64
+                    " in %d stages, the products on %s",
+                    spec_label(f, sp, b, sizeof b), fl->warps, 16 * fl->mt, fl->BN, fl->stages,
+                    flash_may_wgmma(fl) ? "wgmma in sm_90a builds (mma.sync on sm_80)" : "mma.sync");
     }
     fputs("}\n\n", o);
     fprintf(o, "/* The flash variant: the attention loop on tensor-core registers (tilec_flash.h). */\n");

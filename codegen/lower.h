@@ -162,6 +162,9 @@ typedef struct HopperPlan {
     const Param *store; /* the array the epilogue stores with TMA (tma_c_: boxes of 128 bytes by M rows), or NULL */
     const char *wgmma;  /* the name of its wgmma function (hopper_write_wgmma) */
     bool cluster;       /* launched in clusters of two that share loads by TMA multicast (hopper_check_ops) */
+    const char *why;    /* without the variant: why not (for --remarks), NULL when the kernel has no K loop of
+                         * tile_mma for it to take */
+    const Stmt *at;     /* that K loop (the first, of several) */
     bool share_ok[2];   /* and A's (B's) .index entries that read the K loop's variable read nothing of the
                          * tile, so that the two tiles share the operand at every step or at none */
 } HopperPlan;

@@ -269,7 +269,7 @@ typedef struct Program {
     struct SimtAgg **simt_structs; /* the user structs SIMT code uses (frontend/simt.h), each after its fields' */
     int nsimt_structs;
     Arena *arena;
-    bool remarks;            /* --remarks: sema says which graph calls fused (sema/graph.c) */
+    bool remarks;            /* --remarks: sema says which graph calls fused (sema/graph.c); codegen, the Hopper and flash variants (cuda.c) */
 } Program;
 
 /* Arena allocation for AST nodes and strings; everything is freed at once. */

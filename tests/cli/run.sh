@@ -128,6 +128,24 @@ lacks "no clusters by default" "$OUT/mm90.cu" "cudaLaunchKernelEx"
 expect_rc "--sm90-clusters" 0 "$TILEC" -O2 --arch=sm_90 --sm90-clusters -o "$OUT/mm90c.cu" "$MM"
 has "cluster launch" "$OUT/mm90c.cu" "cl_ = cudaLaunchKernelEx(&cfg_, tilec_k_mm_0_sm90<true>, *a, *b, *c, ta_, tb_, tc_, g_) == cudaSuccess;"
 has "blocks alone when no cluster fits" "$OUT/mm90c.cu" "tilec_k_mm_0_sm90<true><<<pg_,"
+# --remarks in a compile for sm_90: each specialization's K loop of tile_mma
+# says whether it has the Hopper variant and what it is, or why not (a
+# float8 block of 128 columns a warpgroup is too wide); nothing for sm_80,
+# nothing without the option; an attention loop names its flash variant's
+# products (wgmma for 64 x 64 blocks, mma.sync for 32-key blocks).
+F8=$OUT/f8.tile.c
+printf '#include <tilec.h>\nTILE_KERNEL void f8(TILE_ARRAY(const tilec_fp8_e4m3, 2) a, TILE_ARRAY(const tilec_fp8_e4m3, 2) b, TILE_ARRAY(__bf16, 2) c,\n        TILE_CONST(int, 128, 256) BN)\n{\n    float acc = tile_zeros(float, .shape = {128, BN});\n    for (int64_t k = 0; k < tile_dim(a, 1) / 128; k++)\n        acc = tile_mma(tile_load(a, .index = {tile_bid(0), k}, .shape = {128, 128}), tile_load(b, .index = {k, tile_bid(1)}, .shape = {128, BN}), acc);\n    tile_store(c, tile_cast(acc, __bf16), .index = {tile_bid(0), tile_bid(1)});\n}\n' > "$F8"
+expect_rc "--remarks on sm_90" 0 "$TILEC" -O2 --arch=sm_90 --remarks -o "$OUT/f8.cu" "$F8"
+has "Hopper variant remark" "$OUT/err" "f8.tile.c:6:5: remark: Hopper variant [BN=128] for sm_90a builds: wgmma m64n128k32 e4m3, 2 consumer warpgroups of 64 x 128"
+has "why not remark" "$OUT/err" "remark: no Hopper variant [BN=256]: float8 with a 64 x 256 accumulator a warpgroup (at most 64 x 128"
+has "remark shows the loop" "$OUT/err" "    for (int64_t k = 0; k < tile_dim(a, 1) / 128; k++)"
+expect_rc "--remarks on sm_80" 0 "$TILEC" -O2 --arch=sm_80 --remarks -o "$OUT/f8.cu" "$F8"
+lacks "no Hopper remarks for sm_80" "$OUT/err" "Hopper variant"
+expect_rc "no remarks without --remarks" 0 "$TILEC" -O2 --arch=sm_90 -o "$OUT/f8.cu" "$F8"
+lacks "no remarks without --remarks" "$OUT/err" "remark:"
+expect_rc "--remarks, attention" 0 "$TILEC" -O2 --arch=sm_90 --remarks -o "$OUT/fl.cu" tests/kernels/flash/flash.tile.c
+has "flash variant on wgmma" "$OUT/err" "remark: flash variant: the attention loop as tilec_flash_fwd, 4 warps of 16 rows, key blocks of 128 in 2 stages, the products on wgmma in sm_90a builds (mma.sync on sm_80)"
+has "flash variant on mma.sync" "$OUT/err" "remark: flash variant [D=64]: the attention loop as tilec_flash_fwd, 4 warps of 32 rows, key blocks of 32 in 2 stages, the products on mma.sync"
 has "multicast loads" "$OUT/mm90c.cu" "tilec_tma_load_2d_mc(st_, &tma_a_, &hfull_[s_], a1_, a0_, 3);"
 # B is shared when the tiles' block columns agree: this tile's tile_bid(1)
 # read before the partner's coordinates shadow it, the partner's after.
