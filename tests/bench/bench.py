@@ -1085,7 +1085,7 @@ def wl_matmul_fp8(c):
         def scaled():
             res["y"] = torch._scaled_mm(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
         c.run(wl, rival, scaled, check=lambda: close("scaled_mm", res["y"], ref, bound, 1.0))
-        variants = tilec_matmul_variants(c, [("matmul_fp8", "8w", (128,), (128, 256), (128,)),
+        variants = tilec_matmul_variants(c, [("matmul_fp8", "8w", (128,), (128,), (128,)),
                                              ("matmul_fp8_w4", "4w", (64,), (128,), (128,))], s, s, (a, b, out, 0.25))
         c.tilec_best(wl, "matmul_fp8", list(variants), lambda v: variants[v](),
                      lambda: close("tilec fp8", out, ref, bound, 1.0), out, label="BMxBNxBK",
