@@ -511,15 +511,18 @@ static int compile_one(const Options *o, const char *input)
     }
     const char *ext = o->target == TARGET_CUDA ? ".cu" : ".c";
     /* -o -: the generated source goes to standard output, as with gcc; the
-     * header is written only where --header names it. */
+     * header is written only where --header names it.  The same for a
+     * special file (-o /dev/null, a FIFO): it is written in place, and no
+     * sibling (/dev/null.h) is derived from its name. */
     bool to_stdout = o->output && !strcmp(o->output, "-");
+    bool no_siblings = to_stdout || (o->output && output_is_special(o->output));
     char *out = o->output ? strdup(o->output) : default_output(input, ext);
-    char *hdr = o->header ? strdup(o->header) : to_stdout ? NULL : replace_ext(out, ".h");
+    char *hdr = o->header ? strdup(o->header) : no_siblings ? NULL : replace_ext(out, ".h");
     /* --python: the module beside the output (FILE.py), or where =FILE says;
      * its stem names the module and the library it loads (libSTEM.so). */
-    char *py = !o->python ? NULL : o->python_file ? strdup(o->python_file) : to_stdout ? NULL : replace_ext(out, ".py");
+    char *py = !o->python ? NULL : o->python_file ? strdup(o->python_file) : no_siblings ? NULL : replace_ext(out, ".py");
     if (o->python && !py) {
-        fprintf(stderr, "tilec: error: -o - with --python needs --python=FILE\n");
+        fprintf(stderr, "tilec: error: -o %s with --python needs --python=FILE\n", o->output);
         free(out);
         free(hdr);
         free(tune);
@@ -535,8 +538,8 @@ static int compile_one(const Options *o, const char *input)
         program_free(p);
         return 2;
     }
-    if (to_stdout && o->dep_side && !o->dep_file) {
-        fprintf(stderr, "tilec: error: -o - with -MD/-MMD needs -MF to name the dependency file\n");
+    if (no_siblings && o->dep_side && !o->dep_file) {
+        fprintf(stderr, "tilec: error: -o %s with -MD/-MMD needs -MF to name the dependency file\n", o->output);
         free(out);
         free(hdr);
         free(tune);

@@ -1,4 +1,5 @@
-/* output.c: atomic file replacement; unchanged outputs touched or kept (see output.h). */
+/* output.c: atomic file replacement; unchanged outputs touched or kept;
+ * special files (devices, FIFOs) written in place (see output.h). */
 #include "cmd/output.h"
 
 #include <errno.h>
@@ -88,11 +89,32 @@ static void drop_temps(void)
         }
 }
 
+bool output_is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* Writes data straight into the special file path (a device such as
+ * /dev/null, a FIFO): renaming a temporary over it would replace the
+ * device node with a regular file (or fail where its directory is not
+ * writable), and reading it first to compare could block on a FIFO. */
+static bool write_special(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(data, 1, len, f) == len;
+    if (f) ok = (fclose(f) == 0) && ok;
+    if (!ok) fprintf(stderr, "tilec: error: cannot write '%s': %s\n", path, strerror(errno));
+    return ok;
+}
+
 bool output_commit_all(const OutputFile *files, int n)
 {
     if (n > MAX_TMP) return false;
-    bool changed[MAX_TMP] = {0};
+    bool changed[MAX_TMP] = {0}, special[MAX_TMP] = {0};
     for (int i = 0; i < n; i++) {
+        special[i] = output_is_special(files[i].path);
+        if (special[i]) continue; /* written after every temporary is */
         changed[i] = !same_content(files[i].path, files[i].data, files[i].len);
         if (changed[i] && !write_temp(i, files[i].path, files[i].data, files[i].len)) {
             drop_temps();
@@ -100,6 +122,13 @@ bool output_commit_all(const OutputFile *files, int n)
         }
     }
     for (int i = 0; i < n; i++) {
+        if (special[i]) {
+            if (!write_special(files[i].path, files[i].data, files[i].len)) {
+                drop_temps();
+                return false;
+            }
+            continue;
+        }
         if (!changed[i]) {
             /* Same bytes: renew the time so make sees the rule done. */
             if (!g_write_if_changed && utimensat(AT_FDCWD, files[i].path, NULL, 0) != 0) {

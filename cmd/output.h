@@ -3,7 +3,8 @@
  * not change is only touched (so make sees every target of a rule renewed and
  * settles), or left alone entirely in write-if-changed mode (for Ninja's
  * restat); temporaries are removed on failure and on SIGINT/SIGTERM, so no
- * partial output is ever left behind. */
+ * partial output is ever left behind.  A special file (/dev/null, a FIFO)
+ * is written in place: it cannot be replaced atomically, and must not be. */
 #ifndef TILEC_OUTPUT_H
 #define TILEC_OUTPUT_H
 #include <stdbool.h>
@@ -37,4 +38,8 @@ typedef struct OutputFile {
     size_t len;
 } OutputFile;
 bool output_commit_all(const OutputFile *files, int n);
+/* Whether path names an existing special file (a device such as
+ * /dev/null, a FIFO, a socket): the commits above write such a file in
+ * place, and the driver derives no sibling outputs (FILE.h) from it. */
+bool output_is_special(const char *path);
 #endif
