@@ -437,13 +437,6 @@ bool emit_kernel_body(FILE *out, Program *p, Func *f, bool cuda, const CodegenOp
     return body_lower(out, p, f, cuda, o, plan, NULL);
 }
 
-/* No sm_90a variant, and why (for --remarks). */
-static bool no_variant(HopperPlan *hp, const char *why)
-{
-    hp->why = why;
-    return false;
-}
-
 /* Lowers f and writes its body.  With hp, the sm_90a variant (hopper.c):
  * false, and nothing written, when the kernel does not have its shape. */
 static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOptions *o, KernelPlan *plan, TirKernel **tir,
@@ -477,7 +470,7 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
     if (hp) {
         if (!hopper_plan(&em, hp, regs)) return false;
         em.hp = hp;
-        if (regs && !hopper_regs_layout(&em)) return no_variant(hp, "the accumulator's layout for an epilogue on registers");
+        if (regs && !hopper_regs_layout(&em)) return hopper_no_plan(hp, "the accumulator's layout for an epilogue on registers");
         em.tg = hopper_target(hp);
         /* (ping-pong: each warpgroup its own barrier) */
         em.bar = arena_printf(em.ar, "tilec_bar_named(%s, %d);", hp->pingpong ? "1 + pp_" : "1", em.T);
@@ -485,7 +478,7 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
 
     /* The values, their homes and mirrors (tir.h), declared at the top. */
     tir_place(&em);
-    if (!smem_plan(&em)) return hp ? no_variant(hp, "its shared memory does not fit beside the ring") : false;
+    if (!smem_plan(&em)) return hp ? hopper_no_plan(hp, "its shared memory does not fit beside the ring") : false;
     if (fl) {
         em.fp = fl;
         if (!flash_homes_ok(&em)) return false;
@@ -526,17 +519,17 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
     if (em.tir->smem_dynamic) /* the tile_mma buffer outgrows the 48 KB of static memory */
         line(&em, "extern __shared__ __align__(128) unsigned char s_mma_[]; /* %d bytes */", em.tir->smem_dynamic);
     if (em.red_bytes && hp && hp->pingpong) /* (one buffer for two warpgroups) */
-        return no_variant(hp, "a reduction's shared buffer with ping-pong warpgroups");
+        return hopper_no_plan(hp, "a reduction's shared buffer with ping-pong warpgroups");
     if (em.red_bytes) line(&em, "__shared__ __align__(16) unsigned char s_red_[%" PRId64 "];", em.red_bytes);
     if (em.vbox_bytes && hp) /* (a view's box: not planned for the Hopper variant) */
-        return no_variant(hp, "a view's box in shared memory");
+        return hopper_no_plan(hp, "a view's box in shared memory");
     if (em.vbox_bytes) line(&em, "__shared__ __align__(16) unsigned char s_vbox_[%" PRId64 "];", em.vbox_bytes);
     plan->smem_bytes = em.tir->smem_static;
     plan->dyn_smem_bytes = em.tir->smem_dynamic;
     tir_lower(&em);
     if (hp) {
         if (!hopper_check_ops(&em, hp)) return false;
-        if (regs && !hopper_regs_ok(&em)) return no_variant(hp, "the epilogue on wgmma's registers");
+        if (regs && !hopper_regs_ok(&em)) return hopper_no_plan(hp, "the epilogue on wgmma's registers");
         plan->threads = hopper_block_threads(hp, em.T);
         hopper_emit_body(&em);
         hp->store = em.tma_store;

@@ -114,8 +114,7 @@ static void hopper_walk(HopperPlan *hp, int64_t budget, int copies)
     }
 }
 
-/* No plan, and why (HopperPlan.why, for --remarks). */
-static bool no_plan(HopperPlan *hp, const char *why)
+bool hopper_no_plan(HopperPlan *hp, const char *why)
 {
     hp->why = why;
     return false;
@@ -127,20 +126,20 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     if (!em->tg->threads || !codegen_has_arch(em->co, 90) || em->co->opt_level <= 0 || em->npipes == 0) return false;
     const PipeLoop *pl = &em->pipes[0];
     hp->at = pl->loop;
-    if (em->npipes > 1) return no_plan(hp, "more than one K loop of tile_mma in the kernel");
+    if (em->npipes > 1) return hopper_no_plan(hp, "more than one K loop of tile_mma in the kernel");
     bool fp8 = pl->dtype == DT_FLOAT8_E4M3FN || pl->dtype == DT_FLOAT8_E5M2;
     bool kmajor = fp8 || pl->dtype == DT_TFLOAT32 || pl->dtype == DT_INT8;
     if (pl->dtype != DT_BFLOAT16 && pl->dtype != DT_FLOAT16 && !kmajor)
-        return no_plan(hp, S("%s operands (wgmma takes float16, bfloat16, float8, tfloat32 and int8)", dtype_name(pl->dtype)));
+        return hopper_no_plan(hp, S("%s operands (wgmma takes float16, bfloat16, float8, tfloat32 and int8)", dtype_name(pl->dtype)));
     int es = dtype_bits(pl->dtype) / 8;
     int T = em->T;
-    if (T % 128 || T < 128 || T > 256) return no_plan(hp, S("%d threads a block (one or two warpgroups: 128 or 256)", T));
+    if (T % 128 || T < 128 || T > 256) return hopper_no_plan(hp, S("%d threads a block (one or two warpgroups: 128 or 256)", T));
     int nwg = T / 128;
     int64_t M = pl->M, N = pl->N, K = pl->K;
     if (K * es != 32 && K * es != 64 && K * es != 128) /* a row of A: one swizzle span */
-        return no_plan(hp, S("a K step of %" PRId64 " bytes a row (BK times the element size: 32, 64 or 128)", K * es));
+        return hopper_no_plan(hp, S("a K step of %" PRId64 " bytes a row (BK times the element size: 32, 64 or 128)", K * es));
     if (M % 64 || N % 64 || M > 256 || N > 256)
-        return no_plan(hp, S("a %" PRId64 " x %" PRId64 " block (M and N multiples of 64, at most 256)", M, N));
+        return hopper_no_plan(hp, S("a %" PRId64 " x %" PRId64 " block (M and N multiples of 64, at most 256)", M, N));
     if ((M / 64) % nwg == 0) {
         hp->wg_m = nwg;
         hp->wg_n = 1;
@@ -148,7 +147,7 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
         hp->wg_m = 1;
         hp->wg_n = nwg;
     } else {
-        return no_plan(hp, S("a %" PRId64 " x %" PRId64 " block does not split into 64-row or 64-column parts for %d warpgroups",
+        return hopper_no_plan(hp, S("a %" PRId64 " x %" PRId64 " block does not split into 64-row or 64-column parts for %d warpgroups",
                              M, N, nwg));
     }
     hp->wm = M / hp->wg_m;
@@ -157,16 +156,16 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     /* accumulator registers per consumer thread: at most 128; float8 keeps
      * a step's partial sums beside them (fp8_step): 64 */
     if (hp->wn > 256 || hp->mb * hp->wn / 2 > 128)
-        return no_plan(hp, S("a %" PRId64 " x %" PRId64 " accumulator a warpgroup: %" PRId64
+        return hopper_no_plan(hp, S("a %" PRId64 " x %" PRId64 " accumulator a warpgroup: %" PRId64
                              " registers a thread (at most 128)", hp->wm, hp->wn, hp->mb * hp->wn / 2));
     if (fp8 && (hp->mb != 1 || hp->wn > 128))
-        return no_plan(hp, S("float8 with a %" PRId64 " x %" PRId64 " accumulator a warpgroup (at most 64 x 128: a K step's "
+        return hopper_no_plan(hp, S("float8 with a %" PRId64 " x %" PRId64 " accumulator a warpgroup (at most 64 x 128: a K step's "
                              "partial sums sit beside it)", hp->wm, hp->wn));
     /* the operands are arrays of the kernel itself (the launcher maps them) */
     for (int i = 0; i < 2; i++) {
         const Param *a = pl->load[i]->args[0]->sym->param;
         if (!kernel_param(em, a))
-            return no_plan(hp, S("operand '%s' is not an array parameter of the kernel (TMA maps the kernel's own arrays)",
+            return hopper_no_plan(hp, S("operand '%s' is not an array parameter of the kernel (TMA maps the kernel's own arrays)",
                                  a->name));
         hp->arr[i] = a->name;
     }
@@ -184,7 +183,7 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     hp->stages = (int)(budget / hp->stage_bytes);
     if (hp->stages > 6) hp->stages = 6;
     if (hp->stages < 2)
-        return no_plan(hp, S("a stage of %" PRId64 " bytes: fewer than two fit in shared memory", hp->stage_bytes));
+        return hopper_no_plan(hp, S("a stage of %" PRId64 " bytes: fewer than two fit in shared memory", hp->stage_bytes));
     hp->blocks_per_sm = 1;
     /* A block that can walk tiles: a persistent grid, ping-pong for 128
      * threads whose steps are 128-byte rows (a warpgroup alone on the
@@ -415,13 +414,13 @@ bool hopper_check_ops(Emitter *em, HopperPlan *hp)
         if ((op->kind == TIR_DEF || op->kind == TIR_TO_SMEM) && op->dst && op->dst->sym == hp->pl->acc) continue;
         if (op->kind == TIR_TO_FRAG && op->dst->sym == hp->pl->acc && mma_uniform_init(em, op->expr, hp->pl->acc->dtype))
             continue;
-        return no_plan(hp, "before the K loop, tile work other than scalars and the accumulator's uniform start "
+        return hopper_no_plan(hp, "before the K loop, tile work other than scalars and the accumulator's uniform start "
                            "(the producer warpgroup would have to do it too)");
     }
     if (!op || !op->pipe || op->pipe->loop != hp->pl->loop)
-        return no_plan(hp, "the K loop is not at the kernel's top level");
+        return hopper_no_plan(hp, "the K loop is not at the kernel's top level");
     if (!all_ops(op->init, epilogue_op) || !all_ops(op->next, epilogue_op))
-        return no_plan(hp, "after the K loop, another product, tile_printf or tile_assert");
+        return hopper_no_plan(hp, "after the K loop, another product, tile_printf or tile_assert");
     for (int i = 0; i < 2; i++) hp->tma_only[i] = tma_only(em, hp, i);
     hp->cluster = em->co->sm90_clusters && cluster_ok(em, hp, op);
     return true;

@@ -377,6 +377,8 @@ bool codegen_has_flash(const Program *p, const CodegenOptions *co);
 
 /* hopper.c */
 bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs);
+/* false, with why the kernel has no sm_90a variant (HopperPlan.why, for --remarks) */
+bool hopper_no_plan(HopperPlan *hp, const char *why);
 int hopper_block_threads(const HopperPlan *hp, int T);
 int64_t hopper_ring_bytes(const HopperPlan *hp);
 const Target *hopper_target(const HopperPlan *hp);

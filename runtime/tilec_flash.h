@@ -88,7 +88,9 @@ template <int D> __device__ __forceinline__ int tilec_flash_swz(int r, int c)
 
 /* Whether tilec_flash_fwd runs its products on wgmma (compiled for sm_90a,
  * one m-tile a warp, whole warpgroups, D and BN of 64 or 128): a constant
- * of the device pass, false on the host and on other architectures. */
+ * of the device pass, false on the host and on other architectures.
+ * codegen/flash.c's flash_may_wgmma asks the same of a loop, to align its
+ * buffers for this layout. */
 template <int D, int BN, int WARPS, int MT> __host__ __device__ constexpr bool tilec_flash_wg()
 {
 #if TILEC_SM90A
@@ -167,6 +169,16 @@ TILEC_FLASH_WGTY(true, "bf16")
 #undef TILEC_FLASH_D128
 #undef TILEC_FLASH_D64
 #undef TILEC_FLASH_D4
+
+/* Keeps the compiler from moving accesses to a thread's accumulator tile
+ * across the wgmma fences around it. */
+template <int N> __device__ __forceinline__ void tilec_flash_touch(float (&x)[N][4])
+{
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) tilec_wgmma_touch(x[j][e]);
+}
 #endif
 
 /* The four partial sums of each row (lanes 4g .. 4g + 3) added. */
@@ -354,10 +366,7 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
                       tilec_wgmma_desc(ka + (unsigned)((kk >> 2) * BN * 128 + (kk & 3) * 32), 16u, 1024u, 1u), kk > 0);
             tilec_wgmma_commit();
             tilec_wgmma_wait<0>();
-#pragma unroll
-            for (int j = 0; j < BN / 8; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) tilec_wgmma_touch(s[0][j][e]);
+            tilec_flash_touch(s[0]);
         } else
 #endif
         {
@@ -402,10 +411,7 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
              * keys 2048 bytes on */
             typedef tilec_flash_wgty<BF16> W;
             const unsigned va = (unsigned)__cvta_generic_to_shared(vst);
-#pragma unroll
-            for (int j = 0; j < D / 8; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) tilec_wgmma_touch(o[0][j][e]);
+            tilec_flash_touch(o[0]);
             unsigned a[BN / 16][4]; /* every slice before the fence: none written between the products */
 #pragma unroll
             for (int kk = 0; kk < BN / 16; ++kk) tilec_flash_pslice<BF16, BN>(a[kk], s[0], kk);
@@ -415,10 +421,7 @@ __device__ __forceinline__ void tilec_flash_fwd(const uint16_t *qs, uint16_t *sm
                 W::rs(o[0], a[kk], tilec_wgmma_desc(va + (unsigned)kk * 2048u, (unsigned)BN * 128u, 1024u, 1u));
             tilec_wgmma_commit();
             tilec_wgmma_wait<0>();
-#pragma unroll
-            for (int j = 0; j < D / 8; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) tilec_wgmma_touch(o[0][j][e]);
+            tilec_flash_touch(o[0]);
         } else
 #endif
         /* o += p @ v on mma.sync: B[key][d] is v's row key, so ldmatrix
