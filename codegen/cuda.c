@@ -81,6 +81,7 @@ static void sm90_remark(const Func *f, int sp, const HopperPlan *hp, bool ok, in
         return;
     }
     const char *grid = hp->pingpong ? "a persistent grid, two consumer warpgroups ping-pong on tiles of their own"
+                       : hp->persistent && hp->streamk ? "a persistent grid, stream-K for a nearly empty last wave"
                        : hp->persistent ? "a persistent grid"
                        : hp->blocks_per_sm == 2 ? "two blocks a multiprocessor" : "one block a tile";
     diag_remark(hp->at->loc,
@@ -135,6 +136,7 @@ static bool sm90_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOpt
     fputs(", const __grid_constant__ CUtensorMap tma_a_, const __grid_constant__ CUtensorMap tma_b_", o);
     if (hp->store) fputs(", const __grid_constant__ CUtensorMap tma_c_", o);
     if (hp->persistent) fputs(", const dim3 vg_", o); /* the tiles: the grid the launcher was given */
+    if (hp->streamk) fputs(", const long long sk_, void *const skw_", o); /* stream-K: tiles shared out, workspace */
     fputs(")\n{\n#if TILEC_SM90A\n", o);
     fwrite(buf, 1, len, o);
     fputs("#endif\n", o);
@@ -196,8 +198,19 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
         fputs("                const long long nt_ = (long long)g_.x * g_.y * g_.z, nsm_ = tilec_persistent_blocks(dev_);\n", o);
         fputs("                const dim3 pg_((unsigned)(nt_ < nsm_ ? nt_ : nsm_));\n", o);
     }
+    if (hp->streamk) { /* the last wave's K steps shared out, where that pays (tilec_streamk_tiles) */
+        fputs("                long long sk_ = tilec_streamk_tiles(nt_, (long long)pg_.x);\n", o);
+        fprintf(o, "                void *const skw_ = sk_ ? tilec_streamk_workspace(dev_, s_, (size_t)TILEC_SK_SLOTS * 4 + "
+                   "(size_t)sk_ * %" PRId64 "u) : NULL;\n", hp->pl->M * hp->pl->N * 4);
+        fputs("                if (!skw_) sk_ = 0;\n", o);
+    }
     const char *tail = hp->store ? (hp->persistent ? ", ta_, tb_, tc_, g_" : ", ta_, tb_, tc_")
                                  : (hp->persistent ? ", ta_, tb_, g_" : ", ta_, tb_");
+    char tl[64];
+    if (hp->streamk) {
+        snprintf(tl, sizeof tl, "%s, sk_, skw_", tail);
+        tail = tl;
+    }
     const char *in = "                ";
     if (hp->cluster) { /* clusters of two sharing loads (TMA multicast) where the device runs them */
         fputs("                static int ncl_[64]; /* per device: clusters of two at once; 0 not asked, -1 none */\n", o);

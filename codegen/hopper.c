@@ -360,6 +360,51 @@ static void walk_deps(TileDeps *d, const Expr *e)
     if (e) ast_walk_expr(&v, e);
 }
 
+/* The scalars before the K loop that depend on the tile (d->dep: they
+ * read tile_bid or another such scalar); false where one is beyond this
+ * analysis (a definition with operations of its own, or of no variable). */
+static bool tile_deps(Emitter *em, const TirOp *loop, TileDeps *d)
+{
+    for (const TirOp *op = top_ops(em); op != loop; op = op->next) {
+        if (!scalar_def(op)) continue;
+        if (op->pre || !op->dst->sym) return false;
+        walk_deps(d, op->expr);
+        if (d->reads_dep) {
+            if (d->ndep == 64) return false;
+            d->dep[d->ndep++] = op->dst->sym;
+        }
+    }
+    return true;
+}
+
+/* Whether the K loop's bounds (its start and its limit) are the same for
+ * every tile, d the scalars that depend on the tile (tile_deps). */
+static bool bounds_fixed(TileDeps *d, const HopperPlan *hp, const TirOp *loop)
+{
+    for (const TirOp *op = loop->init; op; op = op->next) {
+        if (op->kind != TIR_DEF || op->pre) return false;
+        walk_deps(d, op->expr);
+        if (d->reads_dep) return false;
+    }
+    walk_deps(d, hp->pl->hi);
+    if (d->reads_dep) return false;
+    for (int i = 0; i < d->ndep; i++)
+        if (d->dep[i] == hp->pl->k) return false;
+    return true;
+}
+
+/* Whether the kernel's persistent grid can share the K steps of its last
+ * tiles between blocks (stream-K, open_tiles): blocks that take each of
+ * their tiles whole (not ping-pong, not in clusters), and a K loop of the
+ * same length for every tile, which the blocks divide without evaluating
+ * each tile's. */
+static bool streamk_ok(Emitter *em, const HopperPlan *hp, const TirOp *loop)
+{
+    if (!hp->persistent || hp->pingpong || hp->cluster) return false;
+    TileDeps d = {.em = em, .plain = true};
+    return tile_deps(em, loop, &d) && bounds_fixed(&d, hp, loop);
+}
+
 /* Whether the kernel can run in clusters of two: a persistent grid whose
  * blocks are not ping-pong (each block's consumers take every tile of its
  * walk), plain scalars before the loop (the producer evaluates them for
@@ -371,24 +416,7 @@ static bool cluster_ok(Emitter *em, HopperPlan *hp, const TirOp *loop)
 {
     if (!hp->persistent || hp->pingpong) return false;
     TileDeps d = {.em = em, .plain = true};
-    for (const TirOp *op = top_ops(em); op != loop; op = op->next) {
-        if (!scalar_def(op)) continue;
-        if (op->pre || !op->dst->sym) return false;
-        walk_deps(&d, op->expr);
-        if (d.reads_dep) {
-            if (d.ndep == 64) return false;
-            d.dep[d.ndep++] = op->dst->sym;
-        }
-    }
-    for (const TirOp *op = loop->init; op; op = op->next) {
-        if (op->kind != TIR_DEF || op->pre) return false;
-        walk_deps(&d, op->expr);
-        if (d.reads_dep) return false;
-    }
-    walk_deps(&d, hp->pl->hi);
-    if (d.reads_dep) return false;
-    for (int i = 0; i < d.ndep; i++)
-        if (d.dep[i] == hp->pl->k) return false;
+    if (!tile_deps(em, loop, &d) || !bounds_fixed(&d, hp, loop)) return false;
     /* An operand is shared when its .index entries that do not read k
      * are equal for the two tiles (the producer compares them once a
      * tile) and those that do read nothing else of the tile. */
@@ -423,6 +451,7 @@ bool hopper_check_ops(Emitter *em, HopperPlan *hp)
         return hopper_no_plan(hp, "after the K loop, another product, tile_printf or tile_assert");
     for (int i = 0; i < 2; i++) hp->tma_only[i] = tma_only(em, hp, i);
     hp->cluster = em->co->sm90_clusters && cluster_ok(em, hp, op);
+    hp->streamk = streamk_ok(em, hp, op);
     return true;
 }
 
@@ -525,6 +554,78 @@ static void tile_coords(Emitter *em, const char *vt)
     line(em, "(void)vbx_, (void)vby_, (void)vbz_;");
 }
 
+/* Stream-K's division of the work (streamk_ok; the launcher passes sk_,
+ * tilec_streamk_tiles): the first nt_ - sk_ tiles whole, block b taking b,
+ * b + gridDim.x, ... as without it; then the sk_ tiles' K steps (skn_ each:
+ * the loop has the same bounds for every tile) in one range the blocks
+ * divide evenly, block b taking the b-th part.  Since sk_ >= gridDim.x, a
+ * part has at least a tile's steps, so at most two blocks share a tile:
+ * block b's part ends with the first steps of a tile whose last steps
+ * begin block b + 1's.  Block b + 1 leaves its sums for those in the
+ * workspace (streamk_lead), block b adds them to its own at the end
+ * (streamk_finish).
+ * Thread 0 works it out once, for the tile count, the loop's length and
+ * the block's part (skq_, in shared memory: registers are short in the
+ * consumers, and the producer's are few). */
+static void streamk_setup(Emitter *em, const TirOp *loop)
+{
+    line(em, "{ /* stream-K: this block's units (streamk_units, streamk_consumers) */");
+    em->ind++;
+    line(em, "const int64_t nt_ = (int64_t)vg_.x * vg_.y * vg_.z, b_ = blockIdx.x, nb_ = gridDim.x;");
+    tile_coords(em, "(int64_t)0");
+    tile_scalars(em, loop);
+    loop_bounds(em, loop);
+    line(em, "const int64_t skt_ = sk_ >= nb_ && sk_ <= nt_ && sk_ <= TILEC_SK_SLOTS && pn_ > 0 && pn_ < INT32_MAX ? sk_ : 0, skl_ = skt_ * pn_;");
+    line(em, "const int64_t ndp_ = nt_ - skt_, it0_ = skl_ * b_ / nb_, ite_ = skl_ * (b_ + 1) / nb_;");
+    line(em, "const bool tail_ = skt_ > 0 && it0_ < ite_ && it0_ %% pn_ != 0;");
+    line(em, "const int64_t s1_ = tail_ ? (it0_ / pn_ + 1) * pn_ : it0_; /* the part's first step at a tile's start */");
+    line(em, "skq_[0] = ndp_;");
+    line(em, "skq_[1] = ndp_ > b_ ? (ndp_ - b_ + nb_ - 1) / nb_ : 0;");
+    line(em, "skq_[2] = tail_ ? ndp_ + it0_ / pn_ : -1;");
+    line(em, "skq_[3] = tail_ ? it0_ %% pn_ : 0;");
+    line(em, "skq_[4] = skt_ > 0 ? ndp_ + s1_ / pn_ : 0;");
+    line(em, "skq_[5] = skt_ > 0 && s1_ < ite_ ? (ite_ - s1_ + pn_ - 1) / pn_ : 0;");
+    line(em, "skq_[6] = skt_ > 0 && (ite_ - s1_) %% pn_ != 0 ? (ite_ - s1_) %% pn_ : -1;");
+    em->ind--;
+    line(em, "}");
+}
+
+/* The units the block walks with stream-K (streamk_setup), a tile's
+ * steps [kb_, ke_) at a time (ke_ < 0: the whole loop): its whole tiles
+ * (skq_[1] of them), then its part of the shared steps in order: the last
+ * steps of a tile another block finishes (where the part begins inside a
+ * tile: tile skq_[2] from step skq_[3]), then tile by tile from tile
+ * skq_[4] (skq_[5] of them), the last perhaps its first skq_[6] steps
+ * only.  All blocks take their whole tiles in step, as without stream-K
+ * (their K steps in step keep the operands' reuse in L2: taking the last
+ * steps of a tile first put each block out of step by up to a tile, and
+ * made the 8192^3 product 14% slower on an H200); a block's first steps
+ * of a tile come after the other block's last steps of it, which that
+ * block takes first in its part.  Producer and consumers walk the same
+ * units (the consumers as streamk_consumers writes them), the producer
+ * counting them with j_; nothing here divides (the producer warpgroup has
+ * 56 registers). */
+static void streamk_units(Emitter *em)
+{
+    line(em, "for (int j_ = 0;; ++j_) {");
+    em->ind++;
+    line(em, "const int64_t ndb_ = skq_[1];");
+    line(em, "int64_t vt_, sc_ = j_ - ndb_;");
+    line(em, "int kb_ = 0, ke_ = -1; /* the unit: tile vt_'s steps [kb_, ke_), all of them for ke_ < 0 */");
+    line(em, "if (sc_ < 0) {");
+    line(em, "    vt_ = blockIdx.x + j_ * (int64_t)gridDim.x;");
+    line(em, "} else if (sc_ == 0 && skq_[2] >= 0) {");
+    line(em, "    vt_ = skq_[2];");
+    line(em, "    kb_ = (int)skq_[3];");
+    line(em, "} else {");
+    line(em, "    if (skq_[2] >= 0) --sc_;");
+    line(em, "    if (sc_ >= skq_[5]) break;");
+    line(em, "    vt_ = skq_[4] + sc_;");
+    line(em, "    if (sc_ == skq_[5] - 1) ke_ = (int)skq_[6];");
+    line(em, "}");
+    tile_coords(em, "vt_");
+}
+
 /* The persistent grid's walk: block b takes tiles b, b + gridDim.x, ...
  * of the launch's grid vg_ (nt_ of them), in the order of their linear
  * index, so that the blocks running at one time cover neighbouring tiles
@@ -550,6 +651,10 @@ static void open_tiles(Emitter *em, const TirOp *loop, bool consumer)
         tile_coords(em, "vt_");
         return;
     }
+    if (hp->streamk) { /* (the producer's walk: streamk_consumers has the consumers') */
+        streamk_units(em);
+        return;
+    }
     if (!consumer || !hp->pingpong) {
         line(em, "for (int64_t vt_ = blockIdx.x; vt_ < nt_; vt_ += gridDim.x) {");
         em->ind++;
@@ -573,6 +678,18 @@ static void open_tiles(Emitter *em, const TirOp *loop, bool consumer)
     line(em, "}");
     em->ind--;
     line(em, "}");
+}
+
+/* The K steps of the unit at hand: all of the tile's, or a stream-K
+ * part's (streamk_units). */
+static const char *ks_begin(const Emitter *em)
+{
+    return em->hp->streamk ? "kb_" : "0";
+}
+
+static const char *ks_end(const Emitter *em)
+{
+    return em->hp->streamk ? "(ke_ < 0 ? pn_ : ke_)" : "pn_";
 }
 
 /* The TMA loads of a step into stage st_ (suffix "_mc": multicast to both
@@ -679,7 +796,7 @@ static void producer(Emitter *em, const TirOp *loop)
         line(em, "int s_ = 0;");
         line(em, "unsigned ph_ = 0;");
     }
-    line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
+    line(em, "for (int64_t ks_ = %s; ks_ < %s; ++ks_) {", ks_begin(em), ks_end(em));
     em->ind++;
     if (hp->persistent)
         line(em, "if (fills_++ >= %d) tilec_mbar_wait(&hempty_[s_], ph_ ^ 1u); /* the consumers released it */", hp->stages);
@@ -770,19 +887,139 @@ static void fp8_step(Emitter *em, const char *f, int mode)
     line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) %s[0][r_] += pa_[r_];", hp->wn / 2, f);
 }
 
-/* The consumers' K loop (body.c calls it for the TIR_PIPELINED_FOR). */
-void hopper_emit_for(Emitter *em, const TirOp *op)
+static void consumer_steps(Emitter *em, const TirOp *op, const char *f);
+
+/* The partial sums of slot sl in the stream-K workspace: after the flags
+ * (one a shared tile, TILEC_SK_SLOTS of them: the same place for every
+ * kernel and launch, which other kernels' sums must not overwrite), M x N
+ * sums a slot, one vector of four a thread at a time (coalesced). */
+static const char *sk_slot(Emitter *em, const char *sl)
+{
+    const char *v4 = em->hp->acc_int ? "int4" : "float4";
+    return S("(%s *)((char *)skw_ + TILEC_SK_SLOTS * 4) + (%s) * %" PRId64, v4, sl,
+             em->hp->pl->M * em->hp->pl->N / 4);
+}
+
+/* Stream-K, the unit of a tile's last steps, between the block's whole
+ * tiles and the rest of its part (streamk_consumers): the block leaves its
+ * partial sums in the workspace and sets the tile's flag; the block with
+ * the tile's first steps runs the epilogue (streamk_finish). */
+static void streamk_lead(Emitter *em, const TirOp *loop)
 {
     const HopperPlan *hp = em->hp;
-    const PipeLoop *pl = hp->pl;
-    const char *f = S("f%s", tv_sym_name(em, pl->acc));
-    int64_t K = pl->K;
-    em->early_now = true; /* the epilogue's small loads first (find_early_loads) */
-    for (int i = 0; i < em->nearly; i++) body_emit_op(em, em->early[i]);
-    em->early_now = false;
-    line(em, "{ /* K loop: wgmma on the ring's stages (%d), the producer %d step%s ahead */", hp->stages,
-         hp->stages, hp->stages > 1 ? "s" : "");
+    const char *f = S("f%s", tv_sym_name(em, hp->pl->acc));
+    const char *v4 = hp->acc_int ? "int4" : "float4";
+    int64_t q = hp->wn / 8; /* vectors a 64-row block */
+    line(em, "if (skq_[2] >= 0) { /* stream-K: a tile's last steps, for the block that has its first */");
     em->ind++;
+    line(em, "const int64_t vt_ = skq_[2];");
+    line(em, "const int kb_ = (int)skq_[3], ke_ = -1;");
+    tile_coords(em, "vt_");
+    tile_scalars(em, loop);
+    line(em, "#pragma unroll");
+    line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
+    line(em, "    #pragma unroll");
+    line(em, "    for (int r_ = 0; r_ < %" PRId64 "; ++r_) %s[m_][r_] = 0;", hp->wn / 2, f);
+    line(em, "{");
+    em->ind++;
+    consumer_steps(em, loop, f);
+    em->ind--;
+    line(em, "}");
+    line(em, "%s *const skp_ = %s;", v4, sk_slot(em, "vt_ - skq_[0]"));
+    line(em, "#pragma unroll");
+    line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
+    line(em, "    #pragma unroll");
+    line(em, "    for (int q_ = 0; q_ < %" PRId64 "; ++q_)", q);
+    line(em, "        skp_[(m_ * %" PRId64 " + q_) * %d + t_] = make_%s(%s[m_][4 * q_], %s[m_][4 * q_ + 1], %s[m_][4 * q_ + 2], "
+             "%s[m_][4 * q_ + 3]);", q, em->T, v4, f, f, f, f);
+    line(em, "__threadfence();");
+    line(em, "tilec_bar_named(1, %d); /* every thread's sums are out */", em->T);
+    line(em, "if (t_ == 0) tilec_sk_publish((unsigned *)skw_ + (vt_ - skq_[0]));");
+    em->ind--;
+    line(em, "}");
+}
+
+/* The consumers' walk with stream-K (streamk_units says in what order):
+ * the whole tiles, the last steps of a tile (streamk_lead), then the rest
+ * of the block's part, the kernel's body written out for the loops of the
+ * first and the last (one loop with the tile's last steps inside it made
+ * ptxas spill, with the accumulator's 128 registers a thread). */
+static void streamk_consumers(Emitter *em, const TirOp *loop)
+{
+    line(em, "for (int64_t j_ = 0; j_ < skq_[1]; ++j_) { /* the whole tiles */");
+    em->ind++;
+    line(em, "const int64_t vt_ = blockIdx.x + j_ * (int64_t)gridDim.x;");
+    line(em, "const int kb_ = 0, ke_ = -1; /* all the tile's steps */");
+    tile_coords(em, "vt_");
+    body_emit_ops(em, em->tir->body);
+    tv_close_loop(em);
+    streamk_lead(em, loop);
+    line(em, "for (int64_t sc_ = 0; sc_ < skq_[5]; ++sc_) { /* the rest of the block's part */");
+    em->ind++;
+    line(em, "const int64_t vt_ = skq_[4] + sc_;");
+    line(em, "const int kb_ = 0, ke_ = sc_ == skq_[5] - 1 ? (int)skq_[6] : -1; /* the tile's steps [0, ke_), all for ke_ < 0 */");
+    tile_coords(em, "vt_");
+    body_emit_ops(em, em->tir->body);
+    tv_close_loop(em);
+}
+
+/* Stream-K, the block with a tile's first steps (its last unit): once
+ * the flag is set, it adds the other block's partial sums to its own and
+ * goes on to the epilogue, and clears the flag for the next launch on the
+ * stream.  It waits only for a block that waits for nothing before it sets
+ * the flag (streamk_lead), so whatever the order in which the device runs
+ * the blocks, none waits for ever; and two addends give the same sum
+ * whichever is added first: the result does not depend on the timing. */
+static void streamk_finish(Emitter *em, const char *f)
+{
+    const HopperPlan *hp = em->hp;
+    const char *v4 = hp->acc_int ? "int4" : "float4";
+    int64_t q = hp->wn / 8;
+    line(em, "if (ke_ >= 0 && ke_ < pn_) { /* stream-K: another block has the tile's last steps */");
+    em->ind++;
+    line(em, "const int64_t sl_ = vt_ - skq_[0];");
+    line(em, "if (t_ == 0) {");
+    line(em, "    unsigned *const skf_ = (unsigned *)skw_ + sl_;");
+    line(em, "    tilec_sk_await(skf_);");
+    line(em, "    __threadfence();");
+    line(em, "    *skf_ = 0u; /* ready for the next launch */");
+    line(em, "}");
+    line(em, "tilec_bar_named(1, %d);", em->T);
+    line(em, "const %s *const skp_ = %s;", v4, sk_slot(em, "sl_"));
+    /* eight vectors at a time, four beside a 128-register accumulator:
+     * all of them in flight at once would take as many registers again as
+     * the accumulator (the touches keep the compiler from issuing the next
+     * group early; ptxas spilled with eight beside 64 x 256) */
+    int64_t g = hp->mb * hp->wn / 2 > 64 ? 4 : 8;
+    if (g > q) g = q;
+    line(em, "#pragma unroll");
+    line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
+    line(em, "    #pragma unroll");
+    line(em, "    for (int g_ = 0; g_ < %" PRId64 "; g_ += %" PRId64 ") {", q, g);
+    line(em, "        %s p_[%" PRId64 "];", v4, g);
+    line(em, "        #pragma unroll");
+    line(em, "        for (int h_ = 0; h_ < %" PRId64 "; ++h_) p_[h_] = tilec_sk_load(&skp_[(m_ * %" PRId64 " + g_ + h_) * %d + t_]);",
+         g, q, em->T);
+    line(em, "        #pragma unroll");
+    line(em, "        for (int h_ = 0; h_ < %" PRId64 "; ++h_) {", g);
+    line(em, "            %s[m_][4 * (g_ + h_)] += p_[h_].x;", f);
+    line(em, "            %s[m_][4 * (g_ + h_) + 1] += p_[h_].y;", f);
+    line(em, "            %s[m_][4 * (g_ + h_) + 2] += p_[h_].z;", f);
+    line(em, "            %s[m_][4 * (g_ + h_) + 3] += p_[h_].w;", f);
+    line(em, "            #pragma unroll");
+    line(em, "            for (int r_ = 0; r_ < 4; ++r_) tilec_wgmma_touch(%s[m_][4 * (g_ + h_) + r_]);", f);
+    line(em, "        }");
+    line(em, "    }");
+    em->ind--;
+    line(em, "}");
+}
+
+/* The consumers' K steps of the unit at hand, on accumulator f (op the
+ * K loop). */
+static void consumer_steps(Emitter *em, const TirOp *op, const char *f)
+{
+    const HopperPlan *hp = em->hp;
+    int64_t K = hp->pl->K;
     loop_bounds(em, op);
     line(em, "const int wg_ = t_ / 128;");
     line(em, "const unsigned arow_ = (unsigned)(wg_ / %d) * %" PRId64 "u * %" PRId64 "u;", hp->wg_n, hp->wm, hp->row_bytes);
@@ -797,7 +1034,7 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
      * before) has seen all its stages fill, which also keeps it from
      * waiting on a stage more than one fill ahead of the barrier's phase. */
     if (hp->pingpong) line(em, "if (vt_ >= (int64_t)gridDim.x) tilec_bar_named(3 + pp_, 256); /* the other warpgroup's turn is over */");
-    line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
+    line(em, "for (int64_t ks_ = %s; ks_ < %s; ++ks_) {", ks_begin(em), ks_end(em));
     em->ind++;
     line(em, "tilec_mbar_wait(&hfull_[s_], ph_);");
     line(em, "const unsigned sa_ = ring_ + (unsigned)s_ * %" PRId64 "u + arow_;", hp->stage_bytes);
@@ -825,7 +1062,7 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
         line(em, "tilec_wgmma_commit();");
         touch_acc(em, f);
         line(em, "tilec_wgmma_wait<1>(); /* the previous step's products are done with their stage */");
-        line(em, "if (ks_ > 0) %s;", release(em, "ps_"));
+        line(em, "if (ks_ > %s) %s;", ks_begin(em), release(em, "ps_"));
     }
     line(em, "ps_ = s_;");
     ring_advance(em);
@@ -835,8 +1072,24 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
         line(em, "if (vt_ + (int64_t)gridDim.x < nt_) tilec_bar_arrive(4 - pp_, 256); /* the next tile's warpgroup: its turn */");
     line(em, "tilec_wgmma_wait<0>();");
     if (hp->persistent && !hp->fp8) /* (float8 releases each stage in its step) */
-        line(em, "if (pn_ > 0) %s; /* the last stage, for the next tile */", release(em, "ps_"));
+        line(em, "if (%s > %s) %s; /* the last stage, for the next tile */", ks_end(em), ks_begin(em), release(em, "ps_"));
     touch_acc(em, f);
+}
+
+/* The consumers' K loop (body.c calls it for the TIR_PIPELINED_FOR). */
+void hopper_emit_for(Emitter *em, const TirOp *op)
+{
+    const HopperPlan *hp = em->hp;
+    const PipeLoop *pl = hp->pl;
+    const char *f = S("f%s", tv_sym_name(em, pl->acc));
+    em->early_now = true; /* the epilogue's small loads first (find_early_loads) */
+    for (int i = 0; i < em->nearly; i++) body_emit_op(em, em->early[i]);
+    em->early_now = false;
+    line(em, "{ /* K loop: wgmma on the ring's stages (%d), the producer %d step%s ahead */", hp->stages,
+         hp->stages, hp->stages > 1 ? "s" : "");
+    em->ind++;
+    consumer_steps(em, op, f);
+    if (hp->streamk) streamk_finish(em, f);
     line(em, "%s = (%s)(pk0_ + pn_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
     em->ind--;
     line(em, "}");
@@ -1147,6 +1400,7 @@ void hopper_emit_body(Emitter *em)
     const TirOp *loop = top_ops(em);
     while (loop->kind != TIR_PIPELINED_FOR) loop = loop->next;
     line(em, "__shared__ __align__(8) uint64_t hfull_[%d], hempty_[%d];", hp->stages, hp->stages);
+    if (hp->streamk) line(em, "__shared__ int64_t skq_[7]; /* stream-K: this block's units (streamk_setup) */");
     if (hp->cluster)
         line(em, "const unsigned nc_ = tilec_cluster_ncta(), cr_ = tilec_cluster_rank(); /* the launch's clusters (1 or 2 blocks) */");
     line(em, "const unsigned ring_ = (tilec_smem_u32(s_mma_) + 1023u) & ~1023u; /* the 128-byte swizzle's alignment */");
@@ -1158,6 +1412,11 @@ void hopper_emit_body(Emitter *em)
          hp->cluster ? " * nc_" : "", hp->cluster ? ", from each block of the cluster" : "");
     line(em, "    }");
     line(em, "    tilec_mbar_fence_init();");
+    if (hp->streamk) {
+        em->ind++;
+        streamk_setup(em, loop);
+        em->ind--;
+    }
     line(em, "}");
     if (hp->cluster)
         line(em, "tilec_cluster_sync(); /* all threads of the cluster: the barriers are ready */");
@@ -1166,12 +1425,15 @@ void hopper_emit_body(Emitter *em)
     if (hp->persistent) line(em, "const int64_t nt_ = (int64_t)vg_.x * vg_.y * vg_.z; /* the tiles */");
     line(em, "if (t_ < 0) {");
     em->ind++;
-    if (hp->nwg == 2 || hp->pingpong || hp->blocks_per_sm == 2) line(em, "tilec_regs_dec<40>();");
+    /* (stream-K's walk needs more of the producer: 56 registers, and 224
+     * for the consumers, which ptxas holds to 168 anyway: the launch's
+     * 384 threads) */
+    if (hp->nwg == 2 || hp->pingpong || hp->blocks_per_sm == 2) line(em, "tilec_regs_dec<%d>();", hp->streamk && hp->nwg == 2 ? 56 : 40);
     producer(em, loop);
     line(em, "return;");
     em->ind--;
     line(em, "}");
-    if (hp->nwg == 2 || hp->pingpong) line(em, "tilec_regs_inc<232>();");
+    if (hp->nwg == 2 || hp->pingpong) line(em, "tilec_regs_inc<%d>();", hp->streamk && hp->nwg == 2 ? 224 : 232);
     else if (hp->blocks_per_sm == 2) line(em, "tilec_regs_inc<208>();");
     find_early_loads(em, loop);
     if (!hp->persistent) {
@@ -1181,11 +1443,15 @@ void hopper_emit_body(Emitter *em)
     }
     line(em, "int s_ = 0, ps_ = 0; /* the ring, as the producer walks it */");
     line(em, "unsigned ph_ = 0;");
-    open_tiles(em, loop, true);
-    if (hp->cluster) ghost(em, loop);
-    body_emit_ops(em, em->tir->body);
+    if (hp->streamk) {
+        streamk_consumers(em, loop);
+    } else {
+        open_tiles(em, loop, true);
+        if (hp->cluster) ghost(em, loop);
+        body_emit_ops(em, em->tir->body);
+        tv_close_loop(em);
+    }
     em->nearly = 0;
-    tv_close_loop(em);
     if (em->tma_store) /* (tma_store's stores wait for one another, not for the block's end) */
         line(em, "if (t_ == 0) tilec_bulk_wait_read(); /* the last store is done with shared memory before the block exits */");
 }

@@ -162,6 +162,8 @@ typedef struct HopperPlan {
     const Param *store; /* the array the epilogue stores with TMA (tma_c_: boxes of 128 bytes by M rows), or NULL */
     const char *wgmma;  /* the name of its wgmma function (hopper_write_wgmma) */
     bool cluster;       /* launched in clusters of two that share loads by TMA multicast (hopper_check_ops) */
+    bool streamk;       /* a persistent grid whose blocks may share the K steps of the last tiles (stream-K:
+                         * hopper_check_ops, open_tiles) */
     const char *why;    /* without the variant: why not (for --remarks), NULL when the kernel has no K loop of
                          * tile_mma for it to take */
     const Stmt *at;     /* that K loop (the first, of several) */

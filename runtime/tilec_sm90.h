@@ -12,7 +12,8 @@
  * Host side: the tensor maps a launcher passes (cuTensorMapEncodeTiled,
  * reached through the runtime's driver entry point so that applications
  * need not link -lcuda), cached per thread and array, and the test of
- * whether the current device runs a kernel's Hopper variant. */
+ * whether the current device runs a kernel's Hopper variant; stream-K's
+ * choice and workspace. */
 #ifndef TILEC_SM90_H
 #define TILEC_SM90_H
 #include <cuda.h>
@@ -241,6 +242,44 @@ __device__ __forceinline__ void tilec_bar_arrive(int id, int count)
 {
     asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(count) : "memory");
 }
+
+/* Stream-K (docs/design.md, "The Hopper variant"): a tile whose K steps
+ * two blocks share.  The block with the last steps leaves its partial sums
+ * in the workspace and sets the tile's flag (a release store, after every
+ * thread's sums are out); the block with the first steps waits for the
+ * flag (an acquire load), adds the sums to its own, runs the epilogue and
+ * sets the flag back to 0 for the next launch on the stream. */
+__device__ __forceinline__ void tilec_sk_publish(unsigned *f)
+{
+    asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(f), "r"(1u) : "memory");
+}
+
+__device__ __forceinline__ void tilec_sk_await(unsigned *f)
+{
+    unsigned v = 0;
+    do {
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(f) : "memory");
+    } while (!v);
+}
+
+/* A vector of partial sums the other block left, from L2 (not this
+ * multiprocessor's L1, which may hold an older line), in program order
+ * with the accumulator's touches around it (streamk_finish). */
+__device__ __forceinline__ int4 tilec_sk_load(const int4 *p)
+{
+    int4 v;
+    asm volatile("ld.global.cg.v4.s32 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p)
+                 : "memory");
+    return v;
+}
+
+__device__ __forceinline__ float4 tilec_sk_load(const float4 *p)
+{
+    const int4 v = tilec_sk_load((const int4 *)p);
+    return make_float4(__int_as_float(v.x), __int_as_float(v.y), __int_as_float(v.z), __int_as_float(v.w));
+}
 #endif /* TILEC_SM90A */
 
 /* ---- host: tensor maps and the choice of variant ------------------------- */
@@ -274,6 +313,90 @@ static inline bool tilec_sm90a_probe(const void *fn, int dev)
         return false;
     }
     return fa.sharedSizeBytes > 0;
+}
+
+/* Stream-K's workspace holds TILEC_SK_SLOTS flags, then the partial sums
+ * of as many tiles (codegen/hopper.c, streamk_lead): at most that many
+ * tiles are shared out. */
+#define TILEC_SK_SLOTS 4096
+
+/* Stream-K: how many of a persistent grid's nt tiles (blocks of them at
+ * a time) the blocks share out step by step, the last partial wave and the
+ * full one before it; 0 for none.  Each block then has the same number of
+ * whole tiles and of K steps, and a tile is split between at most two
+ * blocks (each block's share of the shared steps is at least one tile's).
+ * It pays only where the last wave is nearly empty: the shared steps put
+ * the blocks out of step along K, and the operands' reuse in L2 that
+ * blocks in step have is lost for the last wave or two (on an H200 a
+ * 128 x 256 tile at 8192 x 8192 x 1024, a last wave half full, took 13%
+ * longer; 128 x 128 at 8192^3, 4 tiles in the last wave, 1.6% less).  By
+ * default, then, when the last wave fills at most 1/8 of the blocks;
+ * TILEC_SM90_STREAMK=0 never, =1 whenever it is partial (tests), read at
+ * every launch. */
+static inline long long tilec_streamk_tiles(long long nt, long long blocks)
+{
+    const char *e = getenv("TILEC_SM90_STREAMK");
+    const int mode = e && *e ? atoi(e) : -1;
+    if (mode == 0 || blocks < 2) return 0;
+    const long long w = nt / blocks, r = nt % blocks;
+    if (w < 1 || r == 0 || blocks + r > TILEC_SK_SLOTS) return 0;
+    if (mode < 0 && r * 8 > blocks) return 0;
+    return blocks + r;
+}
+
+/* The stream-K workspace of device dev and stream s, at least `bytes`
+ * (its flags zero between launches: each launch leaves them so); NULL
+ * when there is none (allocation failed, the stream is being captured
+ * into a graph, or 16 streams have one already), and the launcher does
+ * without stream-K.  One per stream, since launches on one stream run one
+ * after the other; kept for the process, grown when a launch needs more
+ * (after the stream's earlier launches are done with it). */
+static inline void *tilec_streamk_workspace(int dev, cudaStream_t s, size_t bytes)
+{
+    struct slot {
+        int dev;
+        cudaStream_t s;
+        void *p;
+        size_t n;
+    };
+    static slot t_[16];
+    static int nt_, lock_;
+    cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(s, &cs) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    if (cs != cudaStreamCaptureStatusNone) return NULL;
+    while (__atomic_test_and_set(&lock_, __ATOMIC_ACQUIRE)) {
+    }
+    slot *w = NULL;
+    for (int i = 0; i < nt_ && !w; i++)
+        if (t_[i].dev == dev && t_[i].s == s) w = &t_[i];
+    if (!w && nt_ < 16) {
+        w = &t_[nt_++];
+        *w = slot{dev, s, NULL, 0};
+    }
+    void *p = NULL;
+    if (w && w->n >= bytes) {
+        p = w->p;
+    } else if (w) {
+        if (w->p) {
+            (void)cudaStreamSynchronize(s);
+            (void)cudaFree(w->p);
+            w->p = NULL;
+            w->n = 0;
+        }
+        if (cudaMalloc(&p, bytes) == cudaSuccess && cudaMemsetAsync(p, 0, bytes, s) == cudaSuccess) {
+            w->p = p;
+            w->n = bytes;
+        } else {
+            (void)cudaGetLastError();
+            if (p) (void)cudaFree(p);
+            p = NULL;
+        }
+    }
+    __atomic_clear(&lock_, __ATOMIC_RELEASE);
+    return p;
 }
 
 /* The blocks of a persistent grid on device dev: its multiprocessors

@@ -139,6 +139,16 @@ expect_rc "--remarks on sm_90" 0 "$TILEC" -O2 --arch=sm_90 --remarks -o "$OUT/f8
 has "Hopper variant remark" "$OUT/err" "f8.tile.c:6:5: remark: Hopper variant [BN=128] for sm_90a builds: wgmma m64n128k32 e4m3, 2 consumer warpgroups of 64 x 128"
 has "why not remark" "$OUT/err" "remark: no Hopper variant [BN=256]: float8 with a 64 x 256 accumulator a warpgroup (at most 64 x 128"
 has "remark shows the loop" "$OUT/err" "    for (int64_t k = 0; k < tile_dim(a, 1) / 128; k++)"
+# Stream-K: a persistent plan whose K loop has the same length for every
+# tile may share the last waves' steps (the launcher decides at run time);
+# not when the loop's bound reads the tile.
+has "stream-K remark" "$OUT/err" "a persistent grid, stream-K for a nearly empty last wave, the epilogue"
+has "stream-K launch" "$OUT/f8.cu" "long long sk_ = tilec_streamk_tiles(nt_, (long long)pg_.x);"
+has "stream-K fix-up" "$OUT/f8.cu" "tilec_sk_await(skf_);"
+sed 's|k < tile_dim(a, 1) / 128|k < tile_bid(0) + 1|' "$F8" > "$OUT/f8t.tile.c"
+expect_rc "--remarks, tile-dependent K loop" 0 "$TILEC" -O2 --arch=sm_90 --remarks -o "$OUT/f8t.cu" "$OUT/f8t.tile.c"
+has "still a persistent grid" "$OUT/err" "remark: Hopper variant [BN=128] for sm_90a builds: wgmma m64n128k32 e4m3, 2 consumer warpgroups of 64 x 128, 4 TMA stages of 32768 bytes, a persistent grid, the epilogue"
+lacks "no stream-K for a tile-dependent K loop" "$OUT/f8t.cu" "tilec_streamk_tiles"
 expect_rc "--remarks on sm_80" 0 "$TILEC" -O2 --arch=sm_80 --remarks -o "$OUT/f8.cu" "$F8"
 lacks "no Hopper remarks for sm_80" "$OUT/err" "Hopper variant"
 expect_rc "no remarks without --remarks" 0 "$TILEC" -O2 --arch=sm_90 -o "$OUT/f8.cu" "$F8"

@@ -135,6 +135,28 @@ device)
                 f=$((f + 1)); echo "FAIL run (persistent grid of 3 blocks) $name"; tail -n 15 "$b/run-grid3.out"
             fi
         fi
+        # Stream-K (the last wave's K steps shared out): forced on grids of
+        # 2, 5 and 7 blocks, whose tile counts leave partial last waves, so
+        # that tiles split between two blocks at many places; grid 5 also
+        # under memcheck, racecheck and synccheck.
+        if grep -q 'tilec_streamk_tiles' "$b/$name.cu"; then
+            for g in 2 5 7; do
+                if (cd "$b" && TILEC_SM90_STREAMK=1 TILEC_SM90_GRID=$g $TO ./app) > "$b/run-sk$g.out" 2>&1; then
+                    p=$((p + 1)); echo "ok   run (stream-K, persistent grid of $g blocks) $(grep -E 'passed, [0-9]+ failed' "$b/run-sk$g.out" | tail -n 1)"
+                else
+                    f=$((f + 1)); echo "FAIL run (stream-K, persistent grid of $g blocks) $name"; tail -n 15 "$b/run-sk$g.out"
+                fi
+            done
+            tools=memcheck
+            [ "$races" = 1 ] && tools="memcheck racecheck synccheck"
+            for tool in $tools; do
+                if (cd "$b" && TILEC_SM90_STREAMK=1 TILEC_SM90_GRID=5 $TO compute-sanitizer --tool $tool --error-exitcode 3 ./app) > "$b/sk-$tool.out" 2>&1; then
+                    p=$((p + 1)); echo "ok   $tool (stream-K, grid of 5) $name: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$b/sk-$tool.out" | tail -n 1)"
+                else
+                    f=$((f + 1)); echo "FAIL $tool (stream-K, grid of 5) $name"; grep -E 'ERROR|hazard|at 0x|failed' "$b/sk-$tool.out" | head -n 10
+                fi
+            done
+        fi
         if (cd "$b" && $TO compute-sanitizer --tool memcheck --error-exitcode 3 ./app) > "$b/memcheck.out" 2>&1; then
             p=$((p + 1)); echo "ok   memcheck $name: $(grep -E 'ERROR SUMMARY' "$b/memcheck.out" | tail -n 1)"
         else

@@ -297,6 +297,10 @@ int main(void)
      * a stage of the other's tile); under TILEC_SM90_GRID=3 every block
      * walks four 128x128 tiles, two a warpgroup */
     run_bf16(260, 392, 1000, 128, 128, 64);
+    /* 140 tiles on an H100's 132 blocks, a last wave of 8: by default the
+     * last two waves' K steps are shared out (stream-K), tiles split
+     * between two blocks (tests/gpu/run.sh forces it on small grids too) */
+    run_bf16(1280, 1792, 256, 128, 128, 64);
     run_gelu(300, 392, 136);
     run_gelu(1000, 136, 64);
     run_gelu(260, 392, 1000); /* long K (above) */
