@@ -1422,7 +1422,8 @@ void hopper_emit_body(Emitter *em)
         line(em, "tilec_cluster_sync(); /* all threads of the cluster: the barriers are ready */");
     else
         line(em, "__syncthreads(); /* all %d threads: the barriers are ready */", hopper_block_threads(hp, em->T));
-    if (hp->persistent) line(em, "const int64_t nt_ = (int64_t)vg_.x * vg_.y * vg_.z; /* the tiles */");
+    if (hp->persistent && !hp->streamk) /* (stream-K's walks read skq_: streamk_setup) */
+        line(em, "const int64_t nt_ = (int64_t)vg_.x * vg_.y * vg_.z; /* the tiles */");
     line(em, "if (t_ < 0) {");
     em->ind++;
     /* (stream-K's walk needs more of the producer: 56 registers, and 224
