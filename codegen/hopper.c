@@ -58,6 +58,10 @@
  * producer's partner_scalars; docs/design.md says why it is not the
  * default).
  *
+ * A persistent grid that is neither may share the K steps of its last two
+ * waves of tiles between blocks (stream-K: streamk.c writes the walk and
+ * the fix-up; the launcher decides at run time).
+ *
  * The variant exists only where it is correct and the launcher's choice
  * between it and the mma.sync kernel is made at run time (hopper_plan
  * says what it needs; cuda.c writes the launch). */
@@ -393,14 +397,8 @@ static bool bounds_fixed(TileDeps *d, const HopperPlan *hp, const TirOp *loop)
     return true;
 }
 
-/* Whether the kernel's persistent grid can share the K steps of its last
- * tiles between blocks (stream-K, open_tiles): blocks that take each of
- * their tiles whole (not ping-pong, not in clusters), and a K loop of the
- * same length for every tile, which the blocks divide without evaluating
- * each tile's. */
-static bool streamk_ok(Emitter *em, const HopperPlan *hp, const TirOp *loop)
+bool hopper_bounds_fixed(Emitter *em, const HopperPlan *hp, const TirOp *loop)
 {
-    if (!hp->persistent || hp->pingpong || hp->cluster) return false;
     TileDeps d = {.em = em, .plain = true};
     return tile_deps(em, loop, &d) && bounds_fixed(&d, hp, loop);
 }
@@ -518,7 +516,7 @@ static void load_coords(Emitter *em, Expr *l, int64_t rows, int64_t cols, const 
     }
 }
 
-static void loop_bounds(Emitter *em, const TirOp *op)
+void hopper_loop_bounds(Emitter *em, const TirOp *op)
 {
     const PipeLoop *pl = op->pipe;
     body_emit_ops(em, op->init);
@@ -540,90 +538,18 @@ static void ring_advance(Emitter *em)
 
 /* The kernel's scalar definitions before the K loop (the loads' indices
  * and the loop's bounds need them), for the tile of vb<axis>_. */
-static void tile_scalars(Emitter *em, const TirOp *loop)
+void hopper_tile_scalars(Emitter *em, const TirOp *loop)
 {
     for (const TirOp *op = top_ops(em); op != loop; op = op->next)
         if (scalar_def(op)) body_emit_op(em, op);
 }
 
 /* The tile vt_'s coordinates in the launch's grid vg_. */
-static void tile_coords(Emitter *em, const char *vt)
+void hopper_tile_coords(Emitter *em, const char *vt)
 {
     line(em, "const int32_t vbx_ = (int32_t)(%s %% vg_.x), vby_ = (int32_t)((%s / vg_.x) %% vg_.y);", vt, vt);
     line(em, "const int32_t vbz_ = (int32_t)(%s / ((int64_t)vg_.x * vg_.y));", vt);
     line(em, "(void)vbx_, (void)vby_, (void)vbz_;");
-}
-
-/* Stream-K's division of the work (streamk_ok; the launcher passes sk_,
- * tilec_streamk_tiles): the first nt_ - sk_ tiles whole, block b taking b,
- * b + gridDim.x, ... as without it; then the sk_ tiles' K steps (skn_ each:
- * the loop has the same bounds for every tile) in one range the blocks
- * divide evenly, block b taking the b-th part.  Since sk_ >= gridDim.x, a
- * part has at least a tile's steps, so at most two blocks share a tile:
- * block b's part ends with the first steps of a tile whose last steps
- * begin block b + 1's.  Block b + 1 leaves its sums for those in the
- * workspace (streamk_lead), block b adds them to its own at the end
- * (streamk_finish).
- * Thread 0 works it out once, for the tile count, the loop's length and
- * the block's part (skq_, in shared memory: registers are short in the
- * consumers, and the producer's are few). */
-static void streamk_setup(Emitter *em, const TirOp *loop)
-{
-    line(em, "{ /* stream-K: this block's units (streamk_units, streamk_consumers) */");
-    em->ind++;
-    line(em, "const int64_t nt_ = (int64_t)vg_.x * vg_.y * vg_.z, b_ = blockIdx.x, nb_ = gridDim.x;");
-    tile_coords(em, "(int64_t)0");
-    tile_scalars(em, loop);
-    loop_bounds(em, loop);
-    line(em, "const int64_t skt_ = sk_ >= nb_ && sk_ <= nt_ && sk_ <= TILEC_SK_SLOTS && pn_ > 0 && pn_ < INT32_MAX ? sk_ : 0, skl_ = skt_ * pn_;");
-    line(em, "const int64_t ndp_ = nt_ - skt_, it0_ = skl_ * b_ / nb_, ite_ = skl_ * (b_ + 1) / nb_;");
-    line(em, "const bool tail_ = skt_ > 0 && it0_ < ite_ && it0_ %% pn_ != 0;");
-    line(em, "const int64_t s1_ = tail_ ? (it0_ / pn_ + 1) * pn_ : it0_; /* the part's first step at a tile's start */");
-    line(em, "skq_[0] = ndp_;");
-    line(em, "skq_[1] = ndp_ > b_ ? (ndp_ - b_ + nb_ - 1) / nb_ : 0;");
-    line(em, "skq_[2] = tail_ ? ndp_ + it0_ / pn_ : -1;");
-    line(em, "skq_[3] = tail_ ? it0_ %% pn_ : 0;");
-    line(em, "skq_[4] = skt_ > 0 ? ndp_ + s1_ / pn_ : 0;");
-    line(em, "skq_[5] = skt_ > 0 && s1_ < ite_ ? (ite_ - s1_ + pn_ - 1) / pn_ : 0;");
-    line(em, "skq_[6] = skt_ > 0 && (ite_ - s1_) %% pn_ != 0 ? (ite_ - s1_) %% pn_ : -1;");
-    em->ind--;
-    line(em, "}");
-}
-
-/* The units the block walks with stream-K (streamk_setup), a tile's
- * steps [kb_, ke_) at a time (ke_ < 0: the whole loop): its whole tiles
- * (skq_[1] of them), then its part of the shared steps in order: the last
- * steps of a tile another block finishes (where the part begins inside a
- * tile: tile skq_[2] from step skq_[3]), then tile by tile from tile
- * skq_[4] (skq_[5] of them), the last perhaps its first skq_[6] steps
- * only.  All blocks take their whole tiles in step, as without stream-K
- * (their K steps in step keep the operands' reuse in L2: taking the last
- * steps of a tile first put each block out of step by up to a tile, and
- * made the 8192^3 product 14% slower on an H200); a block's first steps
- * of a tile come after the other block's last steps of it, which that
- * block takes first in its part.  Producer and consumers walk the same
- * units (the consumers as streamk_consumers writes them), the producer
- * counting them with j_; nothing here divides (the producer warpgroup has
- * 56 registers). */
-static void streamk_units(Emitter *em)
-{
-    line(em, "for (int j_ = 0;; ++j_) {");
-    em->ind++;
-    line(em, "const int64_t ndb_ = skq_[1];");
-    line(em, "int64_t vt_, sc_ = j_ - ndb_;");
-    line(em, "int kb_ = 0, ke_ = -1; /* the unit: tile vt_'s steps [kb_, ke_), all of them for ke_ < 0 */");
-    line(em, "if (sc_ < 0) {");
-    line(em, "    vt_ = blockIdx.x + j_ * (int64_t)gridDim.x;");
-    line(em, "} else if (sc_ == 0 && skq_[2] >= 0) {");
-    line(em, "    vt_ = skq_[2];");
-    line(em, "    kb_ = (int)skq_[3];");
-    line(em, "} else {");
-    line(em, "    if (skq_[2] >= 0) --sc_;");
-    line(em, "    if (sc_ >= skq_[5]) break;");
-    line(em, "    vt_ = skq_[4] + sc_;");
-    line(em, "    if (sc_ == skq_[5] - 1) ke_ = (int)skq_[6];");
-    line(em, "}");
-    tile_coords(em, "vt_");
 }
 
 /* The persistent grid's walk: block b takes tiles b, b + gridDim.x, ...
@@ -648,7 +574,7 @@ static void open_tiles(Emitter *em, const TirOp *loop, bool consumer)
         line(em, "const bool vghost_ = vo_ >= nt_;");
         line(em, "const int64_t vt_ = vghost_ ? vr_ : vo_, vp_ = vr_ < nt_ ? vr_ : vt_; /* this block's tile, its partner's */");
         line(em, "(void)vghost_, (void)vp_;");
-        tile_coords(em, "vt_");
+        hopper_tile_coords(em, "vt_");
         return;
     }
     if (hp->streamk) { /* (the producer's walk: streamk_consumers has the consumers') */
@@ -658,18 +584,18 @@ static void open_tiles(Emitter *em, const TirOp *loop, bool consumer)
     if (!consumer || !hp->pingpong) {
         line(em, "for (int64_t vt_ = blockIdx.x; vt_ < nt_; vt_ += gridDim.x) {");
         em->ind++;
-        tile_coords(em, "vt_");
+        hopper_tile_coords(em, "vt_");
         return;
     }
     line(em, "for (int64_t vt_ = blockIdx.x + (int64_t)pp_ * gridDim.x; vt_ < nt_; vt_ += 2 * (int64_t)gridDim.x) {");
     em->ind++;
-    tile_coords(em, "vt_");
+    hopper_tile_coords(em, "vt_");
     line(em, "if (vt_ >= (int64_t)gridDim.x) { /* the other warpgroup's tile before: its stages */");
     em->ind++;
     line(em, "const int64_t vo_ = vt_ - gridDim.x;");
-    tile_coords(em, "vo_");
-    tile_scalars(em, loop);
-    loop_bounds(em, loop);
+    hopper_tile_coords(em, "vo_");
+    hopper_tile_scalars(em, loop);
+    hopper_loop_bounds(em, loop);
     line(em, "s_ += (int)(pn_ %% %d);", hp->stages);
     line(em, "ph_ ^= (unsigned)((pn_ / %d) & 1);", hp->stages);
     line(em, "if (s_ >= %d) {", hp->stages);
@@ -746,7 +672,7 @@ static void partner_scalars(Emitter *em, const TirOp *loop)
     }
     line(em, "if (nc_ > 1) { /* the partner's tile */");
     em->ind++;
-    tile_coords(em, "vp_");
+    hopper_tile_coords(em, "vp_");
     em->sym_prefix = "q";
     for (const TirOp *op = top_ops(em); op != loop; op = op->next) {
         if (!scalar_def(op)) continue;
@@ -787,11 +713,11 @@ static void producer(Emitter *em, const TirOp *loop)
         if (hp->cluster) partner_decls(em, loop);
         open_tiles(em, loop, false);
     }
-    tile_scalars(em, loop);
+    hopper_tile_scalars(em, loop);
     if (hp->cluster) partner_scalars(em, loop);
     line(em, "{");
     em->ind++;
-    loop_bounds(em, loop);
+    hopper_loop_bounds(em, loop);
     if (!hp->persistent) {
         line(em, "int s_ = 0;");
         line(em, "unsigned ph_ = 0;");
@@ -887,140 +813,13 @@ static void fp8_step(Emitter *em, const char *f, int mode)
     line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) %s[0][r_] += pa_[r_];", hp->wn / 2, f);
 }
 
-static void consumer_steps(Emitter *em, const TirOp *op, const char *f);
-
-/* The partial sums of slot sl in the stream-K workspace: after the flags
- * (one a shared tile, TILEC_SK_SLOTS of them: the same place for every
- * kernel and launch, which other kernels' sums must not overwrite), M x N
- * sums a slot, one vector of four a thread at a time (coalesced). */
-static const char *sk_slot(Emitter *em, const char *sl)
-{
-    const char *v4 = em->hp->acc_int ? "int4" : "float4";
-    return S("(%s *)((char *)skw_ + TILEC_SK_SLOTS * 4) + (%s) * %" PRId64, v4, sl,
-             em->hp->pl->M * em->hp->pl->N / 4);
-}
-
-/* Stream-K, the unit of a tile's last steps, between the block's whole
- * tiles and the rest of its part (streamk_consumers): the block leaves its
- * partial sums in the workspace and sets the tile's flag; the block with
- * the tile's first steps runs the epilogue (streamk_finish). */
-static void streamk_lead(Emitter *em, const TirOp *loop)
-{
-    const HopperPlan *hp = em->hp;
-    const char *f = S("f%s", tv_sym_name(em, hp->pl->acc));
-    const char *v4 = hp->acc_int ? "int4" : "float4";
-    int64_t q = hp->wn / 8; /* vectors a 64-row block */
-    line(em, "if (skq_[2] >= 0) { /* stream-K: a tile's last steps, for the block that has its first */");
-    em->ind++;
-    line(em, "const int64_t vt_ = skq_[2];");
-    line(em, "const int kb_ = (int)skq_[3], ke_ = -1;");
-    tile_coords(em, "vt_");
-    tile_scalars(em, loop);
-    line(em, "#pragma unroll");
-    line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
-    line(em, "    #pragma unroll");
-    line(em, "    for (int r_ = 0; r_ < %" PRId64 "; ++r_) %s[m_][r_] = 0;", hp->wn / 2, f);
-    line(em, "{");
-    em->ind++;
-    consumer_steps(em, loop, f);
-    em->ind--;
-    line(em, "}");
-    line(em, "%s *const skp_ = %s;", v4, sk_slot(em, "vt_ - skq_[0]"));
-    line(em, "#pragma unroll");
-    line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
-    line(em, "    #pragma unroll");
-    line(em, "    for (int q_ = 0; q_ < %" PRId64 "; ++q_)", q);
-    line(em, "        skp_[(m_ * %" PRId64 " + q_) * %d + t_] = make_%s(%s[m_][4 * q_], %s[m_][4 * q_ + 1], %s[m_][4 * q_ + 2], "
-             "%s[m_][4 * q_ + 3]);", q, em->T, v4, f, f, f, f);
-    line(em, "__threadfence();");
-    line(em, "tilec_bar_named(1, %d); /* every thread's sums are out */", em->T);
-    line(em, "if (t_ == 0) tilec_sk_publish((unsigned *)skw_ + (vt_ - skq_[0]));");
-    em->ind--;
-    line(em, "}");
-}
-
-/* The consumers' walk with stream-K (streamk_units says in what order):
- * the whole tiles, the last steps of a tile (streamk_lead), then the rest
- * of the block's part, the kernel's body written out for the loops of the
- * first and the last (one loop with the tile's last steps inside it made
- * ptxas spill, with the accumulator's 128 registers a thread). */
-static void streamk_consumers(Emitter *em, const TirOp *loop)
-{
-    line(em, "for (int64_t j_ = 0; j_ < skq_[1]; ++j_) { /* the whole tiles */");
-    em->ind++;
-    line(em, "const int64_t vt_ = blockIdx.x + j_ * (int64_t)gridDim.x;");
-    line(em, "const int kb_ = 0, ke_ = -1; /* all the tile's steps */");
-    tile_coords(em, "vt_");
-    body_emit_ops(em, em->tir->body);
-    tv_close_loop(em);
-    streamk_lead(em, loop);
-    line(em, "for (int64_t sc_ = 0; sc_ < skq_[5]; ++sc_) { /* the rest of the block's part */");
-    em->ind++;
-    line(em, "const int64_t vt_ = skq_[4] + sc_;");
-    line(em, "const int kb_ = 0, ke_ = sc_ == skq_[5] - 1 ? (int)skq_[6] : -1; /* the tile's steps [0, ke_), all for ke_ < 0 */");
-    tile_coords(em, "vt_");
-    body_emit_ops(em, em->tir->body);
-    tv_close_loop(em);
-}
-
-/* Stream-K, the block with a tile's first steps (its last unit): once
- * the flag is set, it adds the other block's partial sums to its own and
- * goes on to the epilogue, and clears the flag for the next launch on the
- * stream.  It waits only for a block that waits for nothing before it sets
- * the flag (streamk_lead), so whatever the order in which the device runs
- * the blocks, none waits for ever; and two addends give the same sum
- * whichever is added first: the result does not depend on the timing. */
-static void streamk_finish(Emitter *em, const char *f)
-{
-    const HopperPlan *hp = em->hp;
-    const char *v4 = hp->acc_int ? "int4" : "float4";
-    int64_t q = hp->wn / 8;
-    line(em, "if (ke_ >= 0 && ke_ < pn_) { /* stream-K: another block has the tile's last steps */");
-    em->ind++;
-    line(em, "const int64_t sl_ = vt_ - skq_[0];");
-    line(em, "if (t_ == 0) {");
-    line(em, "    unsigned *const skf_ = (unsigned *)skw_ + sl_;");
-    line(em, "    tilec_sk_await(skf_);");
-    line(em, "    __threadfence();");
-    line(em, "    *skf_ = 0u; /* ready for the next launch */");
-    line(em, "}");
-    line(em, "tilec_bar_named(1, %d);", em->T);
-    line(em, "const %s *const skp_ = %s;", v4, sk_slot(em, "sl_"));
-    /* eight vectors at a time, four beside a 128-register accumulator:
-     * all of them in flight at once would take as many registers again as
-     * the accumulator (the touches keep the compiler from issuing the next
-     * group early; ptxas spilled with eight beside 64 x 256) */
-    int64_t g = hp->mb * hp->wn / 2 > 64 ? 4 : 8;
-    if (g > q) g = q;
-    line(em, "#pragma unroll");
-    line(em, "for (int m_ = 0; m_ < %d; ++m_)", hp->mb);
-    line(em, "    #pragma unroll");
-    line(em, "    for (int g_ = 0; g_ < %" PRId64 "; g_ += %" PRId64 ") {", q, g);
-    line(em, "        %s p_[%" PRId64 "];", v4, g);
-    line(em, "        #pragma unroll");
-    line(em, "        for (int h_ = 0; h_ < %" PRId64 "; ++h_) p_[h_] = tilec_sk_load(&skp_[(m_ * %" PRId64 " + g_ + h_) * %d + t_]);",
-         g, q, em->T);
-    line(em, "        #pragma unroll");
-    line(em, "        for (int h_ = 0; h_ < %" PRId64 "; ++h_) {", g);
-    line(em, "            %s[m_][4 * (g_ + h_)] += p_[h_].x;", f);
-    line(em, "            %s[m_][4 * (g_ + h_) + 1] += p_[h_].y;", f);
-    line(em, "            %s[m_][4 * (g_ + h_) + 2] += p_[h_].z;", f);
-    line(em, "            %s[m_][4 * (g_ + h_) + 3] += p_[h_].w;", f);
-    line(em, "            #pragma unroll");
-    line(em, "            for (int r_ = 0; r_ < 4; ++r_) tilec_wgmma_touch(%s[m_][4 * (g_ + h_) + r_]);", f);
-    line(em, "        }");
-    line(em, "    }");
-    em->ind--;
-    line(em, "}");
-}
-
 /* The consumers' K steps of the unit at hand, on accumulator f (op the
  * K loop). */
-static void consumer_steps(Emitter *em, const TirOp *op, const char *f)
+void hopper_consumer_steps(Emitter *em, const TirOp *op, const char *f)
 {
     const HopperPlan *hp = em->hp;
     int64_t K = hp->pl->K;
-    loop_bounds(em, op);
+    hopper_loop_bounds(em, op);
     line(em, "const int wg_ = t_ / 128;");
     line(em, "const unsigned arow_ = (unsigned)(wg_ / %d) * %" PRId64 "u * %" PRId64 "u;", hp->wg_n, hp->wm, hp->row_bytes);
     line(em, "const unsigned bcol_ = (unsigned)(wg_ %% %d) * %" PRId64 "u;", hp->wg_n,
@@ -1088,7 +887,7 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
     line(em, "{ /* K loop: wgmma on the ring's stages (%d), the producer %d step%s ahead */", hp->stages,
          hp->stages, hp->stages > 1 ? "s" : "");
     em->ind++;
-    consumer_steps(em, op, f);
+    hopper_consumer_steps(em, op, f);
     if (hp->streamk) streamk_finish(em, f);
     line(em, "%s = (%s)(pk0_ + pn_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
     em->ind--;
@@ -1314,8 +1113,8 @@ static void ghost(Emitter *em, const TirOp *loop)
 {
     line(em, "if (vghost_) { /* no tile: keep pace with the partner */");
     em->ind++;
-    tile_scalars(em, loop);
-    loop_bounds(em, loop);
+    hopper_tile_scalars(em, loop);
+    hopper_loop_bounds(em, loop);
     line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
     em->ind++;
     line(em, "tilec_mbar_wait(&hfull_[s_], ph_);");

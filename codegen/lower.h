@@ -163,7 +163,7 @@ typedef struct HopperPlan {
     const char *wgmma;  /* the name of its wgmma function (hopper_write_wgmma) */
     bool cluster;       /* launched in clusters of two that share loads by TMA multicast (hopper_check_ops) */
     bool streamk;       /* a persistent grid whose blocks may share the K steps of the last tiles (stream-K:
-                         * hopper_check_ops, open_tiles) */
+                         * streamk.c) */
     const char *why;    /* without the variant: why not (for --remarks), NULL when the kernel has no K loop of
                          * tile_mma for it to take */
     const Stmt *at;     /* that K loop (the first, of several) */
@@ -395,6 +395,21 @@ bool hopper_regs_layout(Emitter *em);
 bool hopper_tma_store(Emitter *em, Expr *e);
 bool hopper_regs_ok(const Emitter *em);
 void hopper_emit_body(Emitter *em);
+/* hopper.c's pieces that streamk.c writes with: the tile vt's coordinates,
+ * the scalars before the K loop, the loop's bounds (pk0_, pn_), the
+ * consumers' steps [kb_, ke_) on accumulator f; whether the loop has the
+ * same bounds for every tile. */
+void hopper_tile_coords(Emitter *em, const char *vt);
+void hopper_tile_scalars(Emitter *em, const TirOp *loop);
+void hopper_loop_bounds(Emitter *em, const TirOp *op);
+void hopper_consumer_steps(Emitter *em, const TirOp *op, const char *f);
+bool hopper_bounds_fixed(Emitter *em, const HopperPlan *hp, const TirOp *loop);
+/* streamk.c: stream-K on the persistent grid (hp->streamk). */
+bool streamk_ok(Emitter *em, const HopperPlan *hp, const TirOp *loop);
+void streamk_setup(Emitter *em, const TirOp *loop);
+void streamk_units(Emitter *em);
+void streamk_consumers(Emitter *em, const TirOp *loop);
+void streamk_finish(Emitter *em, const char *f);
 
 /* pipeline.c (emission) */
 int pipeline_smem_limit(int arch);
