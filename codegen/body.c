@@ -465,7 +465,10 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
     for (int i = 0; i < ns; i++)
         if (em.sym_frag[i] && !em.sym_kk[i]) em.sym_frag[i] = false;
     em.sm90_try = hp != NULL;
-    if (cuda && o->opt_level > 0) pipeline_find(&em, f->body);
+    if (cuda && o->opt_level > 0) {
+        pipeline_find(&em, f->body);
+        pipeline_release(&em, f->body);
+    }
     em.bar = "__syncthreads();";
     if (hp) {
         if (!hopper_plan(&em, hp, regs)) return false;

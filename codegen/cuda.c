@@ -45,14 +45,41 @@ static void launch_args(FILE *o, const Func *f)
     }
 }
 
+/* Whether the body names array `ctx` other than as the base of a view or
+ * in a query (tile_dim): the accesses the ALIGNED variant vectorises. */
+static bool names_array(AstVisitor *v, const Expr *e)
+{
+    if (e->kind == EX_BUILTIN) {
+        int cls = builtin_info(e->bi)->cls;
+        if (cls == BCLASS_VIEW || cls == BCLASS_QUERY) return false;
+    }
+    if (e->kind == EX_NAME && e->name && !strcmp(e->name, (const char *)v->ctx)) v->stop = true;
+    return true;
+}
+
 /* The launcher's test for the ALIGNED variant: every array's rows are
- * contiguous, and data and row strides are 16-byte aligned. */
+ * contiguous, and data and row strides are 16-byte aligned.  An array the
+ * body reads only through views is left out: view accesses (view.c) never
+ * take the ALIGNED paths, and their pipelined copies test each chunk's
+ * alignment themselves; so a weight array of 4-element rows, which no
+ * 16-byte vector can read, does not send the whole kernel, y's stores
+ * included, to the element-by-element variant. */
 static void aligned_test(FILE *o, const Func *f)
 {
     fputs("    const bool aligned_ = true", o);
     for (int i = 0; i < f->nparams; i++) {
         const Param *p = &f->params[i];
         if (p->kind != PARAM_ARRAY) continue;
+        /* (every typed specialization: sema rewrites some view loads, a
+         * permutation's, as loads of the array itself) */
+        bool direct = !f->nspecs || f->is_array_kernel || f->is_graph;
+        for (int s = 0; !direct && s < f->nspecs; s++) {
+            const Func *t = f->specs[s].typed;
+            AstVisitor v = {.expr = names_array, .inlined = true, .ctx = (void *)p->name};
+            if (!t || !t->body) direct = true;
+            else ast_walk_stmt(&v, t->body), direct = v.stop;
+        }
+        if (!direct) continue;
         fprintf(o, "\n        && tilec_array_vector_ok(%s, 16)", p->name);
     }
     fputs(";\n", o);

@@ -63,6 +63,12 @@ typedef struct PipeLoop {
     Symbol *acc;
     int64_t M, N, K; /* acc is M x N; the operands M x K and K x N */
     Dtype dtype;     /* of the operands: float16 or bfloat16 */
+    /* operand i is a view load (possibly reshaped to the operand's shape):
+     * its footprint's box is what a stage holds (box[i] elements, padded),
+     * and the operand is gathered from it (view.c, view_box_issue) */
+    bool boxed[2];
+    int64_t box[2];
+    Expr *opnd[2]; /* the operand as written: the load, its reshape, or a declaration's value */
 } PipeLoop;
 bool pipeline_match(const Stmt *st, PipeLoop *pl);
 /* A scalar parameter as passed to the kernel (rounded to its dtype). */

@@ -343,6 +343,13 @@ void view_prefetch_consume(Emitter *em, Expr *e);
 /* Bytes of the shared-memory box that load e stages its view through, or
  * 0 when it reads global memory element by element (view.c). */
 int64_t view_box_bytes(Emitter *em, Expr *e);
+/* A view load as an operand of a pipelined K loop (pipeline.c): the
+ * elements of its box (0: it cannot be one), the box's copies into dst, and
+ * the gather of the rows x cols operand from the box at `box` into dst, in
+ * tilec_swz<cols>'s layout. */
+int64_t view_pipe_box(Emitter *em, Expr *e);
+void view_box_issue(Emitter *em, Expr *e, const char *dst);
+void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int64_t rows, int64_t cols);
 /* tile_store e through its view: the value already in name's registers,
  * in tile order ord and layout l (mem_store). */
 void view_store(Emitter *em, Expr *e, const char *name, const int *ord, Lay l);
@@ -416,9 +423,14 @@ int pipeline_smem_limit(int arch);
 int pipeline_smem_limit_of(const CodegenOptions *co);
 void pipeline_emit_for(Emitter *em, const TirOp *op);
 void pipeline_find(Emitter *em, Stmt *st);
+/* After pipeline_find: drops the shared memory the scan planned for loads
+ * that pipelines with view operands now stage themselves. */
+void pipeline_release(Emitter *em, Stmt *body);
 int64_t pipeline_bytes(const Emitter *em, const PipeLoop *pl);
 /* The operand stage buffers of pipelined loop pl, as IR values (tir.c). */
 void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b);
+/* The stages of the ring of loop pl. */
+int pipeline_stages(const Emitter *em, const PipeLoop *pl);
 
 /* debug.c: tile_printf and tile_assert at their operations */
 void dbg_emit_printf(Emitter *em, Expr *e);

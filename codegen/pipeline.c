@@ -78,6 +78,39 @@ static bool async_load(const Expr *e, int64_t rows, int64_t cols, Dtype dt)
     return simple_scalar(index->args[0]) && simple_scalar(index->args[1]);
 }
 
+/* An operand read through a view: a tile_load of a view, of 16-bit
+ * elements, possibly reshaped to the operand's rows x cols (a reshape keeps
+ * the row-major order, so operand element (r, c) is the load's element r *
+ * cols + c); indices that are simple scalars, constant padding, any .order.
+ * The load, or NULL.  Whether its footprint can be a box in the stages is
+ * pipeline_find's question (view_pipe_box). */
+static Expr *view_operand(const Expr *e, int64_t rows, int64_t cols, Dtype dt)
+{
+    if (!e || e->kind != EX_BUILTIN || e->dtype != dt || e->shape.rank != 2 || e->shape.dim[0] != rows ||
+        e->shape.dim[1] != cols || (dt != DT_FLOAT16 && dt != DT_BFLOAT16))
+        return NULL;
+    if (e->bi == BI_RESHAPE) e = e->args[0];
+    if (!e || e->kind != EX_BUILTIN || e->bi != BI_LOAD || !view_arg(e) || e->dtype != dt ||
+        shape_numel(&e->shape) != rows * cols)
+        return NULL;
+    const Expr *index = NULL;
+    for (int i = 0; i < e->nopts; i++) {
+        const Option *o = &e->opts[i];
+        if (!strcmp(o->name, "index")) index = o->value;
+        else if (!strcmp(o->name, "padding") || !strcmp(o->name, "order")) {
+            if (!strcmp(o->name, "padding") && !o->value->is_const) return NULL;
+        } else if (strcmp(o->name, "shape") && strcmp(o->name, "latency")) {
+            return NULL;
+        }
+    }
+    if (!index) return NULL;
+    if (index->kind != EX_LIST) return e->shape.rank == 1 && simple_scalar(index) ? (Expr *)e : NULL;
+    if (index->nargs != e->shape.rank) return NULL;
+    for (int k = 0; k < index->nargs; k++)
+        if (!simple_scalar(index->args[k])) return NULL;
+    return (Expr *)e;
+}
+
 /* Operand i of the update: a load written in place, or a variable declared
  * by one of the body's other statements with a load. */
 static const Expr *operand_load(const Stmt *body, const Expr *arg, const Stmt **decl)
@@ -148,8 +181,14 @@ bool pipeline_match(const Stmt *st, PipeLoop *pl)
     const Stmt *decl[2];
     for (int i = 0; i < 2; i++) {
         const Expr *l = operand_load(body, m->args[i], &decl[i]);
-        if (!async_load(l, i ? K : M, i ? N : K, dt)) return false;
-        pl->load[i] = (Expr *)l;
+        pl->opnd[i] = (Expr *)l;
+        if (async_load(l, i ? K : M, i ? N : K, dt)) {
+            pl->load[i] = (Expr *)l;
+            continue;
+        }
+        pl->load[i] = view_operand(l, i ? K : M, i ? N : K, dt);
+        if (!pl->load[i]) return false;
+        pl->boxed[i] = true;
     }
     /* every other statement is the declaration of one operand */
     int ndecl = (decl[0] != NULL) + (decl[1] != NULL);
@@ -212,9 +251,30 @@ int pipeline_smem_limit_of(const CodegenOptions *co)
  * ldmatrix conflict-free but not the copies: measured on the H100 (ncu),
  * they took 2.6-3.75 times their ideal shared-memory wavefronts, over half
  * of the K loop's, and 4096^3 bf16 went from 309 to 353 TFLOP/s. */
+static int64_t pipe_operand_elems(const PipeLoop *pl, int i)
+{
+    return i ? pl->K * pl->N : pl->M * pl->K;
+}
+
+/* Operand i's part of a stage: the operand, or its view's box (and 16
+ * bytes that a gather's shifted 16-byte loads may read past its end,
+ * rounded to 128 bytes, so that the next part starts as aligned as the
+ * stage). */
+static int64_t pipe_region(const PipeLoop *pl, int i)
+{
+    return pl->boxed[i] ? (pl->box[i] + 8 + 63) / 64 * 64 : pipe_operand_elems(pl, i);
+}
+
 static int64_t pipe_stage_elems(const PipeLoop *pl)
 {
-    return pl->M * pl->K + pl->K * pl->N;
+    return pipe_region(pl, 0) + pipe_region(pl, 1);
+}
+
+/* The buffers, after the stages, that the operands read through views are
+ * gathered into before the products. */
+static int64_t pipe_gather_elems(const PipeLoop *pl)
+{
+    return (pl->boxed[0] ? pipe_operand_elems(pl, 0) : 0) + (pl->boxed[1] ? pipe_operand_elems(pl, 1) : 0);
 }
 
 /* Blocks per SM that the registers allow: the fragment accumulator (M N / T
@@ -233,20 +293,22 @@ static int64_t pipe_blocks_per_sm(const Emitter *em, const PipeLoop *pl)
  * have when that many blocks share an SM.  A block whose accumulator keeps
  * it alone on its SM (128 x 256 on 256 threads) gets the whole opt-in
  * limit; deeper rings hide more of the global-memory latency behind the
- * products. */
+ * products.  Up to eight for loops with view operands: their steps are
+ * small (a convolution's K is a few hundred) and their products few, so
+ * the loads of a whole tile should be in flight at once. */
 static int pipe_stages(const Emitter *em, const PipeLoop *pl)
 {
     int64_t b = pipe_stage_elems(pl) * 2;
     int64_t blocks = pipe_blocks_per_sm(em, pl);
-    int64_t budget = (pipeline_smem_limit_of(em->co) - 2048) / blocks;
-    for (int s = 4; s > 2; s--)
+    int64_t budget = (pipeline_smem_limit_of(em->co) - 2048) / blocks - pipe_gather_elems(pl) * 2;
+    for (int s = pl->boxed[0] || pl->boxed[1] ? 8 : 4; s > 2; s--)
         if (s * b <= budget) return s;
     return 2;
 }
 
 int64_t pipeline_bytes(const Emitter *em, const PipeLoop *pl)
 {
-    return pipe_stages(em, pl) * pipe_stage_elems(pl) * 2 + 64;
+    return (pipe_stages(em, pl) * pipe_stage_elems(pl) + pipe_gather_elems(pl)) * 2 + 64;
 }
 
 /* The copies of operand load l (rows x cols) into dst (tilec_swz<cols>'s
@@ -327,8 +389,11 @@ static void pipe_issue_step(Emitter *em, const PipeLoop *pl, const char *j, cons
 {
     line(em, "%s = (%s)(pk0_ + %s);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype), j);
     line(em, "uint16_t *pd_ = ps_ + %s * %" PRId64 ";", slot, pipe_stage_elems(pl));
-    pipe_issue(em, pl->load[0], "pd_", pl->M, pl->K);
-    pipe_issue(em, pl->load[1], S("(pd_ + %" PRId64 ")", pl->M * pl->K), pl->K, pl->N);
+    for (int i = 0; i < 2; i++) {
+        const char *dst = i ? S("(pd_ + %" PRId64 ")", pipe_region(pl, 0)) : "pd_";
+        if (pl->boxed[i]) view_box_issue(em, pl->load[i], dst);
+        else pipe_issue(em, pl->load[i], dst, i ? pl->K : pl->M, i ? pl->N : pl->K);
+    }
 }
 
 /* Inside the K loop: issues step ks_ + stages - 1 (if there is one) into
@@ -387,8 +452,27 @@ void pipeline_emit_for(Emitter *em, const TirOp *op)
     line(em, "%s", em->bar);
     if (!late) pipe_issue_ahead(em, pl, stages);
     emit_line(em->o, em->co, pl->update->loc);
-    line(em, "const %s *sa_ = (const %s *)(ps_ + rs_ * %" PRId64 ");", mk.sty, mk.sty, pipe_stage_elems(pl));
-    line(em, "const %s *sb_ = sa_ + %" PRId64 ";", mk.sty, pl->M * pl->K);
+    if (!pl->boxed[0] && !pl->boxed[1]) {
+        line(em, "const %s *sa_ = (const %s *)(ps_ + rs_ * %" PRId64 ");", mk.sty, mk.sty, pipe_stage_elems(pl));
+        line(em, "const %s *sb_ = sa_ + %" PRId64 ";", mk.sty, pl->M * pl->K);
+    } else {
+        line(em, "const uint16_t *pr_ = ps_ + rs_ * %" PRId64 ";", pipe_stage_elems(pl));
+        const char *opnd[2] = {"pr_", S("(pr_ + %" PRId64 ")", pipe_region(pl, 0))};
+        /* the operands read through views, from their boxes: step ks_'s
+         * (the loop variable is that step's while the indices are read) */
+        line(em, "%s = (%s)(pk0_ + ks_);", kn, emit_storage_type(pl->k->dtype));
+        int64_t at = stages * pipe_stage_elems(pl);
+        for (int i = 0; i < 2; i++) {
+            if (!pl->boxed[i]) continue;
+            const char *g = S("(ps_ + %" PRId64 ")", at);
+            view_box_gather(em, pl->load[i], opnd[i], g, i ? pl->K : pl->M, i ? pl->N : pl->K);
+            opnd[i] = g;
+            at += pipe_operand_elems(pl, i);
+        }
+        line(em, "%s", em->bar);
+        line(em, "const %s *sa_ = (const %s *)%s;", mk.sty, mk.sty, opnd[0]);
+        line(em, "const %s *sb_ = (const %s *)%s;", mk.sty, mk.sty, opnd[1]);
+    }
     mma_products(em, &mk, &g, pl->N, pl->K, pl->K, pl->N, true, S("f%s", tv_sym_name(em, pl->acc)));
     if (late) pipe_issue_ahead(em, pl, stages);
     line(em, "rs_ = rs_ == %d ? 0 : rs_ + 1;", stages - 1);
@@ -426,11 +510,18 @@ static void buffer_value(TirValue *v, const char *name, Dtype d, int64_t rows, i
     v->nswz = operand_swizzle(cols, &v->swz[0]) ? 1 : 0;
 }
 
+int pipeline_stages(const Emitter *em, const PipeLoop *pl)
+{
+    return pipe_stages(em, pl);
+}
+
 void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b)
 {
+    /* (an operand read through a view: the stages hold its box; the
+     * buffer is the one it is gathered into, for the products) */
     int stages = pipe_stages(em, pl);
-    buffer_value(a, "sa_", pl->dtype, pl->M, pl->K, stages);
-    buffer_value(b, "sb_", pl->dtype, pl->K, pl->N, stages);
+    buffer_value(a, "sa_", pl->dtype, pl->M, pl->K, pl->boxed[0] ? 1 : stages);
+    buffer_value(b, "sb_", pl->dtype, pl->K, pl->N, pl->boxed[1] ? 1 : stages);
 }
 
 /* Finds the loops to pipeline (the accumulator must be in fragments) and
@@ -439,7 +530,10 @@ void pipeline_find(Emitter *em, Stmt *st)
 {
     if (!st) return;
     PipeLoop pl;
-    if (st->kind == ST_FOR && em->npipes < 16 && pipeline_match(st, &pl) && em->sym_frag[pl.acc->id] &&
+    bool boxes = pipeline_match(st, &pl);
+    for (int i = 0; boxes && i < 2; i++)
+        if (pl.boxed[i] && (pl.box[i] = view_pipe_box(em, pl.load[i])) == 0) boxes = false;
+    if (st->kind == ST_FOR && em->npipes < 16 && boxes && em->sym_frag[pl.acc->id] &&
         (pl.dtype == DT_FLOAT16 || pl.dtype == DT_BFLOAT16 || em->sm90_try)) {
         em->pipes[em->npipes++] = pl; /* its buffers: smem.c */
         return;
@@ -448,4 +542,48 @@ void pipeline_find(Emitter *em, Stmt *st)
     pipeline_find(em, st->else_s);
     pipeline_find(em, st->body);
     for (int i = 0; i < st->nitems; i++) pipeline_find(em, st->items[i]);
+}
+
+/* After pipeline_find: the loads that loops with view operands now copy
+ * into their stages need neither the shared mirrors nor the box the scan
+ * planned for them (they would only cost the block shared memory, and
+ * nvcc warns of them as unused). */
+typedef struct Release {
+    Emitter *em;
+    int64_t vbox;
+} Release;
+
+static bool clear_mirrors(AstVisitor *v, const Expr *e)
+{
+    Emitter *em = v->ctx;
+    if (e->id >= 0 && e->id <= em->k->nexprs) em->tmp_smem[e->id] = false;
+    return true;
+}
+
+static bool boxes_left(AstVisitor *v, const Expr *e)
+{
+    Release *r = v->ctx;
+    for (int i = 0; i < r->em->npipes; i++)
+        for (int j = 0; j < 2; j++)
+            if (r->em->pipes[i].boxed[j] && r->em->pipes[i].opnd[j] == e) {
+                AstVisitor c = {.expr = clear_mirrors, .inlined = true, .ctx = r->em};
+                ast_walk_expr(&c, e);
+                return false;
+            }
+    if (e->kind == EX_BUILTIN && e->bi == BI_LOAD) {
+        int64_t b = view_box_bytes(r->em, (Expr *)e);
+        if (b > r->vbox) r->vbox = b;
+    }
+    return true;
+}
+
+void pipeline_release(Emitter *em, Stmt *body)
+{
+    bool any = false;
+    for (int i = 0; i < em->npipes; i++) any |= em->pipes[i].boxed[0] || em->pipes[i].boxed[1];
+    if (!any) return;
+    Release r = {em, 0};
+    AstVisitor v = {.expr = boxes_left, .inlined = true, .ctx = &r};
+    ast_walk_stmt(&v, body);
+    em->vbox_bytes = r.vbox;
 }

@@ -304,6 +304,7 @@ static void lower_stmt(Lower *L, Stmt *st)
             int at = em->tir->nvalues - 2 * em->npipes + 2 * (int)(pl - em->pipes);
             op->bufs[0] = &em->tir->values[at];
             op->bufs[1] = &em->tir->values[at + 1];
+            op->stages = pipeline_stages(em, pl);
         }
         if (st->init_s) INTO(L, &op->init, lower_list(L, st->init_s));
         if (pl) break; /* pipeline.c lowers the rest itself */
@@ -550,8 +551,8 @@ static void print_home(FILE *o, const TirKernel *k, const TirValue *v)
     case TIR_SMEM:
         fputs("smem ", o);
         print_swizzles(o, v);
-        fprintf(o, "(%" PRId64 ",%" PRId64 "):(%" PRId64 ",1), %d stages", v->shape.dim[0], v->shape.dim[1], v->shape.dim[1],
-                v->stages);
+        fprintf(o, "(%" PRId64 ",%" PRId64 "):(%" PRId64 ",1)", v->shape.dim[0], v->shape.dim[1], v->shape.dim[1]);
+        if (v->stages > 1) fprintf(o, ", %d stages", v->stages);
         return;
     case TIR_REPL:
         fprintf(o, "replicated ((%" PRId64 ",%" PRId64 "),1):((1,0),0)", v->n, k->threads / v->n);
@@ -690,9 +691,13 @@ static void print_op(FILE *o, const TirKernel *k, const TirOp *op, int ind)
         indent(o, ind);
         fprintf(o, "pipelined K loop (%s < ", pl->k->name);
         print_expr(o, k, pl->hi, NULL);
-        fprintf(o, "): %s = mma(load(%s) -> %%%s, load(%s) -> %%%s, %s), copied %d step%s ahead\n", pl->acc->name,
-                pl->load[0]->args[0]->name, op->bufs[0]->name, pl->load[1]->args[0]->name, op->bufs[1]->name,
-                pl->acc->name, op->bufs[0]->stages - 1, op->bufs[0]->stages > 2 ? "s" : "");
+        fprintf(o, "): %s = mma(", pl->acc->name);
+        for (int i = 0; i < 2; i++) {
+            fprintf(o, "load(%s) -> ", pl->load[i]->args[0]->name);
+            if (pl->boxed[i]) fprintf(o, "box of %" PRId64 " -> ", pl->box[i]);
+            fprintf(o, "%%%s, ", op->bufs[i]->name);
+        }
+        fprintf(o, "%s), copied %d step%s ahead\n", pl->acc->name, op->stages - 1, op->stages > 2 ? "s" : "");
         return;
     }
     case TIR_BLOCK:

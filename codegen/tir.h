@@ -89,6 +89,7 @@ struct TirOp {
     const Stmt *stmt;    /* the source statement (loops) */
     const struct PipeLoop *pipe; /* TIR_PIPELINED_FOR, with its operand buffers: */
     TirValue *bufs[2];
+    int stages;          /* TIR_PIPELINED_FOR: its ring's */
     TirOp *pre, *kids, *else_kids, *init, *step; /* lists, linked by next */
     TirOp *next;
 };

@@ -133,7 +133,20 @@ typedef struct Box {
     /* NULL, or a run-time condition the plan needs (an inner extent that
      * comes from the array, a multiple of the tile's extent along it) */
     const char *guard;
+    /* what each term's start is known to be a multiple of (0: it is 0),
+     * for the alignment of the corner (box_residue) */
+    int64_t mul[VIEW_MAX_TERMS];
+    int64_t cst[VIEW_MAX_TERMS]; /* where mul is 0: the start's value */
+    /* rel[t] again, as numbers: (l<rk>_ / rdiv) % rmod (no modulo where
+     * rmod is 0), or 0 where rk is -1 (box_offset) */
+    int rk[VIEW_MAX_TERMS];
+    int64_t rdiv[VIEW_MAX_TERMS], rmod[VIEW_MAX_TERMS];
 } Box;
+
+static void rel_set(Box *b, int t, const char *rel, int k, int64_t div, int64_t mod)
+{
+    b->rel[t] = rel, b->rk[t] = k, b->rdiv[t] = div, b->rmod[t] = mod;
+}
 
 /* The tile's footprint in the array when its spans are static (above),
  * for loads and stores on CUDA. */
@@ -168,6 +181,11 @@ static bool plan_footprint(Emitter *em, Expr *e, const View *v, Box *b)
             P *= ce[q];
         }
         const char *l = S("l%d_", k);
+        /* the tile's origin along k where its index is a constant (else -1) */
+        const Option *io = ast_option(e, "index");
+        const Expr *ix = io && io->value->kind == EX_LIST ? io->value->args[k] : io ? io->value : NULL;
+        int64_t oc = ix && ix->is_const && !ix->cval.is_float && ix->cval.i >= 0 ? ix->cval.i * S : -1;
+        for (int q = 0; q < n; q++) b->cst[ts[q]] = 0;
         if (!inner_const && n > 1) {
             /* Only inside one run of the fastest term, which must then be a
              * multiple of the tile's extent: a run-time guard (one per tile;
@@ -175,31 +193,40 @@ static bool plan_footprint(Emitter *em, Expr *e, const View *v, Box *b)
             if (b->guard) return false;
             b->guard = S("%s %% %" PRId64 " == 0", view_ext_c(em->ar, v->term[ts[0]].ext, S("p_%s.shape[%%d]", v->base->name)), S);
             const char *below = S("te%d_", ts[0]);
-            start[ts[0]] = S("(%s %% %s)", o, below), span[ts[0]] = S, b->rel[ts[0]] = l;
+            start[ts[0]] = S("(%s %% %s)", o, below), span[ts[0]] = S, b->mul[ts[0]] = 1;
+            rel_set(b, ts[0], l, k, 1, 0);
             for (int q = 1; q < n; q++) {
                 start[ts[q]] = q == n - 1 ? S("(%s / (%s))", o, below) : S("((%s / (%s)) %% te%d_)", o, below, ts[q]);
-                span[ts[q]] = 1, b->rel[ts[q]] = "0";
+                span[ts[q]] = 1, b->mul[ts[q]] = 1;
+                rel_set(b, ts[q], "0", -1, 1, 0);
                 if (q < n - 1) below = S("%s * te%d_", below, ts[q]);
             }
         } else if (n == 1) {
-            start[ts[0]] = o, span[ts[0]] = S, b->rel[ts[0]] = l;
+            /* (o<k>_ is the tile's index times S) */
+            start[ts[0]] = o, span[ts[0]] = S, b->mul[ts[0]] = oc < 0 ? S : 0, b->cst[ts[0]] = oc;
+            rel_set(b, ts[0], l, k, 1, 0);
         } else if (S % P == 0) {
             /* the tile starts at a multiple of P: the inner terms run whole */
             int64_t below = 1;
             for (int q = 0; q < n - 1; q++) {
-                start[ts[q]] = "0", span[ts[q]] = ce[q];
-                b->rel[ts[q]] = below == 1 ? S("(%s %% %" PRId64 ")", l, ce[q]) : S("((%s / %" PRId64 ") %% %" PRId64 ")", l, below, ce[q]);
+                start[ts[q]] = "0", span[ts[q]] = ce[q], b->mul[ts[q]] = 0;
+                rel_set(b, ts[q], below == 1 ? S("(%s %% %" PRId64 ")", l, ce[q]) : S("((%s / %" PRId64 ") %% %" PRId64 ")", l, below, ce[q]),
+                        k, below, ce[q]);
                 below *= ce[q];
             }
             start[ts[n - 1]] = S("(%s / %" PRId64 ")", o, P), span[ts[n - 1]] = S / P;
-            b->rel[ts[n - 1]] = S("(%s / %" PRId64 ")", l, P);
+            b->mul[ts[n - 1]] = oc < 0 ? S / P : 0, b->cst[ts[n - 1]] = oc / P;
+            rel_set(b, ts[n - 1], S("(%s / %" PRId64 ")", l, P), k, P, 0);
         } else if (ce[0] % S == 0) {
             /* the tile lies inside one run of the fastest term */
+            /* (a multiple of S: so are o<k>_ and ce[0]) */
             int64_t below = ce[0];
-            start[ts[0]] = S("(%s %% %" PRId64 ")", o, ce[0]), span[ts[0]] = S, b->rel[ts[0]] = l;
+            start[ts[0]] = S("(%s %% %" PRId64 ")", o, ce[0]), span[ts[0]] = S, b->mul[ts[0]] = S;
+            rel_set(b, ts[0], l, k, 1, 0);
             for (int q = 1; q < n; q++) {
                 start[ts[q]] = q == n - 1 ? S("(%s / %" PRId64 ")", o, below) : S("((%s / %" PRId64 ") %% %" PRId64 ")", o, below, ce[q]);
-                span[ts[q]] = 1, b->rel[ts[q]] = "0";
+                span[ts[q]] = 1, b->mul[ts[q]] = 1;
+                rel_set(b, ts[q], "0", -1, 1, 0);
                 if (q < n - 1) below *= ce[q];
             }
         } else {
@@ -456,6 +483,279 @@ void view_load(Emitter *em, Expr *e)
         em->ind--;
         line(em, "}");
     }
+}
+
+/* ---- boxes in pipelined K loops -------------------------------------------
+ *
+ * pipeline.c's K loops also take operands that are view loads (reshaped to
+ * the operand's shape or not) whose footprint is static: a stage of the ring
+ * holds the footprint's box rather than the operand, filled by asynchronous
+ * copies several steps ahead (view_box_issue), and when its step comes the
+ * block gathers the operand from the box into the products' buffer
+ * (view_box_gather).  That is the halo tile of an im2col: the taps' windows
+ * overlap in the box and each array element is fetched once per tile, and
+ * the global reads are in flight for the steps between, where the register
+ * prefetch above covers one step.
+ *
+ * The box is row-major with the array's last axis fastest, copied in chunks
+ * of V elements along that axis (16-, 8- or 4-byte cp.async).  For the
+ * chunks to be aligned the box starts V-aligned: its corner along the last
+ * axis, lo, rounded down to a multiple of V, the `shift` lo - that before
+ * the footprint's first element.  Where lo's residue modulo V is known at
+ * compile time (the tile's origin is a multiple of the tile's extent, so
+ * each term's start is a multiple of something known: box_residue) the
+ * shift is a constant and the row exactly as long as it needs to be;
+ * otherwise it is computed at run time and the row has room for V - 1 more.
+ * A chunk that is not wholly inside the array, not contiguous or not
+ * aligned in memory is copied element by element with the view's padding
+ * (the edges; every chunk of an array whose strides forbid vectors). */
+
+typedef struct PipeBox {
+    Box b;
+    int V;       /* elements a chunk: 8, 4, 2 (16-, 8-, 4-byte copies), or 1 (element by element) */
+    int64_t sh;  /* the shift, or -1 where it is known at run time only */
+    int64_t ext; /* the box row's length, a multiple of V */
+    int64_t n;   /* elements: the box's other extents times ext */
+} PipeBox;
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b, b = t;
+    }
+    return a;
+}
+
+/* lo<j>_ = r (mod g), or exactly r where g is 0. */
+static void box_residue(const View *v, const Box *b, int j, int64_t *g, int64_t *r)
+{
+    *g = 0;
+    *r = v->off[j];
+    for (int t = 0; t < v->nterms; t++) {
+        int64_t c = v->a[j][t];
+        if (!c) continue;
+        if (c < 0) *r += c * (b->span[t] - 1);
+        if (b->mul[t]) *g = gcd64(*g, (c < 0 ? -c : c) * b->mul[t]);
+        else *r += c * b->cst[t];
+    }
+}
+
+static bool plan_pipe_box(Emitter *em, Expr *e, const View *v, PipeBox *p)
+{
+    if (dtype_bits(e->dtype) != 16 || !plan_footprint(em, e, v, &p->b) || p->b.guard) return false;
+    int last = p->b.rank - 1;
+    int64_t ext = p->b.ext[last], g, r;
+    box_residue(v, &p->b, last, &g, &r);
+    p->V = 1, p->sh = 0, p->ext = ext;
+    for (int V = 8; V >= 2; V /= 2) {
+        bool known = g == 0 || g % V == 0;
+        int64_t sh = known ? ((r % V) + V) % V : V - 1;
+        int64_t len = (sh + ext + V - 1) / V * V;
+        if ((len - ext) * 4 > ext) continue; /* a quarter of the row wasted, at most */
+        p->V = V, p->sh = known ? sh : -1, p->ext = len;
+        break;
+    }
+    p->n = p->ext;
+    for (int j = 0; j < last; j++) p->n *= p->b.ext[j];
+    return p->n * 2 <= 32 * 1024;
+}
+
+int64_t view_pipe_box(Emitter *em, Expr *e)
+{
+    const View *v = view_arg(e);
+    PipeBox p;
+    if (!v || e->bi != BI_LOAD || !plan_pipe_box(em, e, v, &p)) return 0;
+    return p.n;
+}
+
+/* The box's row-major strides, its rows p->ext long. */
+static void pipe_box_strides(const PipeBox *p, int64_t *st)
+{
+    int64_t r = 1;
+    for (int j = p->b.rank - 1; j >= 0; j--) st[j] = r, r *= j == p->b.rank - 1 ? p->ext : p->b.ext[j];
+}
+
+/* The box's corner along the last axis (lo_) and the shift (sh_). */
+static void pipe_box_shift(Emitter *em, const PipeBox *p)
+{
+    line(em, "const int64_t lo_ = %s;", p->b.lo[p->b.rank - 1]);
+    if (p->sh >= 0) line(em, "const int sh_ = %" PRId64 ";", p->sh);
+    else line(em, "const int sh_ = (int)(((lo_ %% %d) + %d) %% %d);", p->V, p->V, p->V);
+}
+
+void view_box_issue(Emitter *em, Expr *e, const char *dst)
+{
+    const View *v = view_arg(e);
+    PipeBox p;
+    plan_pipe_box(em, e, v, &p);
+    const char *arr = S("p_%s", v->base->name);
+    const Shape *s = &e->shape;
+    int last = p.b.rank - 1;
+    int64_t per_row = p.ext / p.V, chunks = p.n / p.V, reps = (chunks + em->T - 1) / em->T;
+    line(em, "{ /* tile_load %s: its box of %s, %" PRId64 " elements, asynchronously */", e->args[0]->name,
+         v->base->name, p.n);
+    em->ind++;
+    mem_origin(em, e, s);
+    pipe_box_shift(em, &p);
+    for (int j = 0; j < last; j++) line(em, "const int64_t lo%d_ = %s;", j, p.b.lo[j]);
+    line(em, "const uint16_t *p_ = (const uint16_t *)%s.data;", arr);
+    line(em, "const uint16_t pad_ = %s;", mem_pad_value(em, e->dtype, v->padding));
+    line(em, "%s", reps <= 8 ? "#pragma unroll" : "#pragma unroll 1");
+    line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
+    em->ind++;
+    line(em, "const int c_ = t_ + r_ * %d;", em->T);
+    if (chunks % em->T) line(em, "if (c_ >= %" PRId64 ") break;", chunks);
+    char *in = S("true"), *row = S("(int64_t)0");
+    int64_t below = per_row;
+    for (int j = last - 1; j >= 0; j--) {
+        if (p.b.ext[j] == 1) line(em, "const int64_t g%d_ = lo%d_;", j, j);
+        else if (j == 0) line(em, "const int64_t g%d_ = lo%d_ + c_ / %" PRId64 ";", j, j, below);
+        else line(em, "const int64_t g%d_ = lo%d_ + (c_ / %" PRId64 ") %% %" PRId64 ";", j, j, below, p.b.ext[j]);
+        below *= p.b.ext[j];
+        in = S("%s && g%d_ >= 0 && g%d_ < %s.shape[%d]", in, j, j, arr, j);
+        row = S("%s + g%d_ * %s.strides[%d]", row, j, arr, j);
+    }
+    line(em, "tilec_box_copy<%d>(%s + c_ * %d, p_, %s, lo_ - sh_ + (c_ %% %" PRId64 ") * %d, %s.shape[%d], "
+             "%s.strides[%d], %s, pad_);",
+         p.V, dst, p.V, row, per_row, p.V, arr, last, arr, last, in);
+    em->ind--;
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
+}
+
+/* The box offset, less the shift, of the tile element with row-major
+ * index i: box_coord's expressions evaluated. */
+static int64_t box_offset(const View *v, const PipeBox *p, const Shape *s, const int64_t *bst, int64_t i)
+{
+    int64_t l[TILE_MAX_RANK];
+    for (int k = s->rank - 1; k >= 0; k--) l[k] = i % s->dim[k], i /= s->dim[k];
+    int64_t off = 0;
+    for (int j = 0; j < p->b.rank; j++) {
+        if (p->b.ext[j] == 1 && j != p->b.rank - 1) continue;
+        int64_t r = 0;
+        for (int t = 0; t < v->nterms; t++) {
+            int64_t c = v->a[j][t];
+            if (!c) continue;
+            int64_t rel = p->b.rk[t] < 0 ? 0 : l[p->b.rk[t]] / p->b.rdiv[t];
+            if (p->b.rk[t] >= 0 && p->b.rmod[t]) rel %= p->b.rmod[t];
+            r += c > 0 ? c * rel : c * (rel - (p->b.span[t] - 1));
+        }
+        off += r * bst[j];
+    }
+    return off;
+}
+
+/* How the tile's runs of 8 (row-major) lie in the box: RUNS_ALIGNED, each
+ * 8 consecutive elements at a multiple of 8 (the shift included: one
+ * 16-byte load); RUNS_CONTIGUOUS, 8 consecutive elements anywhere (two
+ * loads and a shift: the windows of an im2col, one tap further along
+ * each); RUNS_SCATTERED otherwise (element by element). */
+enum { RUNS_SCATTERED, RUNS_CONTIGUOUS, RUNS_ALIGNED };
+
+static int box_runs(const View *v, const PipeBox *p, const Shape *s, const int64_t *bst)
+{
+    bool aligned = p->sh >= 0;
+    for (int64_t i = 0; i < shape_numel(s); i += 8) {
+        int64_t o = box_offset(v, p, s, bst, i);
+        for (int e = 1; e < 8; e++)
+            if (box_offset(v, p, s, bst, i + e) != o + e) return RUNS_SCATTERED;
+        if ((o + (aligned ? p->sh : 0)) % 8) aligned = false;
+    }
+    return aligned ? RUNS_ALIGNED : RUNS_CONTIGUOUS;
+}
+
+/* The gather: operand run q_ (8 elements of a row) at a time, one 16-byte
+ * store each.  A run starts at a multiple of 8 of the tile's row-major
+ * index and tile extents are powers of two, so an element's tile
+ * coordinates are its run's plus constants (i_ = ib_ | e_: no carries),
+ * and nvcc folds most of each element's box offset into an immediate.
+ * Tiles wholly inside the view (all but the view's edges) skip the bounds:
+ * two copies of the loop, the branch uniform across the block. */
+void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int64_t rows, int64_t cols)
+{
+    const View *v = view_arg(e);
+    PipeBox p;
+    plan_pipe_box(em, e, v, &p);
+    const char *arr = S("p_%s", v->base->name);
+    const Shape *s = &e->shape;
+    int ord[TILE_MAX_RANK];
+    mem_tile_order(e, s->rank, ord);
+    int64_t bst[TILE_MAX_RANK];
+    pipe_box_strides(&p, bst);
+    int64_t runs = rows * cols / 8, per_row = cols / 8, reps = (runs + em->T - 1) / em->T;
+    line(em, "{ /* tile_load %s from its box: the %" PRId64 " x %" PRId64 " operand */", e->args[0]->name, rows, cols);
+    em->ind++;
+    view_prologue(em, e, v, s, arr);
+    pipe_box_shift(em, &p);
+    line(em, "(void)lo_;");
+    /* the view's extents left after the tile's corner, clamped to the
+     * tile (32-bit), 0 along every axis where a corner is negative */
+    char *ok = S("true"), *full = S("true");
+    for (int k = 0; k < s->rank; k++) ok = S("%s && o%d_ >= 0", ok, k);
+    line(em, "const bool ok_ = %s;", ok);
+    for (int k = 0; k < s->rank; k++) {
+        line(em, "const int r%d_ = !ok_ || x%d_ - o%d_ <= 0 ? 0 : x%d_ - o%d_ >= %" PRId64 " ? %" PRId64 " : (int)(x%d_ - o%d_);",
+             k, ord[k], k, ord[k], k, s->dim[k], s->dim[k], ord[k], k);
+        full = S("%s && r%d_ == %" PRId64, full, k, s->dim[k]);
+    }
+    line(em, "const uint16_t *vb_ = %s;", box);
+    char *bix = S("sh_");
+    for (int j = 0; j < p.b.rank; j++) {
+        if (p.b.ext[j] == 1 && j != p.b.rank - 1) continue;
+        bix = S("%s + (%s) * %" PRId64, bix, box_coord(em, v, &p.b, j), bst[j]);
+    }
+    const char *lpad = mem_pad_value(em, e->dtype, ex_opt_int(e, "padding", 0));
+    int runs_kind = box_runs(v, &p, s, bst);
+    for (int whole = 1; whole >= 0; whole--) {
+        line(em, whole ? "if (%s) {" : "} else {", full);
+        em->ind++;
+        line(em, "#pragma unroll");
+        line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
+        em->ind++;
+        line(em, "const int q_ = t_ + r_ * %d;", em->T);
+        if (runs % em->T) line(em, "if (q_ >= %" PRId64 ") break;", runs);
+        line(em, "const int row_ = q_ / %" PRId64 ", col_ = (q_ %% %" PRId64 ") * 8;", per_row, per_row);
+        line(em, "const int ib_ = row_ * %" PRId64 " + col_;", cols);
+        if (whole && runs_kind != RUNS_SCATTERED) {
+            line(em, "const int i_ = ib_;");
+            for (int k = 0; k < s->rank; k++) line(em, "const int l%d_ = %s; (void)l%d_;", k, tv_coord(em, "i_", s, k), k);
+            const char *d = S("(uint4 *)(%s + tilec_swz<%" PRId64 ">(row_, col_))", dst, cols);
+            if (runs_kind == RUNS_ALIGNED) {
+                line(em, "*%s = *(const uint4 *)(vb_ + %s);", d, bix);
+            } else {
+                line(em, "const int a_ = %s;", bix);
+                line(em, "const uint4 *pv_ = (const uint4 *)(vb_ + (a_ & ~7));");
+                line(em, "*%s = tilec_shift_h8(pv_[0], pv_[1], a_ & 7);", d);
+            }
+            em->ind--;
+            line(em, "}");
+            em->ind--;
+            continue;
+        }
+        line(em, "union { uint4 w; uint16_t h[8]; } u_;");
+        line(em, "#pragma unroll");
+        line(em, "for (int e_ = 0; e_ < 8; ++e_) {");
+        em->ind++;
+        line(em, "const int i_ = ib_ | e_;");
+        char *inv = S("true");
+        for (int k = 0; k < s->rank; k++) {
+            line(em, "const int l%d_ = %s; (void)l%d_;", k, tv_coord(em, "i_", s, k), k);
+            inv = S("%s && l%d_ < r%d_", inv, k, k);
+        }
+        if (whole) line(em, "u_.h[e_] = vb_[%s];", bix);
+        else line(em, "u_.h[e_] = %s ? vb_[%s] : %s;", inv, bix, lpad);
+        em->ind--;
+        line(em, "}");
+        line(em, "*(uint4 *)(%s + tilec_swz<%" PRId64 ">(row_, col_)) = u_.w;", dst, cols);
+        em->ind--;
+        line(em, "}");
+        em->ind--;
+    }
+    line(em, "}");
+    em->ind--;
+    line(em, "}");
 }
 
 /* ---- one iteration ahead ---------------------------------------------------

@@ -730,6 +730,73 @@ __device__ __forceinline__ void tilec_pipe_copy16(uint16_t *dst, const uint16_t 
 #endif
 }
 
+/* One chunk of V 16-bit elements of a view's box (codegen/view.c,
+ * view_box_issue): columns c .. c+V-1 of the row that starts at src + row
+ * (when row_in: the row lies inside the array), cols long at stride cs,
+ * into dst; what lies outside the array reads pad.  A chunk wholly inside a
+ * contiguous row and aligned to its size is one asynchronous copy of 2V
+ * bytes (sm_80 and later); the others, at the edges, element by element. */
+template <int V>
+__device__ __forceinline__ void tilec_box_copy(uint16_t *dst, const uint16_t *src, int64_t row, int64_t c, int64_t cols,
+                                               int64_t cs, bool row_in, uint16_t pad)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if (V > 1 && row_in && cs == 1 && c >= 0 && c + V <= cols) {
+        const uint16_t *p = src + row + c;
+        if (((uintptr_t)p & (uintptr_t)(2 * V - 1)) == 0) {
+            const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+            if (V == 8)
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(p) : "memory");
+            else
+                asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(p), "n"(2 * V) : "memory");
+            return;
+        }
+    }
+#endif
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+        const int64_t ce = c + e;
+        dst[e] = row_in && ce >= 0 && ce < cols ? src[row + ce * cs] : pad;
+    }
+}
+
+/* __byte_perm (PRMT), and its definition for the host (tests/unit/test_swz.cu):
+ * result byte i is byte ((sel >> 4i) & 7) of the eight of y:x, x's first. */
+__host__ __device__ __forceinline__ unsigned tilec_byte_perm(unsigned x, unsigned y, unsigned sel)
+{
+#if defined(__CUDA_ARCH__)
+    return __byte_perm(x, y, sel);
+#else
+    const unsigned long long xy = ((unsigned long long)y << 32) | x;
+    unsigned r = 0;
+    for (int i = 0; i < 4; ++i) r |= (unsigned)((xy >> (8 * ((sel >> (4 * i)) & 7))) & 0xffu) << (8 * i);
+    return r;
+#endif
+}
+
+/* The 8 16-bit elements s .. s+7 (0 <= s < 8) of the 16 in a, b (a's
+ * first): a gather's run that starts anywhere in a view's box, read as the
+ * two aligned 16-byte words around it (codegen/view.c, view_box_gather).
+ * Whole words by selects, the odd half by a byte permutation. */
+__host__ __device__ __forceinline__ uint4 tilec_shift_h8(uint4 a, uint4 b, int s)
+{
+    const unsigned w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+    const int q = s >> 1;
+    unsigned v[5];
+#pragma unroll
+    for (int i = 0; i < 5; ++i) {
+        const unsigned x = (q & 2) ? w[i + 2] : w[i], y = (q & 2) ? w[i + 3] : w[i + 1];
+        v[i] = (q & 1) ? y : x;
+    }
+    const unsigned sel = (s & 1) ? 0x5432u : 0x3210u;
+    uint4 r;
+    r.x = tilec_byte_perm(v[0], v[1], sel);
+    r.y = tilec_byte_perm(v[1], v[2], sel);
+    r.z = tilec_byte_perm(v[2], v[3], sel);
+    r.w = tilec_byte_perm(v[3], v[4], sel);
+    return r;
+}
+
 /* Closes the group of copies issued since the last commit. */
 __device__ __forceinline__ void tilec_pipe_commit()
 {

@@ -149,6 +149,30 @@ sed 's|k < tile_dim(a, 1) / 128|k < tile_bid(0) + 1|' "$F8" > "$OUT/f8t.tile.c"
 expect_rc "--remarks, tile-dependent K loop" 0 "$TILEC" -O2 --arch=sm_90 --remarks -o "$OUT/f8t.cu" "$OUT/f8t.tile.c"
 has "still a persistent grid" "$OUT/err" "remark: Hopper variant [BN=128] for sm_90a builds: wgmma m64n128k32 e4m3, 2 consumer warpgroups of 64 x 128, 4 TMA stages of 32768 bytes, a persistent grid, the epilogue"
 lacks "no stream-K for a tile-dependent K loop" "$OUT/f8t.cu" "tilec_streamk_tiles"
+# K loops whose operands are view loads (examples/conv1d: y = w @ im2col(x))
+# run as copy pipelines of the views' boxes: asynchronous copies of each
+# footprint several steps ahead, the operand gathered from the box (a
+# shifted 16-byte run where the window starts anywhere); arrays read only
+# through views do not count against the ALIGNED variant; no Hopper variant.
+C1=examples/conv1d/conv1d.tile.c
+expect_rc "conv1d on sm_90" 0 "$TILEC" -O2 --arch=sm_90 --remarks -o "$OUT/c1.cu" "$C1"
+has "view box copied ahead" "$OUT/c1.cu" "/* tile_load xc: its box of x, 1152 elements, asynchronously */"
+has "box chunks of 16 bytes" "$OUT/c1.cu" "tilec_box_copy<8>((pd_ + 2112) + c_ * 8, p_,"
+has "w's box in 8-byte chunks" "$OUT/c1.cu" "tilec_box_copy<4>(pd_ + c_ * 4, p_,"
+has "unaligned windows shifted" "$OUT/c1.cu" "tilec_shift_h8(pv_[0], pv_[1], a_ & 7);"
+has "whole tiles skip the bounds" "$OUT/c1.cu" "if (true && r0_ == 1 && r1_ == 32 && r2_ == 64) {"
+has "y's alignment tested" "$OUT/c1.cu" "&& tilec_array_vector_ok(y, 16);"
+lacks "view-only x leaves ALIGNED alone" "$OUT/c1.cu" "tilec_array_vector_ok(x, 16)"
+lacks "view-only w leaves ALIGNED alone" "$OUT/c1.cu" "tilec_array_vector_ok(w, 16)"
+has "no Hopper variant for view operands" "$OUT/err" "an operand read through a view (TMA takes arrays); sm_90 runs the mma.sync kernel"
+expect_rc "conv1d --emit=tir" 0 "$TILEC" -O2 --arch=sm_90 --emit=tir "$C1"
+has "tir shows the boxes" "$OUT/out" "acc = mma(load(wm) -> box of 2048 -> %sa_, load(xc) -> box of 1152 -> %sb_, acc), copied 7 steps ahead"
+expect_rc "conv1d at -O1" 0 "$TILEC" -O1 --arch=sm_90 -o "$OUT/c1o1.cu" "$C1"
+lacks "-O1: no pipeline" "$OUT/c1o1.cu" "tilec_box_copy"
+# conv2d's im2col needs a run-time condition for its footprint (C a
+# multiple of BK): not pipelined, the register prefetch as before
+expect_rc "conv2d on sm_90" 0 "$TILEC" -O2 --arch=sm_90 -o "$OUT/c2.cu" examples/conv2d/conv2d.tile.c
+lacks "conv2d: no box pipeline" "$OUT/c2.cu" "tilec_box_copy"
 expect_rc "--remarks on sm_80" 0 "$TILEC" -O2 --arch=sm_80 --remarks -o "$OUT/f8.cu" "$F8"
 lacks "no Hopper remarks for sm_80" "$OUT/err" "Hopper variant"
 expect_rc "no remarks without --remarks" 0 "$TILEC" -O2 --arch=sm_90 -o "$OUT/f8.cu" "$F8"

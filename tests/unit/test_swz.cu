@@ -8,7 +8,8 @@
  *   - cp.async: the eight runs that eight consecutive threads copy (run
  *     u0 .. u0+7 in row-major order, u0 a multiple of 8) land in one
  *     128-byte line, each in a different bank group;
- *   - tilec_swz_step, the shortcut tile_mma's K loop takes, agrees with it.
+ *   - tilec_swz_step, the shortcut tile_mma's K loop takes, agrees with it;
+ *   - tilec_shift_h8 (a view gather's unaligned run) picks the right halves.
  * Built and run by tests/nvcc_check.sh (nvcc compiles it for the host). */
 #include <cstdio>
 #include <cstdlib>
@@ -89,8 +90,29 @@ template <int C> static void check(int rows)
     if (C >= 16) check_step<C>(rows); /* tile_mma's operand rows have 16 columns or more */
 }
 
+/* tilec_shift_h8, the shifter of the view gathers' runs: for every shift
+ * and random halves, the eight halves s .. s+7 of the sixteen, in order. */
+static void check_shift()
+{
+    unsigned seed = 12345u;
+    for (int rep = 0; rep < 200; rep++) {
+        unsigned short h[16];
+        for (int i = 0; i < 16; i++) h[i] = (unsigned short)((seed = seed * 1664525u + 1013904223u) >> 16);
+        uint4 a, b;
+        std::memcpy(&a, h, 16);
+        std::memcpy(&b, h + 8, 16);
+        for (int s = 0; s < 8; s++) {
+            uint4 r = tilec_shift_h8(a, b, s);
+            unsigned short got[8];
+            std::memcpy(got, &r, 16);
+            expect(std::memcmp(got, h + s, 16) == 0, "tilec_shift_h8 gives halves s .. s+7", 0, s, rep);
+        }
+    }
+}
+
 int main()
 {
+    check_shift();
     check<8>(64);
     check<16>(64);
     check<32>(128);
