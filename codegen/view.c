@@ -193,7 +193,8 @@ static bool plan_footprint(Emitter *em, Expr *e, const View *v, Box *b)
             if (b->guard) return false;
             b->guard = S("%s %% %" PRId64 " == 0", view_ext_c(em->ar, v->term[ts[0]].ext, S("p_%s.shape[%%d]", v->base->name)), S);
             const char *below = S("te%d_", ts[0]);
-            start[ts[0]] = S("(%s %% %s)", o, below), span[ts[0]] = S, b->mul[ts[0]] = 1;
+            /* (o<k>_, and by the guard the run, a multiple of S) */
+            start[ts[0]] = S("(%s %% %s)", o, below), span[ts[0]] = S, b->mul[ts[0]] = S;
             rel_set(b, ts[0], l, k, 1, 0);
             for (int q = 1; q < n; q++) {
                 start[ts[q]] = q == n - 1 ? S("(%s / (%s))", o, below) : S("((%s / (%s)) %% te%d_)", o, below, ts[q]);
@@ -543,7 +544,7 @@ static void box_residue(const View *v, const Box *b, int j, int64_t *g, int64_t 
 
 static bool plan_pipe_box(Emitter *em, Expr *e, const View *v, PipeBox *p)
 {
-    if (dtype_bits(e->dtype) != 16 || !plan_footprint(em, e, v, &p->b) || p->b.guard) return false;
+    if (dtype_bits(e->dtype) != 16 || !plan_footprint(em, e, v, &p->b)) return false;
     int last = p->b.rank - 1;
     int64_t ext = p->b.ext[last], g, r;
     box_residue(v, &p->b, last, &g, &r);
@@ -566,7 +567,29 @@ int64_t view_pipe_box(Emitter *em, Expr *e)
     const View *v = view_arg(e);
     PipeBox p;
     if (!v || e->bi != BI_LOAD || !plan_pipe_box(em, e, v, &p)) return 0;
-    return p.n;
+    /* under a guard, the stage holds the tile itself where it fails */
+    return p.b.guard && shape_numel(&e->shape) > p.n ? shape_numel(&e->shape) : p.n;
+}
+
+/* Where the footprint's guard fails (view_box_issue): the tile itself,
+ * element by element through the view's general addressing, row-major into
+ * dst; view_box_gather then copies it as it is. */
+static void pipe_tile_fallback(Emitter *em, Expr *e, const View *v, const char *dst)
+{
+    const char *arr = S("p_%s", v->base->name);
+    const Shape *s = &e->shape;
+    int ord[TILE_MAX_RANK];
+    mem_tile_order(e, s->rank, ord);
+    view_prologue(em, e, v, s, arr);
+    line(em, "const uint16_t *p_ = (const uint16_t *)%s.data;", arr);
+    line(em, "#pragma unroll 1");
+    line(em, "for (int i_ = t_; i_ < %" PRId64 "; i_ += %d) {", shape_numel(s), em->T);
+    em->ind++;
+    element_coords(em, v, s, ord, arr);
+    line(em, "%s[i_] = in_view_ && in_array_ ? p_[%s] : in_view_ ? %s : %s;", dst, offset_c(em, v, arr),
+         mem_pad_value(em, e->dtype, v->padding), mem_pad_value(em, e->dtype, ex_opt_int(e, "padding", 0)));
+    em->ind--;
+    line(em, "}");
 }
 
 /* The box's row-major strides, its rows p->ext long. */
@@ -593,10 +616,18 @@ void view_box_issue(Emitter *em, Expr *e, const char *dst)
     const Shape *s = &e->shape;
     int last = p.b.rank - 1;
     int64_t per_row = p.ext / p.V, chunks = p.n / p.V, reps = (chunks + em->T - 1) / em->T;
+    if (p.b.guard) {
+        line(em, "if (!(%s)) { /* tile_load %s: the footprint is not a box */", p.b.guard, e->args[0]->name);
+        em->ind++;
+        pipe_tile_fallback(em, e, v, dst);
+        em->ind--;
+        line(em, "} else");
+    }
     line(em, "{ /* tile_load %s: its box of %s, %" PRId64 " elements, asynchronously */", e->args[0]->name,
          v->base->name, p.n);
     em->ind++;
-    mem_origin(em, e, s);
+    if (p.b.guard) view_prologue(em, e, v, s, arr); /* (the corner reads the inner extents, te<t>_) */
+    else mem_origin(em, e, s);
     pipe_box_shift(em, &p);
     for (int j = 0; j < last; j++) line(em, "const int64_t lo%d_ = %s;", j, p.b.lo[j]);
     line(em, "const uint16_t *p_ = (const uint16_t *)%s.data;", arr);
@@ -685,6 +716,21 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
     int64_t bst[TILE_MAX_RANK];
     pipe_box_strides(&p, bst);
     int64_t runs = rows * cols / 8, per_row = cols / 8, reps = (runs + em->T - 1) / em->T;
+    if (p.b.guard) {
+        line(em, "if (!(%s)) { /* tile_load %s: the tile as view_box_issue left it */", p.b.guard, e->args[0]->name);
+        em->ind++;
+        line(em, "#pragma unroll");
+        line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
+        em->ind++;
+        line(em, "const int q_ = t_ + r_ * %d;", em->T);
+        if (runs % em->T) line(em, "if (q_ >= %" PRId64 ") break;", runs);
+        line(em, "const int row_ = q_ / %" PRId64 ", col_ = (q_ %% %" PRId64 ") * 8;", per_row, per_row);
+        line(em, "*(uint4 *)(%s + tilec_swz<%" PRId64 ">(row_, col_)) = *(const uint4 *)(%s + q_ * 8);", dst, cols, box);
+        em->ind--;
+        line(em, "}");
+        em->ind--;
+        line(em, "} else");
+    }
     line(em, "{ /* tile_load %s from its box: the %" PRId64 " x %" PRId64 " operand */", e->args[0]->name, rows, cols);
     em->ind++;
     view_prologue(em, e, v, s, arr);

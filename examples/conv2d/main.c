@@ -9,6 +9,9 @@
  *   N = 1, H = 6, W = 37, C = 3, CO = 5: a wide, short image (OW = 37 or 19
  *     spans two or three BW tiles), 9*C = 27 less than one BK chunk, and
  *     fewer output channels than one BCO tile;
+ *   N = 2, H = 11, W = 19, C = 64, CO = 70: C a multiple of both BKs, where
+ *     the K loop copies each chunk's footprint as a box (a chunk is one tap's
+ *     run of channels), against the two sizes above, where it cannot;
  * for both strides and every compiled (BW, BK) pair.
  * Tolerance: a product of two float16 values has at most 22 significant
  * bits, so it is exact in float32; each float32 addition of the K = 9*C
@@ -87,10 +90,10 @@ static void conv_free(Conv *v)
 
 int main(void)
 {
-    const int64_t sizes[2][5] = {{2, 13, 13, 40, 70}, {1, 6, 37, 3, 5}}; /* n, h, w, c, co */
+    const int64_t sizes[3][5] = {{2, 13, 13, 40, 70}, {1, 6, 37, 3, 5}, {2, 11, 19, 64, 70}}; /* n, h, w, c, co */
     const int32_t bws[2] = {16, 32}, bks[2] = {32, 64};
     char what[96];
-    for (int z = 0; z < 2; z++)
+    for (int z = 0; z < 3; z++)
         for (int s = 1; s <= 2; s++) {
             const int64_t *d = sizes[z];
             Conv v = conv_new(d[0], d[1], d[2], d[3], d[4], s);

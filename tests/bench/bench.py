@@ -1242,11 +1242,13 @@ def wl_conv1d(c):
     # The same convolution written with views (tests/bench/kernels/conv1d_view.tile.c):
     # y[n] = w @ im2col(x[n]), a K loop over (tap, channel) rows.
     y.zero_()
+    # conv1d_view_b3: the same kernel built for three blocks an SM
     vv = {}
-    for ck in (32, 64):
-        for bt in (64, 128):
-            vv["%dx%d" % (ck, bt)] = (lambda ck, bt: lambda: c.tc.launcher(
-                "conv1d_view", ((ho + bt - 1) // bt, (co + 63) // 64, nb), x, w, y, kw, 64, ck, bt))(ck, bt)
+    for kern in ("conv1d_view", "conv1d_view_b3"):
+        for ck in (32, 64):
+            for bt in (64, 128):
+                vv["%s%dx%d" % ("b3:" if kern.endswith("b3") else "", ck, bt)] = (lambda kern, ck, bt: lambda: c.tc.launcher(
+                    kern, ((ho + bt - 1) // bt, (co + 63) // 64, nb), x, w, y, kw, 64, ck, bt))(kern, ck, bt)
     c.tilec_best(wl, "conv1d_view", list(vv), lambda v: vv[v](), chk("tilec conv1d view", lambda: y), y,
                  label="CKxBT", note="output (N, co, ho); y = w @ im2col(x) through views", row="tilec, views")
     c.head_to_head(wl, "cuDNN (F.conv1d)", ("speed", 2.0), mine="tilec, views")
