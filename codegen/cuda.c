@@ -360,7 +360,15 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
             /* static: each .cu keeps its kernels to itself, so two files
              * with a kernel of the same name link (--symbol-prefix names
              * their launchers apart). */
-            if (co->min_blocks) fprintf(o, "static __global__ void __launch_bounds__(%d, %d) ", plan.threads, co->min_blocks);
+            /* A K loop whose view operands are boxes under a run-time
+             * condition (pipeline.c) says one block an SM outright: ptxas
+             * (CUDA 13) otherwise held those kernels, whose fallback paths
+             * make them long, to 80 or 128 registers and spilled 12-60
+             * bytes (conv2d); stated, it gives them what they need.  (Not
+             * for every view pipeline: conv1d's would then take more
+             * registers than two blocks an SM allow, and run slower.) */
+            int minb = co->min_blocks ? co->min_blocks : co->opt_level > 0 && pipeline_has_guarded_views(k->body) ? 1 : 0;
+            if (minb) fprintf(o, "static __global__ void __launch_bounds__(%d, %d) ", plan.threads, minb);
             else fprintf(o, "static __global__ void __launch_bounds__(%d) ", plan.threads);
             kernel_name(o, f, sp);
             fputc('(', o);

@@ -348,6 +348,9 @@ int64_t view_box_bytes(Emitter *em, Expr *e);
  * the gather of the rows x cols operand from the box at `box` into dst, in
  * tilec_swz<cols>'s layout. */
 int64_t view_pipe_box(Emitter *em, Expr *e);
+/* Whether load e's view nests an extent of its array inside a mode (its
+ * footprint is then a box only under a run-time condition). */
+bool view_inner_dynamic(const Expr *e);
 void view_box_issue(Emitter *em, Expr *e, const char *dst);
 void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int64_t rows, int64_t cols);
 /* tile_store e through its view: the value already in name's registers,
@@ -423,6 +426,10 @@ int pipeline_smem_limit(int arch);
 int pipeline_smem_limit_of(const CodegenOptions *co);
 void pipeline_emit_for(Emitter *em, const TirOp *op);
 void pipeline_find(Emitter *em, Stmt *st);
+/* Whether a K loop under st would take view operands whose footprints are
+ * boxes only under a run-time condition (before lowering: the kernel's
+ * launch bounds, codegen/cuda.c). */
+bool pipeline_has_guarded_views(const Stmt *st);
 /* After pipeline_find: drops the shared memory the scan planned for loads
  * that pipelines with view operands now stage themselves. */
 void pipeline_release(Emitter *em, Stmt *body);

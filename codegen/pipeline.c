@@ -524,6 +524,21 @@ void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b)
     buffer_value(b, "sb_", pl->dtype, pl->K, pl->N, pl->boxed[1] ? 1 : stages);
 }
 
+bool pipeline_has_guarded_views(const Stmt *st)
+{
+    if (!st) return false;
+    PipeLoop pl;
+    if (st->kind == ST_FOR && pipeline_match(st, &pl))
+        for (int i = 0; i < 2; i++)
+            if (pl.boxed[i] && view_inner_dynamic(pl.load[i])) return true;
+    if (pipeline_has_guarded_views(st->then_s) || pipeline_has_guarded_views(st->else_s) ||
+        pipeline_has_guarded_views(st->body))
+        return true;
+    for (int i = 0; i < st->nitems; i++)
+        if (pipeline_has_guarded_views(st->items[i])) return true;
+    return false;
+}
+
 /* Finds the loops to pipeline (the accumulator must be in fragments) and
  * makes room for their buffers. */
 void pipeline_find(Emitter *em, Stmt *st)

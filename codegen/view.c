@@ -48,12 +48,13 @@ static void element_coords(Emitter *em, const View *v, const Shape *s, const int
             line(em, "const int64_t u%d_ = w%d_;", ts[0], m);
             continue;
         }
+        /* (extents of the array: tilec_vdiv, tilec_vmod, 32-bit where they fit) */
         const char *below = "1";
         for (int q = 0; q < n; q++) {
             const char *ext = S("te%d_", ts[q]);
-            if (q == n - 1) line(em, "const int64_t u%d_ = w%d_ / (%s);", ts[q], m, below);
-            else if (q == 0) line(em, "const int64_t u%d_ = w%d_ %% %s;", ts[q], m, ext);
-            else line(em, "const int64_t u%d_ = (w%d_ / (%s)) %% %s;", ts[q], m, below, ext);
+            if (q == n - 1) line(em, "const int64_t u%d_ = tilec_vdiv(w%d_, %s);", ts[q], m, below);
+            else if (q == 0) line(em, "const int64_t u%d_ = tilec_vmod(w%d_, %s);", ts[q], m, ext);
+            else line(em, "const int64_t u%d_ = tilec_vmod(tilec_vdiv(w%d_, %s), %s);", ts[q], m, below, ext);
             below = q == 0 ? ext : S("%s * %s", below, ext);
         }
     }
@@ -194,10 +195,11 @@ static bool plan_footprint(Emitter *em, Expr *e, const View *v, Box *b)
             b->guard = S("%s %% %" PRId64 " == 0", view_ext_c(em->ar, v->term[ts[0]].ext, S("p_%s.shape[%%d]", v->base->name)), S);
             const char *below = S("te%d_", ts[0]);
             /* (o<k>_, and by the guard the run, a multiple of S) */
-            start[ts[0]] = S("(%s %% %s)", o, below), span[ts[0]] = S, b->mul[ts[0]] = S;
+            start[ts[0]] = S("tilec_vmod(%s, %s)", o, below), span[ts[0]] = S, b->mul[ts[0]] = S;
             rel_set(b, ts[0], l, k, 1, 0);
             for (int q = 1; q < n; q++) {
-                start[ts[q]] = q == n - 1 ? S("(%s / (%s))", o, below) : S("((%s / (%s)) %% te%d_)", o, below, ts[q]);
+                start[ts[q]] = q == n - 1 ? S("tilec_vdiv(%s, %s)", o, below)
+                                          : S("tilec_vmod(tilec_vdiv(%s, %s), te%d_)", o, below, ts[q]);
                 span[ts[q]] = 1, b->mul[ts[q]] = 1;
                 rel_set(b, ts[q], "0", -1, 1, 0);
                 if (q < n - 1) below = S("%s * te%d_", below, ts[q]);
@@ -542,6 +544,20 @@ static void box_residue(const View *v, const Box *b, int j, int64_t *g, int64_t 
     }
 }
 
+bool view_inner_dynamic(const Expr *e)
+{
+    const View *v = view_arg(e);
+    for (int m = 0; v && m < v->rank; m++) {
+        int ts[VIEW_MAX_TERMS];
+        int n = view_mode_terms(v, m, ts);
+        for (int q = 0; q < n - 1; q++) {
+            const ViewExt *x = v->term[ts[q]].ext;
+            if (x->axis >= 0 || x->inner || x->times) return true;
+        }
+    }
+    return false;
+}
+
 static bool plan_pipe_box(Emitter *em, Expr *e, const View *v, PipeBox *p)
 {
     if (dtype_bits(e->dtype) != 16 || !plan_footprint(em, e, v, &p->b)) return false;
@@ -582,9 +598,14 @@ static void pipe_tile_fallback(Emitter *em, Expr *e, const View *v, const char *
     mem_tile_order(e, s->rank, ord);
     view_prologue(em, e, v, s, arr);
     line(em, "const uint16_t *p_ = (const uint16_t *)%s.data;", arr);
-    line(em, "#pragma unroll 1");
-    line(em, "for (int i_ = t_; i_ < %" PRId64 "; i_ += %d) {", shape_numel(s), em->T);
+    /* (unrolled as the other element loops are: a rolled loop here made
+     * ptxas hold conv2d's kernels to 80 registers, and spill) */
+    int64_t n = shape_numel(s), reps = (n + em->T - 1) / em->T;
+    line(em, "#pragma unroll");
+    line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
     em->ind++;
+    line(em, "const int i_ = t_ + r_ * %d;", em->T);
+    if (n % em->T) line(em, "if (i_ >= %" PRId64 ") break;", n);
     element_coords(em, v, s, ord, arr);
     line(em, "%s[i_] = in_view_ && in_array_ ? p_[%s] : in_view_ ? %s : %s;", dst, offset_c(em, v, arr),
          mem_pad_value(em, e->dtype, v->padding), mem_pad_value(em, e->dtype, ex_opt_int(e, "padding", 0)));

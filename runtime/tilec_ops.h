@@ -111,6 +111,45 @@ TILEC_OP int64_t tilec_sdiv(int64_t a, int64_t b)
     return a / b;
 }
 TILEC_OP uint64_t tilec_udiv(uint64_t a, uint64_t b) { return b ? a / b : 0; }
+/* A view's coordinate split by an extent that is known at run time only
+ * (codegen/view.c): a / b and a % b as C has them, in 32 bits where both
+ * fit (always, in practice), where a 64-bit division is a long subroutine
+ * on the GPU that the element and box loops of a view would run per step
+ * and per element. */
+/* The rare 64-bit case as a plain shift-and-subtract loop, no call: a
+ * call (the 64-bit division subroutine, or an out-of-line function) made
+ * ptxas save registers around it in the pipelined view kernels, which it
+ * counts as spills.  C's truncating quotient and remainder; 0 for b = 0. */
+TILEC_OP void tilec_vdivmod64_(int64_t a, int64_t b, int64_t *q, int64_t *r)
+{
+    const uint64_t ua = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, ub = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+    uint64_t uq = 0, ur = 0;
+    if (ub) {
+#if defined(__CUDACC__)
+#pragma unroll 1
+#endif
+        for (int i = 63; i >= 0; --i) {
+            ur = (ur << 1) | ((ua >> i) & 1u);
+            if (ur >= ub) ur -= ub, uq |= (uint64_t)1 << i;
+        }
+    }
+    *q = (a < 0) != (b < 0) ? (int64_t)(0 - uq) : (int64_t)uq;
+    *r = a < 0 ? (int64_t)(0 - ur) : (int64_t)ur;
+}
+TILEC_OP int64_t tilec_vdiv(int64_t a, int64_t b)
+{
+    if ((uint64_t)a <= 0xffffffffu && b > 0 && b <= (int64_t)0xffffffffu) return (int64_t)((uint32_t)a / (uint32_t)b);
+    int64_t q, r;
+    tilec_vdivmod64_(a, b, &q, &r);
+    return q;
+}
+TILEC_OP int64_t tilec_vmod(int64_t a, int64_t b)
+{
+    if ((uint64_t)a <= 0xffffffffu && b > 0 && b <= (int64_t)0xffffffffu) return (int64_t)((uint32_t)a % (uint32_t)b);
+    int64_t q, r;
+    tilec_vdivmod64_(a, b, &q, &r);
+    return r;
+}
 TILEC_OP int64_t tilec_srem(int64_t a, int64_t b) { return (b == 0 || b == -1) ? 0 : a % b; }
 TILEC_OP uint64_t tilec_urem(uint64_t a, uint64_t b) { return b ? a % b : 0; }
 TILEC_OP uint64_t tilec_shl(uint64_t a, int64_t n, int bits)

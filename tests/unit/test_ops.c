@@ -5,7 +5,8 @@
  * compared with the correctly rounded 1/d in every binade of its range, at
  * 2^15 evenly spaced mantissas and both ends of each, and above it (to
  * FLT_MAX) and at NaN for what it gives there; the GPU side of the
- * tanh forms is tests/kernels/ops_float's tanh_forms on the device. */
+ * tanh forms is tests/kernels/ops_float's tanh_forms on the device.
+ * Also the view helpers tilec_vdiv and tilec_vmod against C's / and %. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -84,8 +85,34 @@ static void test_inv1p_host(void)
     CHECK(isnan(tilec_inv1p_exp2f_at(NAN, 0)), "NaN in");
 }
 
+/* tilec_vdiv and tilec_vmod (a view's coordinates split by extents of the
+ * array): C's / and % on the 32-bit path and on the shift-and-subtract
+ * path of the other cases (negative, 64-bit, INT64_MIN, b = 0 gives 0). */
+static void test_vdiv(void)
+{
+    uint64_t s = 88172645463325252u;
+    int bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        int64_t a = (int64_t)s, b = (int64_t)(s * 2654435761u);
+        switch (i % 4) {
+        case 0: a = (int64_t)(s & 0xffffffffu), b = (int64_t)((s >> 32) % 5000 + 1); break; /* the 32-bit path */
+        case 1: a >>= (i % 60), b >>= (i % 62); break;
+        case 2: a = -(int64_t)(s % 100000), b = (int64_t)(s % 97) + 1; break;
+        default: break;
+        }
+        if (b == 0 || (a == INT64_MIN && b == -1)) continue;
+        if (tilec_vdiv(a, b) != a / b || tilec_vmod(a, b) != a % b) bad++;
+    }
+    CHECK(bad == 0, "%d of 200000 quotients or remainders differ from C's", bad);
+    CHECK(tilec_vdiv(INT64_MIN, 3) == INT64_MIN / 3 && tilec_vmod(INT64_MIN, 3) == INT64_MIN % 3, "INT64_MIN / 3");
+    CHECK(tilec_vdiv(5, 0) == 0 && tilec_vmod(5, 0) == 0, "division by 0 gives 0");
+    CHECK(tilec_vdiv(0xffffffffLL, 0xffffffffLL) == 1 && tilec_vmod(0x100000000LL, 7) == 0x100000000LL % 7, "edges of 32 bits");
+}
+
 int main(void)
 {
+    test_vdiv();
     test_rcp_fmaf();
     test_inv1p_host();
     return check_done("ops");
