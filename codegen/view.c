@@ -718,6 +718,18 @@ static int box_runs(const View *v, const PipeBox *p, const Shape *s, const int64
     return aligned ? RUNS_ALIGNED : RUNS_CONTIGUOUS;
 }
 
+/* Opens the loop over a thread's runs of 8 operand elements: run q_, at
+ * (row_, col_) of the operand (the caller closes it). */
+static void gather_runs_open(Emitter *em, int64_t runs, int64_t per_row)
+{
+    line(em, "#pragma unroll");
+    line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", (runs + em->T - 1) / em->T);
+    em->ind++;
+    line(em, "const int q_ = t_ + r_ * %d;", em->T);
+    if (runs % em->T) line(em, "if (q_ >= %" PRId64 ") break;", runs);
+    line(em, "const int row_ = q_ / %" PRId64 ", col_ = (q_ %% %" PRId64 ") * 8;", per_row, per_row);
+}
+
 /* The gather: operand run q_ (8 elements of a row) at a time, one 16-byte
  * store each.  A run starts at a multiple of 8 of the tile's row-major
  * index and tile extents are powers of two, so an element's tile
@@ -736,16 +748,11 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
     mem_tile_order(e, s->rank, ord);
     int64_t bst[TILE_MAX_RANK];
     pipe_box_strides(&p, bst);
-    int64_t runs = rows * cols / 8, per_row = cols / 8, reps = (runs + em->T - 1) / em->T;
+    int64_t runs = rows * cols / 8, per_row = cols / 8;
     if (p.b.guard) {
         line(em, "if (!(%s)) { /* tile_load %s: the tile as view_box_issue left it */", p.b.guard, e->args[0]->name);
         em->ind++;
-        line(em, "#pragma unroll");
-        line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
-        em->ind++;
-        line(em, "const int q_ = t_ + r_ * %d;", em->T);
-        if (runs % em->T) line(em, "if (q_ >= %" PRId64 ") break;", runs);
-        line(em, "const int row_ = q_ / %" PRId64 ", col_ = (q_ %% %" PRId64 ") * 8;", per_row, per_row);
+        gather_runs_open(em, runs, per_row);
         line(em, "*(uint4 *)(%s + tilec_swz<%" PRId64 ">(row_, col_)) = *(const uint4 *)(%s + q_ * 8);", dst, cols, box);
         em->ind--;
         line(em, "}");
@@ -778,12 +785,7 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
     for (int whole = 1; whole >= 0; whole--) {
         line(em, whole ? "if (%s) {" : "} else {", full);
         em->ind++;
-        line(em, "#pragma unroll");
-        line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
-        em->ind++;
-        line(em, "const int q_ = t_ + r_ * %d;", em->T);
-        if (runs % em->T) line(em, "if (q_ >= %" PRId64 ") break;", runs);
-        line(em, "const int row_ = q_ / %" PRId64 ", col_ = (q_ %% %" PRId64 ") * 8;", per_row, per_row);
+        gather_runs_open(em, runs, per_row);
         line(em, "const int ib_ = row_ * %" PRId64 " + col_;", cols);
         if (whole && runs_kind != RUNS_SCATTERED) {
             line(em, "const int i_ = ib_;");
