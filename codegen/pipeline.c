@@ -55,6 +55,28 @@ static bool simple_scalar(const Expr *e)
     }
 }
 
+/* The .index of load e when its options are all ones a pipeline takes (and
+ * its indices simple scalars, one per axis), else NULL: .shape, .latency,
+ * a constant .padding (with zero_pad, TILE_PAD_UNDETERMINED or
+ * TILE_PAD_ZERO only), and .order where order_ok. */
+static const Expr *load_index(const Expr *e, bool zero_pad, bool order_ok)
+{
+    const Expr *index = NULL;
+    for (int i = 0; i < e->nopts; i++) {
+        const Option *o = &e->opts[i];
+        if (!strcmp(o->name, "index")) index = o->value;
+        else if (!strcmp(o->name, "padding")) {
+            if (!o->value->is_const || (zero_pad && o->value->cval.i != 0 && o->value->cval.i != 1)) return NULL;
+        } else if (!(order_ok && !strcmp(o->name, "order")) && strcmp(o->name, "shape") && strcmp(o->name, "latency")) {
+            return NULL; /* anything a later version adds */
+        }
+    }
+    if (!index || index->kind != EX_LIST || index->nargs != e->shape.rank) return NULL;
+    for (int k = 0; k < index->nargs; k++)
+        if (!simple_scalar(index->args[k])) return NULL;
+    return index;
+}
+
 /* An operand load we can copy asynchronously: rows x cols of 16-bit
  * elements from a rank-2 array parameter, identity order, zero padding. */
 static bool async_load(const Expr *e, int64_t rows, int64_t cols, Dtype dt)
@@ -63,27 +85,15 @@ static bool async_load(const Expr *e, int64_t rows, int64_t cols, Dtype dt)
     const Expr *arr = e->args[0];
     if (arr->kind != EX_NAME || !arr->sym || arr->sym->kind != SYM_PARAM || arr->sym->param->rank != 2) return false;
     if (e->dtype != dt || e->shape.rank != 2 || e->shape.dim[0] != rows || e->shape.dim[1] != cols) return false;
-    const Expr *index = NULL;
-    for (int i = 0; i < e->nopts; i++) {
-        const Option *o = &e->opts[i];
-        if (!strcmp(o->name, "index")) index = o->value;
-        else if (!strcmp(o->name, "padding")) {
-            /* TILE_PAD_UNDETERMINED (reads 0) or TILE_PAD_ZERO */
-            if (!o->value->is_const || (o->value->cval.i != 0 && o->value->cval.i != 1)) return false;
-        } else if (strcmp(o->name, "shape") && strcmp(o->name, "latency")) {
-            return false; /* .order, or anything a later version adds */
-        }
-    }
-    if (!index || index->kind != EX_LIST || index->nargs != 2) return false;
-    return simple_scalar(index->args[0]) && simple_scalar(index->args[1]);
+    return load_index(e, true, false) != NULL;
 }
 
 /* An operand read through a view: a tile_load of a view, of 16-bit
  * elements, possibly reshaped to the operand's rows x cols (a reshape keeps
  * the row-major order, so operand element (r, c) is the load's element r *
- * cols + c); indices that are simple scalars, constant padding, any .order.
- * The load, or NULL.  Whether its footprint can be a box in the stages is
- * pipeline_find's question (view_pipe_box). */
+ * cols + c); any constant padding and .order.  The load, or NULL.  Whether
+ * its footprint can be a box in the stages is pipeline_find's question
+ * (view_pipe_box). */
 static Expr *view_operand(const Expr *e, int64_t rows, int64_t cols, Dtype dt)
 {
     if (!e || e->kind != EX_BUILTIN || e->dtype != dt || e->shape.rank != 2 || e->shape.dim[0] != rows ||
@@ -91,23 +101,8 @@ static Expr *view_operand(const Expr *e, int64_t rows, int64_t cols, Dtype dt)
         return NULL;
     if (e->bi == BI_RESHAPE) e = e->args[0];
     if (!e || e->kind != EX_BUILTIN || e->bi != BI_LOAD || !view_arg(e) || e->dtype != dt ||
-        shape_numel(&e->shape) != rows * cols)
+        shape_numel(&e->shape) != rows * cols || !load_index(e, false, true))
         return NULL;
-    const Expr *index = NULL;
-    for (int i = 0; i < e->nopts; i++) {
-        const Option *o = &e->opts[i];
-        if (!strcmp(o->name, "index")) index = o->value;
-        else if (!strcmp(o->name, "padding") || !strcmp(o->name, "order")) {
-            if (!strcmp(o->name, "padding") && !o->value->is_const) return NULL;
-        } else if (strcmp(o->name, "shape") && strcmp(o->name, "latency")) {
-            return NULL;
-        }
-    }
-    if (!index) return NULL;
-    if (index->kind != EX_LIST) return e->shape.rank == 1 && simple_scalar(index) ? (Expr *)e : NULL;
-    if (index->nargs != e->shape.rank) return NULL;
-    for (int k = 0; k < index->nargs; k++)
-        if (!simple_scalar(index->args[k])) return NULL;
     return (Expr *)e;
 }
 
@@ -524,19 +519,20 @@ void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b)
     buffer_value(b, "sb_", pl->dtype, pl->K, pl->N, pl->boxed[1] ? 1 : stages);
 }
 
-bool pipeline_has_guarded_views(const Stmt *st)
+static bool guarded_views(AstVisitor *v, const Stmt *st)
 {
-    if (!st) return false;
     PipeLoop pl;
     if (st->kind == ST_FOR && pipeline_match(st, &pl))
         for (int i = 0; i < 2; i++)
-            if (pl.boxed[i] && view_inner_dynamic(pl.load[i])) return true;
-    if (pipeline_has_guarded_views(st->then_s) || pipeline_has_guarded_views(st->else_s) ||
-        pipeline_has_guarded_views(st->body))
-        return true;
-    for (int i = 0; i < st->nitems; i++)
-        if (pipeline_has_guarded_views(st->items[i])) return true;
-    return false;
+            if (pl.boxed[i] && view_inner_dynamic(pl.load[i])) v->stop = true;
+    return true;
+}
+
+bool pipeline_has_guarded_views(const Stmt *st)
+{
+    AstVisitor v = {.stmt = guarded_views};
+    ast_walk_stmt(&v, st);
+    return v.stop;
 }
 
 /* Finds the loops to pipeline (the accumulator must be in fragments) and

@@ -144,9 +144,24 @@ typedef struct Box {
     int64_t rdiv[VIEW_MAX_TERMS], rmod[VIEW_MAX_TERMS];
 } Box;
 
-static void rel_set(Box *b, int t, const char *rel, int k, int64_t div, int64_t mod)
+/* Term t's coordinate relative to its first in the tile: (l<k>_ / div) %
+ * mod (no division where div is 1, no modulo where mod is 0), or 0 where k
+ * is -1; as numbers (box_offset) and as the expression (box_coord). */
+static void rel_set(Emitter *em, Box *b, int t, int k, int64_t div, int64_t mod)
 {
-    b->rel[t] = rel, b->rk[t] = k, b->rdiv[t] = div, b->rmod[t] = mod;
+    b->rk[t] = k, b->rdiv[t] = div, b->rmod[t] = mod;
+    const char *l = S("l%d_", k);
+    if (k < 0) b->rel[t] = "0";
+    else if (div == 1 && !mod) b->rel[t] = l;
+    else if (div == 1) b->rel[t] = S("(%s %% %" PRId64 ")", l, mod);
+    else if (!mod) b->rel[t] = S("(%s / %" PRId64 ")", l, div);
+    else b->rel[t] = S("((%s / %" PRId64 ") %% %" PRId64 ")", l, div, mod);
+}
+
+/* Whether extent x comes from the array (else it is a constant, x->add). */
+static bool ext_of_array(const ViewExt *x)
+{
+    return x->axis >= 0 || x->inner || x->times;
 }
 
 /* The tile's footprint in the array when its spans are static (above),
@@ -173,15 +188,14 @@ static bool plan_footprint(Emitter *em, Expr *e, const View *v, Box *b)
         bool inner_const = true;
         for (int q = 0; q < n - 1; q++) {
             const ViewExt *x = v->term[ts[q]].ext;
-            if (x->axis >= 0 || x->inner || x->times) {
-                inner_const = false; /* an extent of the array */
+            if (ext_of_array(x)) {
+                inner_const = false;
                 ce[q] = 0;
                 continue;
             }
             ce[q] = x->add;
             P *= ce[q];
         }
-        const char *l = S("l%d_", k);
         /* the tile's origin along k where its index is a constant (else -1) */
         const Option *io = ast_option(e, "index");
         const Expr *ix = io && io->value->kind == EX_LIST ? io->value->args[k] : io ? io->value : NULL;
@@ -196,40 +210,39 @@ static bool plan_footprint(Emitter *em, Expr *e, const View *v, Box *b)
             const char *below = S("te%d_", ts[0]);
             /* (o<k>_, and by the guard the run, a multiple of S) */
             start[ts[0]] = S("tilec_vmod(%s, %s)", o, below), span[ts[0]] = S, b->mul[ts[0]] = S;
-            rel_set(b, ts[0], l, k, 1, 0);
+            rel_set(em, b, ts[0], k, 1, 0);
             for (int q = 1; q < n; q++) {
                 start[ts[q]] = q == n - 1 ? S("tilec_vdiv(%s, %s)", o, below)
                                           : S("tilec_vmod(tilec_vdiv(%s, %s), te%d_)", o, below, ts[q]);
                 span[ts[q]] = 1, b->mul[ts[q]] = 1;
-                rel_set(b, ts[q], "0", -1, 1, 0);
+                rel_set(em, b, ts[q], -1, 1, 0);
                 if (q < n - 1) below = S("%s * te%d_", below, ts[q]);
             }
         } else if (n == 1) {
             /* (o<k>_ is the tile's index times S) */
             start[ts[0]] = o, span[ts[0]] = S, b->mul[ts[0]] = oc < 0 ? S : 0, b->cst[ts[0]] = oc;
-            rel_set(b, ts[0], l, k, 1, 0);
+            rel_set(em, b, ts[0], k, 1, 0);
         } else if (S % P == 0) {
             /* the tile starts at a multiple of P: the inner terms run whole */
             int64_t below = 1;
             for (int q = 0; q < n - 1; q++) {
                 start[ts[q]] = "0", span[ts[q]] = ce[q], b->mul[ts[q]] = 0;
-                rel_set(b, ts[q], below == 1 ? S("(%s %% %" PRId64 ")", l, ce[q]) : S("((%s / %" PRId64 ") %% %" PRId64 ")", l, below, ce[q]),
-                        k, below, ce[q]);
+                rel_set(em, b, ts[q], k, below, ce[q]);
                 below *= ce[q];
             }
             start[ts[n - 1]] = S("(%s / %" PRId64 ")", o, P), span[ts[n - 1]] = S / P;
             b->mul[ts[n - 1]] = oc < 0 ? S / P : 0, b->cst[ts[n - 1]] = oc / P;
-            rel_set(b, ts[n - 1], S("(%s / %" PRId64 ")", l, P), k, P, 0);
+            rel_set(em, b, ts[n - 1], k, P, 0);
         } else if (ce[0] % S == 0) {
             /* the tile lies inside one run of the fastest term */
             /* (a multiple of S: so are o<k>_ and ce[0]) */
             int64_t below = ce[0];
             start[ts[0]] = S("(%s %% %" PRId64 ")", o, ce[0]), span[ts[0]] = S, b->mul[ts[0]] = S;
-            rel_set(b, ts[0], l, k, 1, 0);
+            rel_set(em, b, ts[0], k, 1, 0);
             for (int q = 1; q < n; q++) {
                 start[ts[q]] = q == n - 1 ? S("(%s / %" PRId64 ")", o, below) : S("((%s / %" PRId64 ") %% %" PRId64 ")", o, below, ce[q]);
                 span[ts[q]] = 1, b->mul[ts[q]] = 1;
-                rel_set(b, ts[q], "0", -1, 1, 0);
+                rel_set(em, b, ts[q], -1, 1, 0);
                 if (q < n - 1) below *= ce[q];
             }
         } else {
@@ -550,10 +563,8 @@ bool view_inner_dynamic(const Expr *e)
     for (int m = 0; v && m < v->rank; m++) {
         int ts[VIEW_MAX_TERMS];
         int n = view_mode_terms(v, m, ts);
-        for (int q = 0; q < n - 1; q++) {
-            const ViewExt *x = v->term[ts[q]].ext;
-            if (x->axis >= 0 || x->inner || x->times) return true;
-        }
+        for (int q = 0; q < n - 1; q++)
+            if (ext_of_array(v->term[ts[q]].ext)) return true;
     }
     return false;
 }
