@@ -69,6 +69,12 @@ typedef struct PipeLoop {
     bool boxed[2];
     int64_t box[2];
     Expr *opnd[2]; /* the operand as written: the load, its reshape, or a declaration's value */
+    /* sm_90a builds run the products on wgmma (both operands boxed): the
+     * consumer warpgroups form an M / 64 x wg_n grid, each on 64 x wn of
+     * the accumulator; 0 where the loop has only the mma.sync products
+     * (pipeline_find decides) */
+    int wg_n;
+    int64_t wn;
 } PipeLoop;
 bool pipeline_match(const Stmt *st, PipeLoop *pl);
 /* A scalar parameter as passed to the kernel (rounded to its dtype). */

@@ -131,7 +131,10 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     const PipeLoop *pl = &em->pipes[0];
     hp->at = pl->loop;
     if (em->npipes > 1) return hopper_no_plan(hp, "more than one K loop of tile_mma in the kernel");
-    if (pl->boxed[0] || pl->boxed[1]) return hopper_no_plan(hp, "an operand read through a view (TMA takes arrays)");
+    if (pl->boxed[0] || pl->boxed[1])
+        return hopper_no_plan(hp, pl->wg_n ? "an operand read through a view (TMA takes arrays), its products on wgmma in "
+                                             "the mma.sync kernel's sm_90a build"
+                                           : "an operand read through a view (TMA takes arrays)");
     bool fp8 = pl->dtype == DT_FLOAT8_E4M3FN || pl->dtype == DT_FLOAT8_E5M2;
     bool kmajor = fp8 || pl->dtype == DT_TFLOAT32 || pl->dtype == DT_INT8;
     if (pl->dtype != DT_BFLOAT16 && pl->dtype != DT_FLOAT16 && !kmajor)

@@ -263,6 +263,11 @@ typedef struct MmaTiling {
     int64_t blocks, bpw; /* blocks in all, per warp */
     int wn;              /* warps along N */
     int64_t fm, fn;      /* blocks per warp along M and N; fm = 0: 1-D */
+    /* wgmma's arrangement (the accumulator of a K loop that runs on wgmma
+     * in sm_90a builds, pipeline.c): warpgroups in a grid of wgn along N,
+     * row-major, each on 64 rows, its four warps on consecutive 16-row
+     * strips of them (fm = 1); 0 for the wm x wn grid above */
+    int wgn;
 } MmaTiling;
 
 /* values.c */
@@ -346,13 +351,13 @@ int64_t view_box_bytes(Emitter *em, Expr *e);
 /* A view load as an operand of a pipelined K loop (pipeline.c): the
  * elements of its box (0: it cannot be one), the box's copies into dst, and
  * the gather of the rows x cols operand from the box at `box` into dst, in
- * tilec_swz<cols>'s layout. */
+ * tilec_swz<cols>'s layout (mn: tilec_swz_mn<rows>'s, wgmma's B). */
 int64_t view_pipe_box(Emitter *em, Expr *e);
 /* Whether load e's view nests an extent of its array inside a mode (its
  * footprint is then a box only under a run-time condition). */
 bool view_inner_dynamic(const Expr *e);
 void view_box_issue(Emitter *em, Expr *e, const char *dst);
-void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int64_t rows, int64_t cols);
+void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int64_t rows, int64_t cols, bool mn);
 /* tile_store e through its view: the value already in name's registers,
  * in tile order ord and layout l (mem_store). */
 void view_store(Emitter *em, Expr *e, const char *name, const int *ord, Lay l);

@@ -119,6 +119,12 @@ static void mma_stage(Emitter *em, Expr *x, const char *buf, const MmaKind *k, i
 MmaTiling mma_tiling(const Emitter *em, int64_t M, int64_t N)
 {
     int nw = em->T / 32;
+    for (int i = 0; i < em->npipes; i++) {
+        const PipeLoop *pl = &em->pipes[i];
+        if (pl->wg_n && pl->M == M && pl->N == N) /* wgmma's (pipeline.c) */
+            return (MmaTiling){.blocks = M / 16 * (N / 16), .bpw = pl->wn / 16, .wn = nw / 4 * pl->wg_n, .fm = 1,
+                               .fn = pl->wn / 16, .wgn = pl->wg_n};
+    }
     int64_t bm = M / 16, bn = N / 16;
     MmaTiling g = {.blocks = bm * bn, .bpw = (bm * bn + nw - 1) / nw};
     for (int wm = 1; wm <= nw; wm *= 2) {
@@ -130,14 +136,27 @@ MmaTiling mma_tiling(const Emitter *em, int64_t M, int64_t N)
     return g;
 }
 
+/* The first block row and column of this warp's rectangle (2-D tilings). */
+static char *warp_row(Emitter *em, const MmaTiling *g)
+{
+    if (g->wgn) return S("((t_ >> 7) / %d) * 4 + ((t_ >> 5) & 3)", g->wgn);
+    return S("((t_ >> 5) / %d) * %" PRId64, g->wn, g->fm);
+}
+
+static char *warp_col(Emitter *em, const MmaTiling *g)
+{
+    if (g->wgn) return S("((t_ >> 7) %% %d) * %" PRId64, g->wgn, g->fn);
+    return S("((t_ >> 5) %% %d) * %" PRId64, g->wn, g->fn);
+}
+
 /* Declares tm_ and tn_, the block row and column of fragment b_ of this
  * warp, inside a `for (b_ ...)` loop over g.bpw. */
 static void frag_coords(Emitter *em, const MmaTiling *g, int64_t N)
 {
     int nw = em->T / 32;
     if (g->fm) {
-        line(em, "const int tm_ = ((t_ >> 5) / %d) * %" PRId64 " + b_ / %" PRId64 ";", g->wn, g->fm, g->fn);
-        line(em, "const int tn_ = ((t_ >> 5) %% %d) * %" PRId64 " + b_ %% %" PRId64 ";", g->wn, g->fn, g->fn);
+        line(em, "const int tm_ = %s + b_ / %" PRId64 ";", warp_row(em, g), g->fn);
+        line(em, "const int tn_ = %s + b_ %% %" PRId64 ";", warp_col(em, g), g->fn);
         return;
     }
     line(em, "const int tile_ = (t_ >> 5) + b_ * %d;", nw);
@@ -195,8 +214,7 @@ void mma_products(Emitter *em, const MmaKind *k, const MmaTiling *g, int64_t N, 
         bool two = k->raw && K >= 32;
         line(em, "{");
         em->ind++;
-        line(em, "const int wm_ = ((t_ >> 5) / %d) * %" PRId64 ", wn_ = ((t_ >> 5) %% %d) * %" PRId64 ";", g->wn, g->fm,
-             g->wn, g->fn);
+        line(em, "const int wm_ = %s, wn_ = %s;", warp_row(em, g), warp_col(em, g));
         if (k->raw && swz) {
             /* The lanes' ldmatrix addresses for the warp's first A and B
              * blocks; every other block is a constant step away

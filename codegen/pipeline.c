@@ -272,6 +272,15 @@ static int64_t pipe_gather_elems(const PipeLoop *pl)
     return (pl->boxed[0] ? pipe_operand_elems(pl, 0) : 0) + (pl->boxed[1] ? pipe_operand_elems(pl, 1) : 0);
 }
 
+/* The shared memory after the stages: the gather buffers, and where the
+ * products run on wgmma (pipe_wg_loop) a second set, so that one step's
+ * gathers overlap the previous step's products, and 1024 bytes to align
+ * them for wgmma's swizzle atoms. */
+static int64_t pipe_after_stages(const PipeLoop *pl)
+{
+    return pl->wg_n ? 2 * pipe_gather_elems(pl) + 512 : pipe_gather_elems(pl);
+}
+
 /* Blocks per SM that the registers allow: the fragment accumulator (M N / T
  * floats per thread) plus about 64 registers of operand fragments and
  * addresses, out of 64 K registers per SM.  --min-blocks=N asks nvcc to fit
@@ -295,7 +304,7 @@ static int pipe_stages(const Emitter *em, const PipeLoop *pl)
 {
     int64_t b = pipe_stage_elems(pl) * 2;
     int64_t blocks = pipe_blocks_per_sm(em, pl);
-    int64_t budget = (pipeline_smem_limit_of(em->co) - 2048) / blocks - pipe_gather_elems(pl) * 2;
+    int64_t budget = (pipeline_smem_limit_of(em->co) - 2048) / blocks - pipe_after_stages(pl) * 2;
     for (int s = pl->boxed[0] || pl->boxed[1] ? 8 : 4; s > 2; s--)
         if (s * b <= budget) return s;
     return 2;
@@ -303,7 +312,7 @@ static int pipe_stages(const Emitter *em, const PipeLoop *pl)
 
 int64_t pipeline_bytes(const Emitter *em, const PipeLoop *pl)
 {
-    return (pipe_stages(em, pl) * pipe_stage_elems(pl) + pipe_gather_elems(pl)) * 2 + 64;
+    return (pipe_stages(em, pl) * pipe_stage_elems(pl) + pipe_after_stages(pl)) * 2 + 64;
 }
 
 /* The copies of operand load l (rows x cols) into dst (tilec_swz<cols>'s
@@ -404,6 +413,69 @@ static void pipe_issue_ahead(Emitter *em, const PipeLoop *pl, int stages)
     line(em, "tilec_pipe_commit();");
 }
 
+/* The products of a loop whose operands are both gathered from views, on
+ * wgmma in sm_90a builds (pipe_wg_plan): the loop of pipeline_emit_for
+ * with the gathers writing wgmma's layouts (A: tilec_swz<K>, which is
+ * wgmma's K-major layout with a K * 2-byte swizzle; B: tilec_swz_mn's
+ * MN-major chunks) into one of two buffer sets, and each step's products
+ * one asynchronous wgmma group per warpgroup on the accumulator's own
+ * fragments (tilec_wgmma_frag), left in flight while the block waits for
+ * and gathers the next step.  Where ldmatrix read each operand once per
+ * warp, wgmma reads A once per warpgroup and B once per warpgroup row: the
+ * shared-memory traffic that bounded the mma.sync loop (conv1d: about
+ * 256 ldmatrix wavefronts of 556 a step, ncu on the H200). */
+static void pipe_wg_loop(Emitter *em, const PipeLoop *pl, int stages)
+{
+    int64_t ga = pipe_operand_elems(pl, 0), gset = ga + pipe_operand_elems(pl, 1);
+    int64_t rb = pl->K * 2; /* bytes of an A row */
+    int mode = rb == 128 ? 1 : rb == 64 ? 2 : 3;
+    const char *f = S("f%s", tv_sym_name(em, pl->acc));
+    /* (the pointer offset from ps_, not rounded through an integer, so that
+     * nvcc still knows it is shared memory: the gathers' stores are STS,
+     * not generic stores with 64-bit addresses) */
+    line(em, "uint16_t *const pg_ = ps_ + %" PRId64 " + ((1024u - (tilec_smem_u32(ps_ + %" PRId64 ") & 1023u)) & 1023u) / 2; "
+             "/* the gathers' two sets, wgmma's 1024-byte atoms aligned */",
+         stages * pipe_stage_elems(pl), stages * pipe_stage_elems(pl));
+    line(em, "const unsigned wa_ = (unsigned)((t_ >> 7) / %d) * %" PRId64 "u; /* the warpgroup's rows of A, bytes */",
+         pl->wg_n, 64 * rb);
+    line(em, "const unsigned wb_ = (unsigned)((t_ >> 7) %% %d) * %" PRId64 "u; /* its columns of B */", pl->wg_n,
+         pl->wn / 64 * pl->K * 128);
+    line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
+    em->ind++;
+    line(em, "tilec_pipe_wait<%d>();", stages - 2);
+    line(em, "%s", em->bar);
+    emit_line(em->o, em->co, pl->update->loc);
+    line(em, "const uint16_t *pr_ = ps_ + rs_ * %" PRId64 ";", pipe_stage_elems(pl));
+    line(em, "uint16_t *const gd_ = pg_ + (int)(ks_ & 1) * %" PRId64 "; /* (step ks_ - 2's products are done with it) */",
+         gset);
+    line(em, "%s = (%s)(pk0_ + ks_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
+    view_box_gather(em, pl->load[0], "pr_", "gd_", pl->M, pl->K, false);
+    view_box_gather(em, pl->load[1], S("(pr_ + %" PRId64 ")", pipe_region(pl, 0)), S("(gd_ + %" PRId64 ")", ga), pl->K,
+                    pl->N, true);
+    line(em, "tilec_fence_proxy_async(); /* the gathers' stores, read by wgmma */");
+    line(em, "%s", em->bar);
+    line(em, "const unsigned ga_ = tilec_smem_u32(gd_) + wa_, gb_ = tilec_smem_u32(gd_ + %" PRId64 ") + wb_;", ga);
+    line(em, "tilec_wgmma_touch_frag(%s);", f);
+    line(em, "tilec_wgmma_fence();");
+    line(em, "#pragma unroll");
+    line(em, "for (int kk_ = 0; kk_ < %" PRId64 "; ++kk_)", pl->K / 16);
+    line(em, "    tilec_wgmma_frag<%s, %" PRId64 ">::run(%s, tilec_wgmma_desc(ga_ + (unsigned)kk_ * 32u, 16u, %" PRId64
+             "u, %du), tilec_wgmma_desc(gb_ + (unsigned)kk_ * 2048u, %" PRId64 "u, 1024u, 1u));",
+         pl->dtype == DT_BFLOAT16 ? "true" : "false", pl->wn, f, 8 * rb, mode, pl->K * 128);
+    line(em, "tilec_wgmma_commit();");
+    line(em, "tilec_wgmma_touch_frag(%s);", f);
+    /* the copies of a later step, into the slot step ks_ - 1 gathered
+     * from, while the products run */
+    pipe_issue_ahead(em, pl, stages);
+    line(em, "tilec_wgmma_wait<1>(); /* step ks_ - 1's products */");
+    line(em, "tilec_wgmma_touch_frag(%s);", f);
+    line(em, "rs_ = rs_ == %d ? 0 : rs_ + 1;", stages - 1);
+    em->ind--;
+    line(em, "}");
+    line(em, "tilec_wgmma_wait<0>();");
+    line(em, "tilec_wgmma_touch_frag(%s);", f);
+}
+
 void pipeline_emit_for(Emitter *em, const TirOp *op)
 {
     const Stmt *st = op->stmt;
@@ -441,6 +513,11 @@ void pipeline_emit_for(Emitter *em, const TirOp *op)
     /* rs_: the slot step ks_ reads; the step issued now, ks_ + stages - 1,
      * goes to the slot before it (counters, not a 64-bit modulo per step) */
     line(em, "int rs_ = 0;");
+    if (pl->wg_n) {
+        line(em, "#if TILEC_SM90A");
+        pipe_wg_loop(em, pl, stages);
+        line(em, "#else");
+    }
     line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
     em->ind++;
     line(em, "tilec_pipe_wait<%d>();", stages - 2);
@@ -460,7 +537,7 @@ void pipeline_emit_for(Emitter *em, const TirOp *op)
         for (int i = 0; i < 2; i++) {
             if (!pl->boxed[i]) continue;
             const char *g = S("(ps_ + %" PRId64 ")", at);
-            view_box_gather(em, pl->load[i], opnd[i], g, i ? pl->K : pl->M, i ? pl->N : pl->K);
+            view_box_gather(em, pl->load[i], opnd[i], g, i ? pl->K : pl->M, i ? pl->N : pl->K, false);
             opnd[i] = g;
             at += pipe_operand_elems(pl, i);
         }
@@ -472,6 +549,7 @@ void pipeline_emit_for(Emitter *em, const TirOp *op)
     if (late) pipe_issue_ahead(em, pl, stages);
     line(em, "rs_ = rs_ == %d ? 0 : rs_ + 1;", stages - 1);
     tv_close_loop(em);
+    if (pl->wg_n) line(em, "#endif");
     line(em, "tilec_pipe_wait<0>();");
     line(em, "%s", em->bar);
     line(em, "%s = (%s)(pk0_ + pn_);", kn, emit_storage_type(pl->k->dtype));
@@ -535,6 +613,29 @@ bool pipeline_has_guarded_views(const Stmt *st)
     return v.stop;
 }
 
+/* Whether sm_90a builds run the loop's products on wgmma (pipe_wg_loop),
+ * and its warpgroups' arrangement: both operands gathered from views
+ * (array operands take hopper.c's TMA variant instead), 16-bit, whole
+ * warpgroups that split the accumulator into 64-row strips by columns of
+ * 64 or 128 (tilec_wgmma_frag's N), K of 16, 32 or 64 (an A row one swizzle
+ * span).  The accumulator's fragments then take wgmma's arrangement on
+ * every architecture (mma_tiling), so the code around the loop is one. */
+static void pipe_wg_plan(const Emitter *em, PipeLoop *pl)
+{
+    pl->wg_n = 0;
+    pl->wn = 0;
+    if (!pl->boxed[0] || !pl->boxed[1] || !codegen_has_arch(em->co, 90) || em->co->opt_level <= 0) return;
+    if (pl->dtype != DT_FLOAT16 && pl->dtype != DT_BFLOAT16) return;
+    int nwg = em->T / 128;
+    if (em->T % 128 || nwg < 1 || pl->M % 64 || nwg % (pl->M / 64)) return;
+    int wg_n = nwg / (int)(pl->M / 64);
+    if (pl->N % wg_n) return;
+    int64_t wn = pl->N / wg_n;
+    if ((wn != 64 && wn != 128) || (pl->K != 16 && pl->K != 32 && pl->K != 64)) return;
+    pl->wg_n = wg_n;
+    pl->wn = wn;
+}
+
 /* Finds the loops to pipeline (the accumulator must be in fragments) and
  * makes room for their buffers. */
 void pipeline_find(Emitter *em, Stmt *st)
@@ -546,6 +647,7 @@ void pipeline_find(Emitter *em, Stmt *st)
         if (pl.boxed[i] && (pl.box[i] = view_pipe_box(em, pl.load[i])) == 0) boxes = false;
     if (st->kind == ST_FOR && em->npipes < 16 && boxes && em->sym_frag[pl.acc->id] &&
         (pl.dtype == DT_FLOAT16 || pl.dtype == DT_BFLOAT16 || em->sm90_try)) {
+        pipe_wg_plan(em, &pl);
         em->pipes[em->npipes++] = pl; /* its buffers: smem.c */
         return;
     }

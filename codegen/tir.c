@@ -697,7 +697,10 @@ static void print_op(FILE *o, const TirKernel *k, const TirOp *op, int ind)
             if (pl->boxed[i]) fprintf(o, "box of %" PRId64 " -> ", pl->box[i]);
             fprintf(o, "%%%s, ", op->bufs[i]->name);
         }
-        fprintf(o, "%s), copied %d step%s ahead\n", pl->acc->name, op->stages - 1, op->stages > 2 ? "s" : "");
+        fprintf(o, "%s), copied %d step%s ahead", pl->acc->name, op->stages - 1, op->stages > 2 ? "s" : "");
+        if (pl->wg_n) /* the products' warpgroups (pipeline.c) */
+            fprintf(o, ", wgmma m64n%" PRId64 "k16 on sm_90a (%" PRId64 " x %d warpgroups)", pl->wn, pl->M / 64, pl->wg_n);
+        fputc('\n', o);
         return;
     }
     case TIR_BLOCK:

@@ -664,6 +664,47 @@ void view_box_issue(Emitter *em, Expr *e, const char *dst)
     for (int j = 0; j < last; j++) line(em, "const int64_t lo%d_ = %s;", j, p.b.lo[j]);
     line(em, "const uint16_t *p_ = (const uint16_t *)%s.data;", arr);
     line(em, "const uint16_t pad_ = %s;", mem_pad_value(em, e->dtype, v->padding));
+    /* Short box rows (a weight's taps: rows of 4) make short copies.  Where
+     * the box's last two axes are one contiguous run in memory (the box
+     * spans the whole last axis and the array's strides are dense there)
+     * and the box lies inside the array along the axis before it, the two
+     * axes are copied as one row of 16-byte chunks: the box's layout in
+     * shared memory is the same (its rows are p.ext long, unpadded), only
+     * the chunks are longer.  Decided per step at run time, as the strides
+     * and extents are the array's. */
+    int64_t mrow = last > 0 ? p.b.ext[last - 1] * p.ext : 0, mreps = (p.n / 8 + em->T - 1) / em->T;
+    bool merge = last > 0 && p.V < 8 && p.sh == 0 && p.ext == p.b.ext[last] && mrow % 8 == 0 && p.b.ext[last - 1] > 1 &&
+                 mreps <= 8;
+    if (merge) {
+        int j = last - 1;
+        line(em, "if (lo_ == 0 && %s.shape[%d] == %" PRId64 " && %s.strides[%d] == 1 && %s.strides[%d] == %" PRId64
+                 " && lo%d_ >= 0 && lo%d_ + %" PRId64 " <= %s.shape[%d]) { /* its last two axes as one row */",
+             arr, last, p.ext, arr, last, arr, j, p.ext, j, j, p.b.ext[j], arr, j);
+        em->ind++;
+        int64_t mper = mrow / 8, mchunks = p.n / 8;
+        line(em, "#pragma unroll");
+        line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", mreps);
+        em->ind++;
+        line(em, "const int c_ = t_ + r_ * %d;", em->T);
+        if (mchunks % em->T) line(em, "if (c_ >= %" PRId64 ") break;", mchunks);
+        char *in = S("true"), *row = S("lo%d_ * %s.strides[%d]", j, arr, j);
+        int64_t below = mper;
+        for (int k = j - 1; k >= 0; k--) {
+            if (p.b.ext[k] == 1) line(em, "const int64_t g%d_ = lo%d_;", k, k);
+            else if (k == 0) line(em, "const int64_t g%d_ = lo%d_ + c_ / %" PRId64 ";", k, k, below);
+            else line(em, "const int64_t g%d_ = lo%d_ + (c_ / %" PRId64 ") %% %" PRId64 ";", k, k, below, p.b.ext[k]);
+            below *= p.b.ext[k];
+            in = S("%s && g%d_ >= 0 && g%d_ < %s.shape[%d]", in, k, k, arr, k);
+            row = S("%s + g%d_ * %s.strides[%d]", row, k, arr, k);
+        }
+        line(em, "tilec_box_copy<8>(%s + c_ * 8, p_, %s, (c_ %% %" PRId64 ") * 8, %" PRId64 ", 1, %s, pad_);", dst, row,
+             mper, mrow, in);
+        em->ind--;
+        line(em, "}");
+        em->ind--;
+        line(em, "} else {");
+        em->ind++;
+    }
     line(em, "%s", reps <= 8 ? "#pragma unroll" : "#pragma unroll 1");
     line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
     em->ind++;
@@ -684,6 +725,10 @@ void view_box_issue(Emitter *em, Expr *e, const char *dst)
          p.V, dst, p.V, row, per_row, p.V, arr, last, arr, last, in);
     em->ind--;
     line(em, "}");
+    if (merge) {
+        em->ind--;
+        line(em, "}");
+    }
     em->ind--;
     line(em, "}");
 }
@@ -729,6 +774,52 @@ static int box_runs(const View *v, const PipeBox *p, const Shape *s, const int64
     return aligned ? RUNS_ALIGNED : RUNS_CONTIGUOUS;
 }
 
+/* Runs that share their box words.  In an im2col operand the rows of one
+ * channel's taps are the same window one element further along each, so
+ * the runs at (r, c) .. (r + G - 1, c) read the same two or three aligned
+ * 16-byte words of the box.  A gather that gives one thread such a group
+ * loads those words once, and since the shifts are then constants
+ * (tilec_shift_h8 folds to byte permutations) it also drops the shift's
+ * selects: conv1d's B gather went from two loads and about 40
+ * instructions a run to under a load and about 10 (ncu, H200).
+ * RunGroup says whether the gather can: G rows a group (0: no), d[g] the
+ * offset of the group's run g from its first, rho the first run's
+ * position in its word (the same for every group), nw the words a group
+ * reads. */
+typedef struct RunGroup {
+    int G, rho, nw;
+    int64_t d[8];
+} RunGroup;
+
+static RunGroup box_group(const View *v, const PipeBox *p, const Shape *s, const int64_t *bst, int64_t rows,
+                          int64_t cols)
+{
+    RunGroup best = {0};
+    if (p->sh < 0) return best; /* (a shift known at run time only: the residues are not constants) */
+    for (int G = 8; G >= 2; G /= 2) {
+        if (rows % G || rows / G * (cols / 8) < 32) continue; /* (a warp's worth of groups at least) */
+        RunGroup rg = {.G = G, .rho = -1};
+        bool ok = true;
+        for (int64_t r = 0; ok && r < rows; r += G)
+            for (int64_t c = 0; ok && c < cols; c += 8) {
+                int64_t o = box_offset(v, p, s, bst, r * cols + c) + p->sh;
+                if (rg.rho < 0) rg.rho = (int)(o % 8);
+                if (o % 8 != rg.rho) ok = false;
+                for (int g = 1; ok && g < G; g++) {
+                    int64_t d = box_offset(v, p, s, bst, (r + g) * cols + c) + p->sh - o;
+                    if (r == 0 && c == 0) rg.d[g] = d;
+                    if (d != rg.d[g] || d < 0) ok = false;
+                }
+            }
+        for (int g = 0; ok && g < G; g++) { /* words up to the last one a run touches */
+            int64_t o = rg.rho + rg.d[g], n = o / 8 + (o % 8 ? 2 : 1);
+            if (n > rg.nw) rg.nw = (int)n;
+        }
+        if (ok && rg.nw < 2 * G) return rg; /* (fewer loads than the runs one at a time) */
+    }
+    return best;
+}
+
 /* Opens the loop over a thread's runs of 8 operand elements: run q_, at
  * (row_, col_) of the operand (the caller closes it). */
 static void gather_runs_open(Emitter *em, int64_t runs, int64_t per_row)
@@ -741,6 +832,14 @@ static void gather_runs_open(Emitter *em, int64_t runs, int64_t per_row)
     line(em, "const int row_ = q_ / %" PRId64 ", col_ = (q_ %% %" PRId64 ") * 8;", per_row, per_row);
 }
 
+/* Where the run at (row_ + g, col_) of the rows x cols operand goes:
+ * tilec_swz's layout, or (mn) wgmma's MN-major one. */
+static char *dst_at(Emitter *em, bool mn, int64_t rows, int64_t cols, int g)
+{
+    const char *r = g ? S("row_ + %d", g) : "row_";
+    return mn ? S("tilec_swz_mn<%" PRId64 ">(%s, col_)", rows, r) : S("tilec_swz<%" PRId64 ">(%s, col_)", cols, r);
+}
+
 /* The gather: operand run q_ (8 elements of a row) at a time, one 16-byte
  * store each.  A run starts at a multiple of 8 of the tile's row-major
  * index and tile extents are powers of two, so an element's tile
@@ -748,8 +847,9 @@ static void gather_runs_open(Emitter *em, int64_t runs, int64_t per_row)
  * and nvcc folds most of each element's box offset into an immediate.
  * Tiles wholly inside the view (all but the view's edges) skip the bounds:
  * two copies of the loop, the branch uniform across the block. */
-void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int64_t rows, int64_t cols)
+void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int64_t rows, int64_t cols, bool mn)
 {
+    const char *at = dst_at(em, mn, rows, cols, 0);
     const View *v = view_arg(e);
     PipeBox p;
     plan_pipe_box(em, e, v, &p);
@@ -764,7 +864,7 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
         line(em, "if (!(%s)) { /* tile_load %s: the tile as view_box_issue left it */", p.b.guard, e->args[0]->name);
         em->ind++;
         gather_runs_open(em, runs, per_row);
-        line(em, "*(uint4 *)(%s + tilec_swz<%" PRId64 ">(row_, col_)) = *(const uint4 *)(%s + q_ * 8);", dst, cols, box);
+        line(em, "*(uint4 *)(%s + %s) = *(const uint4 *)(%s + q_ * 8);", dst, at, box);
         em->ind--;
         line(em, "}");
         em->ind--;
@@ -793,15 +893,39 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
     }
     const char *lpad = mem_pad_value(em, e->dtype, ex_opt_int(e, "padding", 0));
     int runs_kind = box_runs(v, &p, s, bst);
+    RunGroup rg = runs_kind == RUNS_CONTIGUOUS ? box_group(v, &p, s, bst, rows, cols) : (RunGroup){0};
     for (int whole = 1; whole >= 0; whole--) {
         line(em, whole ? "if (%s) {" : "} else {", full);
         em->ind++;
+        if (whole && rg.G) { /* groups of G runs, one thread each (box_group) */
+            int64_t tasks = rows / rg.G * per_row;
+            line(em, "#pragma unroll");
+            line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", (tasks + em->T - 1) / em->T);
+            em->ind++;
+            line(em, "const int q_ = t_ + r_ * %d;", em->T);
+            if (tasks % em->T) line(em, "if (q_ >= %" PRId64 ") break;", tasks);
+            line(em, "const int row_ = (q_ / %" PRId64 ") * %d, col_ = (q_ %% %" PRId64 ") * 8;", per_row, rg.G, per_row);
+            line(em, "const int i_ = row_ * %" PRId64 " + col_;", cols);
+            for (int k = 0; k < s->rank; k++) line(em, "const int l%d_ = %s; (void)l%d_;", k, tv_coord(em, "i_", s, k), k);
+            line(em, "const uint4 *pv_ = (const uint4 *)(vb_ + (%s) - %d);", bix, rg.rho);
+            for (int w = 0; w < rg.nw; w++) line(em, "const uint4 w%d_ = pv_[%d];", w, w);
+            for (int g = 0; g < rg.G; g++) {
+                int64_t o = rg.rho + rg.d[g];
+                const char *d = S("*(uint4 *)(%s + %s)", dst, dst_at(em, mn, rows, cols, g));
+                if (o % 8) line(em, "%s = tilec_shift_h8(w%" PRId64 "_, w%" PRId64 "_, %" PRId64 ");", d, o / 8, o / 8 + 1, o % 8);
+                else line(em, "%s = w%" PRId64 "_;", d, o / 8);
+            }
+            em->ind--;
+            line(em, "}");
+            em->ind--;
+            continue;
+        }
         gather_runs_open(em, runs, per_row);
         line(em, "const int ib_ = row_ * %" PRId64 " + col_;", cols);
         if (whole && runs_kind != RUNS_SCATTERED) {
             line(em, "const int i_ = ib_;");
             for (int k = 0; k < s->rank; k++) line(em, "const int l%d_ = %s; (void)l%d_;", k, tv_coord(em, "i_", s, k), k);
-            const char *d = S("(uint4 *)(%s + tilec_swz<%" PRId64 ">(row_, col_))", dst, cols);
+            const char *d = S("(uint4 *)(%s + %s)", dst, at);
             if (runs_kind == RUNS_ALIGNED) {
                 line(em, "*%s = *(const uint4 *)(vb_ + %s);", d, bix);
             } else {
@@ -828,7 +952,7 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
         else line(em, "u_.h[e_] = %s ? vb_[%s] : %s;", inv, bix, lpad);
         em->ind--;
         line(em, "}");
-        line(em, "*(uint4 *)(%s + tilec_swz<%" PRId64 ">(row_, col_)) = u_.w;", dst, cols);
+        line(em, "*(uint4 *)(%s + %s) = u_.w;", dst, at);
         em->ind--;
         line(em, "}");
         em->ind--;

@@ -648,6 +648,20 @@ template <int C> __host__ __device__ __forceinline__ constexpr int tilec_swz(int
     return r * C + ((((c >> 3) ^ s)) << 3) + (c & 7);
 }
 
+/* The layout a pipelined K loop's products read on wgmma (codegen/
+ * pipeline.c, sm_90a builds) for its B operand, R rows (K) of C columns
+ * (N, N contiguous): wgmma's MN-major canonical layout with the 128-byte
+ * swizzle, the columns in chunks of 64, each chunk R rows of 128 bytes
+ * (tilec_swz<64>'s: run q of row r at run q ^ (r % 8)), chunk j at
+ * j * R * 64 elements.  (The A operand, rows of K contiguous elements of
+ * 32, 64 or 128 bytes, is tilec_swz<K>'s layout already: wgmma's K-major
+ * layout with the 32-, 64- or 128-byte swizzle.)  Runs of 8 stay 16
+ * contiguous bytes, so the gathers store them whole. */
+template <int R> __host__ __device__ __forceinline__ constexpr int tilec_swz_mn(int r, int c)
+{
+    return (c >> 6) * (R * 64) + tilec_swz<64>(r, c & 63);
+}
+
 /* Stepping through a swizzled buffer without recomputing the swizzle.  Let
  * t be the byte address, in a buffer in tilec_swz<C>'s layout whose start is
  * 128-byte aligned, of element (r0 + a, c0 + b) for a thread's fixed a and

@@ -280,6 +280,55 @@ __device__ __forceinline__ float4 tilec_sk_load(const float4 *p)
     const int4 v = tilec_sk_load((const int4 *)p);
     return make_float4(__int_as_float(v.x), __int_as_float(v.y), __int_as_float(v.z), __int_as_float(v.w));
 }
+
+/* wgmma.mma_async m64nNk16 on the accumulator fragments of the mma.sync
+ * path (tilec_frag_acc: a warp's 16 x 16 blocks, the warpgroup's warps on
+ * consecutive 16-row strips): block b's x[0 .. 7] are wgmma's registers
+ * d[8b .. 8b + 7], the same lanes' elements.  A from shared memory
+ * K-major, B MN-major (transposed): a pipelined K loop whose operands are
+ * gathered from views (codegen/pipeline.c) runs its products on it in
+ * sm_90a builds, its other code unchanged.  N = 64 or 128. */
+template <bool BF16, int N> struct tilec_wgmma_frag;
+#define TILEC_WGF8(b)                                                                                          \
+    "+f"(c[b].x[0]), "+f"(c[b].x[1]), "+f"(c[b].x[2]), "+f"(c[b].x[3]), "+f"(c[b].x[4]), "+f"(c[b].x[5]),      \
+        "+f"(c[b].x[6]), "+f"(c[b].x[7])
+#define TILEC_WGF64 TILEC_WGF8(0), TILEC_WGF8(1), TILEC_WGF8(2), TILEC_WGF8(3)
+#define TILEC_WGF128 TILEC_WGF64, TILEC_WGF8(4), TILEC_WGF8(5), TILEC_WGF8(6), TILEC_WGF8(7)
+#define TILEC_WGR64 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "    \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define TILEC_WGR128 TILEC_WGR64 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "    \
+    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define TILEC_WGMMA_FRAG(BF16, PTX, N, REGS, OUTS, AB)                                                      \
+    template <> struct tilec_wgmma_frag<BF16, N> {                                                             \
+        static __device__ __forceinline__ void run(tilec_frag_acc (&c)[N / 16], uint64_t a, uint64_t b)        \
+        {                                                                                                      \
+            asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                            \
+                         "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." PTX "." PTX " {" REGS "}, " AB      \
+                         ", p, 1, 1, 0, 1;\n}\n"                                                              \
+                         : OUTS                                                                                \
+                         : "l"(a), "l"(b));                                                                    \
+        }                                                                                                      \
+    };
+TILEC_WGMMA_FRAG(false, "f16", 64, TILEC_WGR64, TILEC_WGF64, "%32, %33")
+TILEC_WGMMA_FRAG(true, "bf16", 64, TILEC_WGR64, TILEC_WGF64, "%32, %33")
+TILEC_WGMMA_FRAG(false, "f16", 128, TILEC_WGR128, TILEC_WGF128, "%64, %65")
+TILEC_WGMMA_FRAG(true, "bf16", 128, TILEC_WGR128, TILEC_WGF128, "%64, %65")
+#undef TILEC_WGMMA_FRAG
+#undef TILEC_WGR128
+#undef TILEC_WGR64
+#undef TILEC_WGF128
+#undef TILEC_WGF64
+#undef TILEC_WGF8
+
+/* Keeps the compiler from moving accesses to fragments c across the wgmma
+ * fences around them. */
+template <int N> __device__ __forceinline__ void tilec_wgmma_touch_frag(tilec_frag_acc (&c)[N])
+{
+#pragma unroll
+    for (int b = 0; b < N; ++b)
+#pragma unroll
+        for (int i = 0; i < 8; ++i) tilec_wgmma_touch(c[b].x[i]);
+}
 #endif /* TILEC_SM90A */
 
 /* ---- host: tensor maps and the choice of variant ------------------------- */

@@ -159,14 +159,34 @@ expect_rc "conv1d on sm_90" 0 "$TILEC" -O2 --arch=sm_90 --remarks -o "$OUT/c1.cu
 has "view box copied ahead" "$OUT/c1.cu" "/* tile_load xc: its box of x, 1152 elements, asynchronously */"
 has "box chunks of 16 bytes" "$OUT/c1.cu" "tilec_box_copy<8>((pd_ + 2112) + c_ * 8, p_,"
 has "w's box in 8-byte chunks" "$OUT/c1.cu" "tilec_box_copy<4>(pd_ + c_ * 4, p_,"
-has "unaligned windows shifted" "$OUT/c1.cu" "tilec_shift_h8(pv_[0], pv_[1], a_ & 7);"
+# a channel's taps share their box words: one thread loads them once and
+# shifts by constants (box_group)
+has "taps' windows gathered in groups" "$OUT/c1.cu" "const uint4 *pv_ = (const uint4 *)(vb_ + (sh_ + "
+has "constant shifts" "$OUT/c1.cu" "= tilec_shift_h8(w0_, w1_, 5);"
+has "an aligned tap is a word" "$OUT/c1.cu" "(row_ + 3, col_)) = w1_;"
+lacks "no run-time shifts left" "$OUT/c1.cu" "a_ & 7"
+# w's (ci, k) axes are one contiguous row in memory: 16-byte chunks
+has "w's box rows merged" "$OUT/c1.cu" "if (lo_ == 0 && p_w.shape[2] == 4 && p_w.strides[2] == 1 && p_w.strides[1] == 4 && lo1_ >= 0 && lo1_ + 8 <= p_w.shape[1]) { /* its last two axes as one row */"
+has "merged rows in 16-byte chunks" "$OUT/c1.cu" "tilec_box_copy<8>(pd_ + c_ * 8, p_, lo1_ * p_w.strides[1] + g0_ * p_w.strides[0], (c_ % 4) * 8, 32, 1,"
+# BT = 128 on 8 warps: the products on wgmma in sm_90a builds (two
+# warpgroups of 64 x 64), the gathers into its layouts, mma.sync otherwise
+has "wgmma in the view pipeline" "$OUT/c1.cu" "tilec_wgmma_frag<false, 64>::run(fv12, tilec_wgmma_desc(ga_ + (unsigned)kk_ * 32u, 16u, 512u, 2u), tilec_wgmma_desc(gb_ + (unsigned)kk_ * 2048u, 4096u, 1024u, 1u));"
+has "only in sm_90a builds" "$OUT/c1.cu" "#if TILEC_SM90A"
+has "B gathered MN-major" "$OUT/c1.cu" "tilec_swz_mn<32>(row_, col_)"
+has "gathers fenced for wgmma" "$OUT/c1.cu" "tilec_fence_proxy_async(); /* the gathers' stores, read by wgmma */"
+has "gather sets in shared memory" "$OUT/c1.cu" "uint16_t *const pg_ = ps_ + "
+has "warps on wgmma's strips" "$OUT/c1.cu" "const int wm_ = ((t_ >> 7) / 2) * 4 + ((t_ >> 5) & 3), wn_ = ((t_ >> 7) % 2) * 4;"
+has "remark: wgmma in the mma.sync kernel" "$OUT/err" "[KW=4, CO=64, BK=32, BT=128]: an operand read through a view (TMA takes arrays), its products on wgmma in the mma.sync kernel's sm_90a build; sm_90 runs the mma.sync kernel"
 has "whole tiles skip the bounds" "$OUT/c1.cu" "if (true && r0_ == 1 && r1_ == 32 && r2_ == 64) {"
 has "y's alignment tested" "$OUT/c1.cu" "&& tilec_array_vector_ok(y, 16);"
 lacks "view-only x leaves ALIGNED alone" "$OUT/c1.cu" "tilec_array_vector_ok(x, 16)"
 lacks "view-only w leaves ALIGNED alone" "$OUT/c1.cu" "tilec_array_vector_ok(w, 16)"
 has "no Hopper variant for view operands" "$OUT/err" "an operand read through a view (TMA takes arrays); sm_90 runs the mma.sync kernel"
+expect_rc "conv1d on sm_80" 0 "$TILEC" -O2 --arch=sm_80 -o "$OUT/c180.cu" "$C1"
+lacks "no wgmma for sm_80" "$OUT/c180.cu" "wgmma"
 expect_rc "conv1d --emit=tir" 0 "$TILEC" -O2 --arch=sm_90 --emit=tir "$C1"
 has "tir shows the boxes" "$OUT/out" "acc = mma(load(wm) -> box of 2048 -> %sa_, load(xc) -> box of 1152 -> %sb_, acc), copied 7 steps ahead"
+has "tir shows the wgmma products" "$OUT/out" "copied 7 steps ahead, wgmma m64n64k16 on sm_90a (1 x 2 warpgroups)"
 expect_rc "conv1d at -O1" 0 "$TILEC" -O1 --arch=sm_90 -o "$OUT/c1o1.cu" "$C1"
 lacks "-O1: no pipeline" "$OUT/c1o1.cu" "tilec_box_copy"
 # conv2d's footprints are boxes only under a run-time condition (C a

@@ -9,7 +9,13 @@
  *     u0 .. u0+7 in row-major order, u0 a multiple of 8) land in one
  *     128-byte line, each in a different bank group;
  *   - tilec_swz_step, the shortcut tile_mma's K loop takes, agrees with it;
- *   - tilec_shift_h8 (a view gather's unaligned run) picks the right halves.
+ *   - tilec_shift_h8 (a view gather's unaligned run) picks the right halves;
+ *   - wgmma's layouts, as the view pipelines' gathers write them for sm_90a
+ *     (codegen/pipeline.c): tilec_swz<K> for A (K of 16, 32, 64) and
+ *     tilec_swz_mn<K> for B equal the byte addresses of wgmma's K-major and
+ *     MN-major canonical layouts under the 32-, 64- and 128-byte swizzles
+ *     (Swizzle<B,4,3>: address bits 4.. XORed with bits 7..), computed here
+ *     from the PTX definition.
  * Built and run by tests/nvcc_check.sh (nvcc compiles it for the host). */
 #include <cstdio>
 #include <cstdlib>
@@ -110,9 +116,53 @@ static void check_shift()
     }
 }
 
+/* The hardware's swizzle of byte address a (within a 1024-byte aligned
+ * buffer): Swizzle<B,4,3>, the B bits from bit 7 XORed into bits 4 up. */
+static unsigned hw_swizzle(unsigned a, int B)
+{
+    return a ^ (((a >> 7) & ((1u << B) - 1u)) << 4);
+}
+
+/* A (rows x K, K contiguous): K-major, rows of 2K bytes, the swizzle of a
+ * row's width (K = 16, 32, 64: 32, 64, 128 bytes: B = 1, 2, 3). */
+template <int K> static void check_wgmma_a(int rows)
+{
+    const int B = K == 64 ? 3 : K == 32 ? 2 : 1;
+    int bad = 0;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < K; c++)
+            if (2u * (unsigned)tilec_swz<K>(r, c) != hw_swizzle((unsigned)(r * 2 * K + 2 * c), B)) bad++;
+    expect(bad == 0, "tilec_swz<K> is wgmma's K-major layout", K, bad, rows);
+}
+
+/* B (R rows of K, N columns contiguous): MN-major, 64-column chunks of R
+ * rows of 128 bytes, the 128-byte swizzle; a bijection keeping runs whole. */
+template <int R> static void check_wgmma_b(int cols)
+{
+    int bad = 0, dup = 0;
+    unsigned char *seen = (unsigned char *)std::calloc((size_t)R * cols, 1);
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < cols; c++) {
+            const int o = tilec_swz_mn<R>(r, c);
+            const unsigned want = (unsigned)((c / 64) * R * 128) + hw_swizzle((unsigned)(r * 128 + 2 * (c % 64)), 3);
+            if (2u * (unsigned)o != want) bad++;
+            if (o < 0 || o >= R * cols || seen[o]++) dup++;
+            if (c % 8 && o != tilec_swz_mn<R>(r, c - 1) + 1) bad++;
+        }
+    std::free(seen);
+    expect(bad == 0, "tilec_swz_mn<R> is wgmma's MN-major layout, runs whole", R, bad, cols);
+    expect(dup == 0, "tilec_swz_mn<R> is a bijection", R, dup, cols);
+}
+
 int main()
 {
     check_shift();
+    check_wgmma_a<16>(64);
+    check_wgmma_a<32>(128);
+    check_wgmma_a<64>(128);
+    check_wgmma_b<16>(64);
+    check_wgmma_b<32>(128);
+    check_wgmma_b<64>(256);
     check<8>(64);
     check<16>(64);
     check<32>(128);
