@@ -367,13 +367,28 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
              * bytes (conv2d); stated, it gives them what they need.  (Not
              * for every view pipeline: conv1d's would then take more
              * registers than two blocks an SM allow, and run slower.) */
-            int minb = co->min_blocks ? co->min_blocks : co->opt_level > 0 && pipeline_has_guarded_views(k->body) ? 1 : 0;
+            int minb = co->min_blocks ? co->min_blocks : co->opt_level > 0 && pipeline_has_views(k->body, true) ? 1 : 0;
+            /* Other view pipelines: the same for the architectures before
+             * sm_90, where ptxas held conv1d's BK = 64 kernel to 128
+             * registers and spilled; sm_90 builds keep ptxas's choice
+             * (119 registers, two blocks a multiprocessor, where one block
+             * stated gave 143 and one block).  The attribute differs per
+             * device pass, as __CUDA_ARCH__ does. */
+            bool pre90 = !minb && co->opt_level > 0 && pipeline_has_views(k->body, false);
+            if (pre90) {
+                fprintf(o, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900\nstatic __global__ void __launch_bounds__(%d, 1) ",
+                        plan.threads);
+                kernel_name(o, f, sp);
+                fputc('(', o);
+                kernel_params(o, f);
+                fputs(")\n#else\n", o);
+            }
             if (minb) fprintf(o, "static __global__ void __launch_bounds__(%d, %d) ", plan.threads, minb);
             else fprintf(o, "static __global__ void __launch_bounds__(%d) ", plan.threads);
             kernel_name(o, f, sp);
             fputc('(', o);
             kernel_params(o, f);
-            fputs(")\n{\n", o);
+            fputs(pre90 ? ")\n#endif\n{\n" : ")\n{\n", o);
             hv[sp] = fv[sp] = false;
             if (!emit_kernel_body(o, p, k, true, co, &plan)) {
                 ok = false;

@@ -431,10 +431,10 @@ int pipeline_smem_limit(int arch);
 int pipeline_smem_limit_of(const CodegenOptions *co);
 void pipeline_emit_for(Emitter *em, const TirOp *op);
 void pipeline_find(Emitter *em, Stmt *st);
-/* Whether a K loop under st would take view operands whose footprints are
- * boxes only under a run-time condition (before lowering: the kernel's
- * launch bounds, codegen/cuda.c). */
-bool pipeline_has_guarded_views(const Stmt *st);
+/* Whether a K loop under st would take view operands (guarded: whose
+ * footprints are boxes only under a run-time condition), before lowering:
+ * the kernel's launch bounds, codegen/cuda.c. */
+bool pipeline_has_views(const Stmt *st, bool guarded);
 /* After pipeline_find: drops the shared memory the scan planned for loads
  * that pipelines with view operands now stage themselves. */
 void pipeline_release(Emitter *em, Stmt *body);

@@ -639,6 +639,44 @@ static void pipe_box_shift(Emitter *em, const PipeBox *p)
     else line(em, "const int sh_ = (int)(((lo_ %% %d) + %d) %% %d);", p->V, p->V, p->V);
 }
 
+/* The chunk loop of a box copy: chunk c_ of V elements (16 bytes when
+ * merged or fast) at dst + c_ * V.  Rows run over the box's axes before
+ * `nrow` (the last axis, or with `merged` the last two read as one row of
+ * `rowlen` elements); `fast`: the whole box lies inside the array on
+ * 16-byte aligned rows (the caller tested it), so each chunk is one
+ * cp.async without bounds or alignment tests (tilec_pipe_copy16). */
+static void box_chunks(Emitter *em, const PipeBox *p, const char *arr, const char *dst, bool merged, bool fast)
+{
+    int last = p->b.rank - 1, nrow = merged ? last - 1 : last, V = merged ? 8 : p->V;
+    int64_t rowlen = merged ? p->b.ext[last - 1] * p->ext : p->ext;
+    int64_t per_row = rowlen / V, chunks = p->n / V, reps = (chunks + em->T - 1) / em->T;
+    line(em, "%s", reps <= 8 ? "#pragma unroll" : "#pragma unroll 1");
+    line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
+    em->ind++;
+    line(em, "const int c_ = t_ + r_ * %d;", em->T);
+    if (chunks % em->T) line(em, "if (c_ >= %" PRId64 ") break;", chunks);
+    char *in = S("true"), *row = merged ? S("lo%d_ * %s.strides[%d]", last - 1, arr, last - 1) : S("(int64_t)0");
+    int64_t below = per_row;
+    for (int j = nrow - 1; j >= 0; j--) {
+        if (p->b.ext[j] == 1) line(em, "const int64_t g%d_ = lo%d_;", j, j);
+        else if (j == 0) line(em, "const int64_t g%d_ = lo%d_ + c_ / %" PRId64 ";", j, j, below);
+        else line(em, "const int64_t g%d_ = lo%d_ + (c_ / %" PRId64 ") %% %" PRId64 ";", j, j, below, p->b.ext[j]);
+        below *= p->b.ext[j];
+        in = S("%s && g%d_ >= 0 && g%d_ < %s.shape[%d]", in, j, j, arr, j);
+        row = S("%s + g%d_ * %s.strides[%d]", row, j, arr, j);
+    }
+    const char *col = merged ? S("(c_ %% %" PRId64 ") * 8", per_row) : S("lo_ - sh_ + (c_ %% %" PRId64 ") * %d", per_row, V);
+    if (fast)
+        line(em, "tilec_pipe_copy16(%s + c_ * 8, p_ + %s + %s);", dst, row, col);
+    else if (merged)
+        line(em, "tilec_box_copy<8>(%s + c_ * 8, p_, %s, %s, %" PRId64 ", 1, %s, pad_);", dst, row, col, rowlen, in);
+    else
+        line(em, "tilec_box_copy<%d>(%s + c_ * %d, p_, %s, %s, %s.shape[%d], %s.strides[%d], %s, pad_);", V, dst, V, row,
+             col, arr, last, arr, last, in);
+    em->ind--;
+    line(em, "}");
+}
+
 void view_box_issue(Emitter *em, Expr *e, const char *dst)
 {
     const View *v = view_arg(e);
@@ -647,7 +685,6 @@ void view_box_issue(Emitter *em, Expr *e, const char *dst)
     const char *arr = S("p_%s", v->base->name);
     const Shape *s = &e->shape;
     int last = p.b.rank - 1;
-    int64_t per_row = p.ext / p.V, chunks = p.n / p.V, reps = (chunks + em->T - 1) / em->T;
     if (p.b.guard) {
         line(em, "if (!(%s)) { /* tile_load %s: the footprint is not a box */", p.b.guard, e->args[0]->name);
         em->ind++;
@@ -672,60 +709,44 @@ void view_box_issue(Emitter *em, Expr *e, const char *dst)
      * shared memory is the same (its rows are p.ext long, unpadded), only
      * the chunks are longer.  Decided per step at run time, as the strides
      * and extents are the array's. */
-    int64_t mrow = last > 0 ? p.b.ext[last - 1] * p.ext : 0, mreps = (p.n / 8 + em->T - 1) / em->T;
-    bool merge = last > 0 && p.V < 8 && p.sh == 0 && p.ext == p.b.ext[last] && mrow % 8 == 0 && p.b.ext[last - 1] > 1 &&
-                 mreps <= 8;
+    int64_t mreps = (p.n / 8 + em->T - 1) / em->T;
+    bool merge = last > 0 && p.V < 8 && p.sh == 0 && p.ext == p.b.ext[last] && p.b.ext[last - 1] * p.ext % 8 == 0 &&
+                 p.b.ext[last - 1] > 1 && mreps <= 8;
+    /* A box wholly inside the array, on rows whose 16-byte chunks are
+     * aligned, needs no test per chunk: every chunk one cp.async (most
+     * steps of most tiles; the tests per chunk were a third of a
+     * convolution's instructions, ncu on the H200). */
+    int nrow = merge ? last - 1 : last;
+    char *inside = S("((uintptr_t)p_ & 15) == 0");
+    for (int j = 0; j < nrow; j++)
+        inside = S("%s && lo%d_ >= 0 && lo%d_ + %" PRId64 " <= %s.shape[%d] && %s.strides[%d] %% 8 == 0", inside, j, j,
+                   p.b.ext[j], arr, j, arr, j);
     if (merge) {
         int j = last - 1;
-        line(em, "if (lo_ == 0 && %s.shape[%d] == %" PRId64 " && %s.strides[%d] == 1 && %s.strides[%d] == %" PRId64
-                 " && lo%d_ >= 0 && lo%d_ + %" PRId64 " <= %s.shape[%d]) { /* its last two axes as one row */",
+        line(em, "const bool mg_ = lo_ == 0 && %s.shape[%d] == %" PRId64 " && %s.strides[%d] == 1 && %s.strides[%d] == %" PRId64
+                 " && lo%d_ >= 0 && lo%d_ + %" PRId64 " <= %s.shape[%d]; /* its last two axes as one row */",
              arr, last, p.ext, arr, last, arr, j, p.ext, j, j, p.b.ext[j], arr, j);
+        line(em, "if (mg_ && %s && lo%d_ * %" PRId64 " %% 8 == 0) {", inside, j, p.ext);
         em->ind++;
-        int64_t mper = mrow / 8, mchunks = p.n / 8;
-        line(em, "#pragma unroll");
-        line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", mreps);
-        em->ind++;
-        line(em, "const int c_ = t_ + r_ * %d;", em->T);
-        if (mchunks % em->T) line(em, "if (c_ >= %" PRId64 ") break;", mchunks);
-        char *in = S("true"), *row = S("lo%d_ * %s.strides[%d]", j, arr, j);
-        int64_t below = mper;
-        for (int k = j - 1; k >= 0; k--) {
-            if (p.b.ext[k] == 1) line(em, "const int64_t g%d_ = lo%d_;", k, k);
-            else if (k == 0) line(em, "const int64_t g%d_ = lo%d_ + c_ / %" PRId64 ";", k, k, below);
-            else line(em, "const int64_t g%d_ = lo%d_ + (c_ / %" PRId64 ") %% %" PRId64 ";", k, k, below, p.b.ext[k]);
-            below *= p.b.ext[k];
-            in = S("%s && g%d_ >= 0 && g%d_ < %s.shape[%d]", in, k, k, arr, k);
-            row = S("%s + g%d_ * %s.strides[%d]", row, k, arr, k);
-        }
-        line(em, "tilec_box_copy<8>(%s + c_ * 8, p_, %s, (c_ %% %" PRId64 ") * 8, %" PRId64 ", 1, %s, pad_);", dst, row,
-             mper, mrow, in);
+        box_chunks(em, &p, arr, dst, true, true);
         em->ind--;
-        line(em, "}");
+        line(em, "} else if (mg_) {");
+        em->ind++;
+        box_chunks(em, &p, arr, dst, true, false);
+        em->ind--;
+        line(em, "} else {");
+        em->ind++;
+    } else if (p.V == 8) {
+        line(em, "if (%s && lo_ - sh_ >= 0 && lo_ - sh_ + %" PRId64 " <= %s.shape[%d] && %s.strides[%d] == 1) { /* inside */",
+             inside, p.ext, arr, last, arr, last);
+        em->ind++;
+        box_chunks(em, &p, arr, dst, false, true);
         em->ind--;
         line(em, "} else {");
         em->ind++;
     }
-    line(em, "%s", reps <= 8 ? "#pragma unroll" : "#pragma unroll 1");
-    line(em, "for (int r_ = 0; r_ < %" PRId64 "; ++r_) {", reps);
-    em->ind++;
-    line(em, "const int c_ = t_ + r_ * %d;", em->T);
-    if (chunks % em->T) line(em, "if (c_ >= %" PRId64 ") break;", chunks);
-    char *in = S("true"), *row = S("(int64_t)0");
-    int64_t below = per_row;
-    for (int j = last - 1; j >= 0; j--) {
-        if (p.b.ext[j] == 1) line(em, "const int64_t g%d_ = lo%d_;", j, j);
-        else if (j == 0) line(em, "const int64_t g%d_ = lo%d_ + c_ / %" PRId64 ";", j, j, below);
-        else line(em, "const int64_t g%d_ = lo%d_ + (c_ / %" PRId64 ") %% %" PRId64 ";", j, j, below, p.b.ext[j]);
-        below *= p.b.ext[j];
-        in = S("%s && g%d_ >= 0 && g%d_ < %s.shape[%d]", in, j, j, arr, j);
-        row = S("%s + g%d_ * %s.strides[%d]", row, j, arr, j);
-    }
-    line(em, "tilec_box_copy<%d>(%s + c_ * %d, p_, %s, lo_ - sh_ + (c_ %% %" PRId64 ") * %d, %s.shape[%d], "
-             "%s.strides[%d], %s, pad_);",
-         p.V, dst, p.V, row, per_row, p.V, arr, last, arr, last, in);
-    em->ind--;
-    line(em, "}");
-    if (merge) {
+    box_chunks(em, &p, arr, dst, false, false);
+    if (merge || p.V == 8) {
         em->ind--;
         line(em, "}");
     }
@@ -811,11 +832,15 @@ static RunGroup box_group(const View *v, const PipeBox *p, const Shape *s, const
                     if (d != rg.d[g] || d < 0) ok = false;
                 }
             }
-        for (int g = 0; ok && g < G; g++) { /* words up to the last one a run touches */
+        bool word[64] = {false}; /* the words the runs touch */
+        int used = 0;
+        for (int g = 0; ok && g < G; g++) {
             int64_t o = rg.rho + rg.d[g], n = o / 8 + (o % 8 ? 2 : 1);
+            if (n > 64) ok = false;
+            for (int64_t w = o / 8; ok && w < n; w++) used += !word[w], word[w] = true;
             if (n > rg.nw) rg.nw = (int)n;
         }
-        if (ok && rg.nw < 2 * G) return rg; /* (fewer loads than the runs one at a time) */
+        if (ok && used < 2 * G) return rg; /* (fewer loads than the runs one at a time) */
     }
     return best;
 }
@@ -877,14 +902,12 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
     line(em, "(void)lo_;");
     /* the view's extents left after the tile's corner, clamped to the
      * tile (32-bit), 0 along every axis where a corner is negative */
-    char *ok = S("true"), *full = S("true");
+    char *ok = S("true"), *full = S("ok_");
     for (int k = 0; k < s->rank; k++) ok = S("%s && o%d_ >= 0", ok, k);
     line(em, "const bool ok_ = %s;", ok);
-    for (int k = 0; k < s->rank; k++) {
-        line(em, "const int r%d_ = !ok_ || x%d_ - o%d_ <= 0 ? 0 : x%d_ - o%d_ >= %" PRId64 " ? %" PRId64 " : (int)(x%d_ - o%d_);",
-             k, ord[k], k, ord[k], k, s->dim[k], s->dim[k], ord[k], k);
-        full = S("%s && r%d_ == %" PRId64, full, k, s->dim[k]);
-    }
+    /* (the whole-tile test compares the extents left; the clamped counts
+     * are the edge path's only, computed there) */
+    for (int k = 0; k < s->rank; k++) full = S("%s && x%d_ - o%d_ >= %" PRId64, full, ord[k], k, s->dim[k]);
     line(em, "const uint16_t *vb_ = %s;", box);
     char *bix = S("sh_");
     for (int j = 0; j < p.b.rank; j++) {
@@ -897,6 +920,9 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
     for (int whole = 1; whole >= 0; whole--) {
         line(em, whole ? "if (%s) {" : "} else {", full);
         em->ind++;
+        for (int k = 0; !whole && k < s->rank; k++)
+            line(em, "const int r%d_ = !ok_ || x%d_ - o%d_ <= 0 ? 0 : x%d_ - o%d_ >= %" PRId64 " ? %" PRId64 " : (int)(x%d_ - o%d_);",
+                 k, ord[k], k, ord[k], k, s->dim[k], s->dim[k], ord[k], k);
         if (whole && rg.G) { /* groups of G runs, one thread each (box_group) */
             int64_t tasks = rows / rg.G * per_row;
             line(em, "#pragma unroll");
@@ -908,7 +934,14 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
             line(em, "const int i_ = row_ * %" PRId64 " + col_;", cols);
             for (int k = 0; k < s->rank; k++) line(em, "const int l%d_ = %s; (void)l%d_;", k, tv_coord(em, "i_", s, k), k);
             line(em, "const uint4 *pv_ = (const uint4 *)(vb_ + (%s) - %d);", bix, rg.rho);
-            for (int w = 0; w < rg.nw; w++) line(em, "const uint4 w%d_ = pv_[%d];", w, w);
+            for (int w = 0; w < rg.nw; w++) { /* (the words some run reads) */
+                bool read = false;
+                for (int g = 0; g < rg.G; g++) {
+                    int64_t o = rg.rho + rg.d[g];
+                    read |= w == o / 8 || (o % 8 && w == o / 8 + 1);
+                }
+                if (read) line(em, "const uint4 w%d_ = pv_[%d];", w, w);
+            }
             for (int g = 0; g < rg.G; g++) {
                 int64_t o = rg.rho + rg.d[g];
                 const char *d = S("*(uint4 *)(%s + %s)", dst, dst_at(em, mn, rows, cols, g));
