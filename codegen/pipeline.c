@@ -436,10 +436,14 @@ static void pipe_wg_loop(Emitter *em, const PipeLoop *pl, int stages)
     line(em, "uint16_t *const pg_ = ps_ + %" PRId64 " + ((1024u - (tilec_smem_u32(ps_ + %" PRId64 ") & 1023u)) & 1023u) / 2; "
              "/* the gathers' two sets, wgmma's 1024-byte atoms aligned */",
          stages * pipe_stage_elems(pl), stages * pipe_stage_elems(pl));
-    line(em, "const unsigned wa_ = (unsigned)((t_ >> 7) / %d) * %" PRId64 "u; /* the warpgroup's rows of A, bytes */",
-         pl->wg_n, 64 * rb);
-    line(em, "const unsigned wb_ = (unsigned)((t_ >> 7) %% %d) * %" PRId64 "u; /* its columns of B */", pl->wg_n,
-         pl->wn / 64 * pl->K * 128);
+    /* The warpgroup's descriptors of A (its 64 rows) and B (its columns)
+     * in the first set, computed once: a step adds the second set's
+     * offset, a k16 slice 32 bytes (A) or 2048 (B), in 16-byte units in
+     * the address field (shared addresses stay below 2^18: no carry). */
+    line(em, "const uint64_t da_ = tilec_wgmma_desc(tilec_smem_u32(pg_) + (unsigned)((t_ >> 7) / %d) * %" PRId64 "u, 16u, %" PRId64
+             "u, %du); /* the warpgroup's rows of A */", pl->wg_n, 64 * rb, 8 * rb, mode);
+    line(em, "const uint64_t db_ = tilec_wgmma_desc(tilec_smem_u32(pg_ + %" PRId64 ") + (unsigned)((t_ >> 7) %% %d) * %" PRId64
+             "u, %" PRId64 "u, 1024u, 1u); /* its columns of B */", ga, pl->wg_n, pl->wn / 64 * pl->K * 128, pl->K * 128);
     line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
     em->ind++;
     line(em, "tilec_pipe_wait<%d>();", stages - 2);
@@ -454,14 +458,13 @@ static void pipe_wg_loop(Emitter *em, const PipeLoop *pl, int stages)
                     pl->N, true);
     line(em, "tilec_fence_proxy_async(); /* the gathers' stores, read by wgmma */");
     line(em, "%s", em->bar);
-    line(em, "const unsigned ga_ = tilec_smem_u32(gd_) + wa_, gb_ = tilec_smem_u32(gd_ + %" PRId64 ") + wb_;", ga);
+    line(em, "const uint64_t ds_ = (ks_ & 1) ? %" PRId64 "u : 0u; /* the set's offset in the descriptors */", gset * 2 / 16);
     line(em, "tilec_wgmma_touch_frag(%s);", f);
     line(em, "tilec_wgmma_fence();");
     line(em, "#pragma unroll");
     line(em, "for (int kk_ = 0; kk_ < %" PRId64 "; ++kk_)", pl->K / 16);
-    line(em, "    tilec_wgmma_frag<%s, %" PRId64 ">::run(%s, tilec_wgmma_desc(ga_ + (unsigned)kk_ * 32u, 16u, %" PRId64
-             "u, %du), tilec_wgmma_desc(gb_ + (unsigned)kk_ * 2048u, %" PRId64 "u, 1024u, 1u));",
-         pl->dtype == DT_BFLOAT16 ? "true" : "false", pl->wn, f, 8 * rb, mode, pl->K * 128);
+    line(em, "    tilec_wgmma_frag<%s, %" PRId64 ">::run(%s, da_ + ds_ + (uint64_t)kk_ * 2u, db_ + ds_ + (uint64_t)kk_ * 128u);",
+         pl->dtype == DT_BFLOAT16 ? "true" : "false", pl->wn, f);
     line(em, "tilec_wgmma_commit();");
     line(em, "tilec_wgmma_touch_frag(%s);", f);
     /* the copies of a later step, into the slot step ks_ - 1 gathered

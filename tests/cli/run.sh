@@ -174,7 +174,8 @@ has "x's chunks without tests" "$OUT/c1.cu" "tilec_pipe_copy16((pd_ + 2112) + c_
 has "merged rows in 16-byte chunks" "$OUT/c1.cu" "tilec_box_copy<8>(pd_ + c_ * 8, p_, lo1_ * p_w.strides[1] + g0_ * p_w.strides[0], (c_ % 4) * 8, 32, 1,"
 # BT = 128 on 8 warps: the products on wgmma in sm_90a builds (two
 # warpgroups of 64 x 64), the gathers into its layouts, mma.sync otherwise
-has "wgmma in the view pipeline" "$OUT/c1.cu" "tilec_wgmma_frag<false, 64>::run(fv12, tilec_wgmma_desc(ga_ + (unsigned)kk_ * 32u, 16u, 512u, 2u), tilec_wgmma_desc(gb_ + (unsigned)kk_ * 2048u, 4096u, 1024u, 1u));"
+has "wgmma in the view pipeline" "$OUT/c1.cu" "tilec_wgmma_frag<false, 64>::run(fv12, da_ + ds_ + (uint64_t)kk_ * 2u, db_ + ds_ + (uint64_t)kk_ * 128u);"
+has "descriptors made once" "$OUT/c1.cu" "16u, 512u, 2u); /* the warpgroup's rows of A */"
 has "only in sm_90a builds" "$OUT/c1.cu" "#if TILEC_SM90A"
 has "B gathered MN-major" "$OUT/c1.cu" "tilec_swz_mn<32>(row_, col_)"
 has "gathers fenced for wgmma" "$OUT/c1.cu" "tilec_fence_proxy_async(); /* the gathers' stores, read by wgmma */"

@@ -74,6 +74,7 @@ device)
         name=$(basename "$src" .tile.c)
         b=$G/cuda/$name
         mkdir -p "$b" "$G/dump-gpu/$name"
+        rm -f "$b/app90"
         cp "$G/gen/$name/$name.cu" "$G/gen/$name/$name.h" "$b/"
         # TILE_EXTERN functions: extern.cu defines them (relocatable device code)
         rdc= ext=
@@ -83,7 +84,13 @@ device)
           { [ -z "$rdc" ] || nvcc -std=c++17 -O3 $NVARCH $rdc -I"$b" -Iruntime -c -o "$b/e.o" "$dir/extern.cu"; } &&
           cc -std=c17 -O2 -DEXAMPLE_CUDA -I"$cudainc" -I"$b" -Iruntime -c -o "$b/main.o" "$dir/main.c" &&
           cc -std=c17 -O2 -Iruntime -c -o "$b/rt.o" runtime/tilec_rt.c &&
-          nvcc $NVARCH $rdc -o "$b/app" "$b/k.o" $ext "$b/main.o" "$b/rt.o" -lm; } > "$b/build.log" 2>&1 &
+          nvcc $NVARCH $rdc -o "$b/app" "$b/k.o" $ext "$b/main.o" "$b/rt.o" -lm &&
+          # View pipelines run their products on wgmma only in sm_90a
+          # builds (#if TILEC_SM90A inside the kernel): a second build
+          # for plain sm_90 runs their mma.sync path on this GPU too.
+          { ! grep -q 'tilec_wgmma_frag<' "$b/$name.cu" ||
+            { nvcc -std=c++17 -O3 -gencode arch=compute_90,code=sm_90 $rdc -I"$b" -Iruntime -c -o "$b/k90.o" "$b/$name.cu" &&
+              nvcc -gencode arch=compute_90,code=sm_90 $rdc -o "$b/app90" "$b/k90.o" $ext "$b/main.o" "$b/rt.o" -lm; }; }; } > "$b/build.log" 2>&1 &
     done
     wait
     for dir in examples/*/ tests/kernels/*/; do
@@ -99,6 +106,13 @@ device)
             p=$((p + 1)); echo "ok   run $(grep -E 'passed, [0-9]+ failed' "$b/run.out" | tail -n 1)"
         else
             f=$((f + 1)); echo "FAIL run $name"; tail -n 15 "$b/run.out"
+        fi
+        if [ -x "$b/app90" ]; then
+            if (cd "$b" && $TO ./app90) > "$b/run-90.out" 2>&1; then
+                p=$((p + 1)); echo "ok   run (sm_90 build: view pipelines on mma.sync) $(grep -E 'passed, [0-9]+ failed' "$b/run-90.out" | tail -n 1)"
+            else
+                f=$((f + 1)); echo "FAIL run (sm_90 build) $name"; tail -n 15 "$b/run-90.out"
+            fi
         fi
         # Kernels with a Hopper variant: once more on their mma.sync kernels.
         if grep -q '_sm90<true><<<' "$b/$name.cu"; then
