@@ -1273,10 +1273,12 @@ def wl_conv2d(c):
     c.run(wl, "cuDNN (F.conv2d, channels_last)", cudnn, check=chk("cuDNN conv2d", lambda: res["y"].permute(0, 2, 3, 1)))
     y = torch.empty(nb, hw, hw, co, device="cuda", dtype=torch.float16)
     vv = {}
-    for bw in (16, 32):
-        for bk in (32, 64):
-            vv["%dx%d" % (bw, bk)] = (lambda bw, bk: lambda: c.tc.launcher(
-                "conv2d_view", (cdiv(hw, bw), cdiv(co, 64), nb * hw), x, w, y, 1, bw, 64, bk))(bw, bk)
+    # conv2d_view_b3: the same kernel built for three blocks an SM
+    for kern in ("conv2d_view", "conv2d_view_b3"):
+        for bw in (16, 32):
+            for bk in (32, 64):
+                vv["%s%dx%d" % ("b3:" if kern.endswith("b3") else "", bw, bk)] = (lambda kern, bw, bk: lambda: c.tc.launcher(
+                    kern, (cdiv(hw, bw), cdiv(co, 64), nb * hw), x, w, y, 1, bw, 64, bk))(kern, bw, bk)
     c.tilec_best(wl, "conv2d_view", list(vv), lambda v: vv[v](), chk("tilec conv2d view", lambda: y), y,
                  label="BWxBK", note="examples/conv2d: im2col(x) @ w^T through views, BCO 64")
     c.head_to_head(wl, "cuDNN (F.conv2d, channels_last)", ("speed", 1.0))
