@@ -600,19 +600,19 @@ void pipeline_buffers(Emitter *em, const PipeLoop *pl, TirValue *a, TirValue *b)
     buffer_value(b, "sb_", pl->dtype, pl->K, pl->N, pl->boxed[1] ? 1 : stages);
 }
 
-/* (ctx: whether only guarded footprints count) */
 static bool view_loops(AstVisitor *v, const Stmt *st)
 {
+    const bool *guarded = v->ctx; /* only footprints that are boxes under a condition count */
     PipeLoop pl;
     if (st->kind == ST_FOR && pipeline_match(st, &pl))
         for (int i = 0; i < 2; i++)
-            if (pl.boxed[i] && (!v->ctx || view_inner_dynamic(pl.load[i]))) v->stop = true;
+            if (pl.boxed[i] && (!*guarded || view_inner_dynamic(pl.load[i]))) v->stop = true;
     return true;
 }
 
 bool pipeline_has_views(const Stmt *st, bool guarded)
 {
-    AstVisitor v = {.stmt = view_loops, .ctx = guarded ? (void *)st : NULL};
+    AstVisitor v = {.stmt = view_loops, .ctx = &guarded};
     ast_walk_stmt(&v, st);
     return v.stop;
 }
