@@ -32,6 +32,18 @@ static void kernel_params(FILE *o, const Func *f)
     }
 }
 
+/* The mma.sync kernel's declaration line of specialization spec: T threads
+ * a block, minb blocks an SM stated (0: ptxas's choice). */
+static void kernel_decl(FILE *o, const Func *f, int spec, int T, int minb)
+{
+    if (minb) fprintf(o, "static __global__ void __launch_bounds__(%d, %d) ", T, minb);
+    else fprintf(o, "static __global__ void __launch_bounds__(%d) ", T);
+    kernel_name(o, f, spec);
+    fputc('(', o);
+    kernel_params(o, f);
+    fputs(")\n", o);
+}
+
 static void launch_args(FILE *o, const Func *f)
 {
     bool first = true;
@@ -376,19 +388,12 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
              * device pass, as __CUDA_ARCH__ does. */
             bool pre90 = !minb && co->opt_level > 0 && pipeline_has_views(k->body, false);
             if (pre90) {
-                fprintf(o, "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900\nstatic __global__ void __launch_bounds__(%d, 1) ",
-                        plan.threads);
-                kernel_name(o, f, sp);
-                fputc('(', o);
-                kernel_params(o, f);
-                fputs(")\n#else\n", o);
+                fputs("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900\n", o);
+                kernel_decl(o, f, sp, plan.threads, 1);
+                fputs("#else\n", o);
             }
-            if (minb) fprintf(o, "static __global__ void __launch_bounds__(%d, %d) ", plan.threads, minb);
-            else fprintf(o, "static __global__ void __launch_bounds__(%d) ", plan.threads);
-            kernel_name(o, f, sp);
-            fputc('(', o);
-            kernel_params(o, f);
-            fputs(pre90 ? ")\n#endif\n{\n" : ")\n{\n", o);
+            kernel_decl(o, f, sp, plan.threads, minb);
+            fputs(pre90 ? "#endif\n{\n" : "{\n", o);
             hv[sp] = fv[sp] = false;
             if (!emit_kernel_body(o, p, k, true, co, &plan)) {
                 ok = false;

@@ -122,7 +122,7 @@ MmaTiling mma_tiling(const Emitter *em, int64_t M, int64_t N)
     for (int i = 0; i < em->npipes; i++) {
         const PipeLoop *pl = &em->pipes[i];
         if (pl->wg_n && pl->M == M && pl->N == N) /* wgmma's (pipeline.c) */
-            return (MmaTiling){.blocks = M / 16 * (N / 16), .bpw = pl->wn / 16, .wn = nw / 4 * pl->wg_n, .fm = 1,
+            return (MmaTiling){.blocks = M / 16 * (N / 16), .bpw = pl->wn / 16, .wn = pl->wg_n, .fm = 1,
                                .fn = pl->wn / 16, .wgn = pl->wg_n};
     }
     int64_t bm = M / 16, bn = N / 16;

@@ -631,7 +631,7 @@ static void pipe_wg_plan(const Emitter *em, PipeLoop *pl)
     if (!pl->boxed[0] || !pl->boxed[1] || !codegen_has_arch(em->co, 90) || em->co->opt_level <= 0) return;
     if (pl->dtype != DT_FLOAT16 && pl->dtype != DT_BFLOAT16) return;
     int nwg = em->T / 128;
-    if (em->T % 128 || nwg < 1 || pl->M % 64 || nwg % (pl->M / 64)) return;
+    if (em->T % 128 || pl->M % 64 || nwg % (pl->M / 64)) return;
     int wg_n = nwg / (int)(pl->M / 64);
     if (pl->N % wg_n) return;
     int64_t wn = pl->N / wg_n;

@@ -677,6 +677,17 @@ static void box_chunks(Emitter *em, const PipeBox *p, const char *arr, const cha
     line(em, "}");
 }
 
+/* One branch of a box copy: its opening line (`if (...) {`, `} else {`),
+ * then its chunk loop one level in. */
+static void box_branch(Emitter *em, const char *open, const PipeBox *p, const char *arr, const char *dst, bool merged,
+                       bool fast)
+{
+    line(em, "%s", open);
+    em->ind++;
+    box_chunks(em, p, arr, dst, merged, fast);
+    em->ind--;
+}
+
 void view_box_issue(Emitter *em, Expr *e, const char *dst)
 {
     const View *v = view_arg(e);
@@ -726,29 +737,17 @@ void view_box_issue(Emitter *em, Expr *e, const char *dst)
         line(em, "const bool mg_ = lo_ == 0 && %s.shape[%d] == %" PRId64 " && %s.strides[%d] == 1 && %s.strides[%d] == %" PRId64
                  " && lo%d_ >= 0 && lo%d_ + %" PRId64 " <= %s.shape[%d]; /* its last two axes as one row */",
              arr, last, p.ext, arr, last, arr, j, p.ext, j, j, p.b.ext[j], arr, j);
-        line(em, "if (mg_ && %s && lo%d_ * %" PRId64 " %% 8 == 0) {", inside, j, p.ext);
-        em->ind++;
-        box_chunks(em, &p, arr, dst, true, true);
-        em->ind--;
-        line(em, "} else if (mg_) {");
-        em->ind++;
-        box_chunks(em, &p, arr, dst, true, false);
-        em->ind--;
-        line(em, "} else {");
-        em->ind++;
-    } else if (p.V == 8) {
-        line(em, "if (%s && lo_ - sh_ >= 0 && lo_ - sh_ + %" PRId64 " <= %s.shape[%d] && %s.strides[%d] == 1) { /* inside */",
-             inside, p.ext, arr, last, arr, last);
-        em->ind++;
-        box_chunks(em, &p, arr, dst, false, true);
-        em->ind--;
-        line(em, "} else {");
-        em->ind++;
-    }
-    box_chunks(em, &p, arr, dst, false, false);
-    if (merge || p.V == 8) {
-        em->ind--;
+        box_branch(em, S("if (mg_ && %s && lo%d_ * %" PRId64 " %% 8 == 0) {", inside, j, p.ext), &p, arr, dst, true, true);
+        box_branch(em, "} else if (mg_) {", &p, arr, dst, true, false);
+        box_branch(em, "} else {", &p, arr, dst, false, false);
         line(em, "}");
+    } else if (p.V == 8) {
+        box_branch(em, S("if (%s && lo_ - sh_ >= 0 && lo_ - sh_ + %" PRId64 " <= %s.shape[%d] && %s.strides[%d] == 1) { /* inside */",
+                         inside, p.ext, arr, last, arr, last), &p, arr, dst, false, true);
+        box_branch(em, "} else {", &p, arr, dst, false, false);
+        line(em, "}");
+    } else {
+        box_chunks(em, &p, arr, dst, false, false);
     }
     em->ind--;
     line(em, "}");
@@ -805,11 +804,12 @@ static int box_runs(const View *v, const PipeBox *p, const Shape *s, const int64
  * instructions a run to under a load and about 10 (ncu, H200).
  * RunGroup says whether the gather can: G rows a group (0: no), d[g] the
  * offset of the group's run g from its first, rho the first run's
- * position in its word (the same for every group), nw the words a group
- * reads. */
+ * position in its word (the same for every group), words the mask of the
+ * words (from the first run's) that some run of the group reads. */
 typedef struct RunGroup {
-    int G, rho, nw;
+    int G, rho;
     int64_t d[8];
+    uint64_t words;
 } RunGroup;
 
 static RunGroup box_group(const View *v, const PipeBox *p, const Shape *s, const int64_t *bst, int64_t rows,
@@ -832,15 +832,12 @@ static RunGroup box_group(const View *v, const PipeBox *p, const Shape *s, const
                     if (d != rg.d[g] || d < 0) ok = false;
                 }
             }
-        bool word[64] = {false}; /* the words the runs touch */
-        int used = 0;
-        for (int g = 0; ok && g < G; g++) {
+        for (int g = 0; ok && g < G; g++) { /* a run reads its word, and the next one unless aligned */
             int64_t o = rg.rho + rg.d[g], n = o / 8 + (o % 8 ? 2 : 1);
             if (n > 64) ok = false;
-            for (int64_t w = o / 8; ok && w < n; w++) used += !word[w], word[w] = true;
-            if (n > rg.nw) rg.nw = (int)n;
+            for (int64_t w = o / 8; ok && w < n; w++) rg.words |= (uint64_t)1 << w;
         }
-        if (ok && used < 2 * G) return rg; /* (fewer loads than the runs one at a time) */
+        if (ok && __builtin_popcountll(rg.words) < 2 * G) return rg; /* (fewer loads than the runs one at a time) */
     }
     return best;
 }
@@ -934,14 +931,8 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
             line(em, "const int i_ = row_ * %" PRId64 " + col_;", cols);
             for (int k = 0; k < s->rank; k++) line(em, "const int l%d_ = %s; (void)l%d_;", k, tv_coord(em, "i_", s, k), k);
             line(em, "const uint4 *pv_ = (const uint4 *)(vb_ + (%s) - %d);", bix, rg.rho);
-            for (int w = 0; w < rg.nw; w++) { /* (the words some run reads) */
-                bool read = false;
-                for (int g = 0; g < rg.G; g++) {
-                    int64_t o = rg.rho + rg.d[g];
-                    read |= w == o / 8 || (o % 8 && w == o / 8 + 1);
-                }
-                if (read) line(em, "const uint4 w%d_ = pv_[%d];", w, w);
-            }
+            for (int w = 0; w < 64; w++)
+                if (rg.words >> w & 1) line(em, "const uint4 w%d_ = pv_[%d];", w, w);
             for (int g = 0; g < rg.G; g++) {
                 int64_t o = rg.rho + rg.d[g];
                 const char *d = S("*(uint4 *)(%s + %s)", dst, dst_at(em, mn, rows, cols, g));
