@@ -512,10 +512,10 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
         else if (v->home == TIR_FRAGMENT)
             line(&em, "%s f%s[%" PRId64 "];", mma_frag_acc_type(&em, v->dtype, v->frag_k), v->name, v->frag_blocks);
         if (v->mirror && hp && hp->pingpong) { /* each warpgroup's own */
-            line(&em, "__shared__ %s s_%s_pp_[2][%" PRId64 "];", ty, v->name, v->n);
+            line(&em, "__shared__ %s%s s_%s_pp_[2][%" PRId64 "];", v->mirror_vec ? "__align__(16) " : "", ty, v->name, v->n);
             line(&em, "%s *const s_%s = s_%s_pp_[pp_ > 0];", ty, v->name, v->name);
         } else if (v->mirror) {
-            line(&em, "__shared__ %s s_%s[%" PRId64 "];", ty, v->name, v->n);
+            line(&em, "__shared__ %s%s s_%s[%" PRId64 "];", v->mirror_vec ? "__align__(16) " : "", ty, v->name, v->n);
             if (fl) line(&em, "(void)s_%s; /* (the attention loop's own values are not written) */", v->name);
         }
     }

@@ -106,6 +106,7 @@ typedef struct Emitter {
         const char *name;
         LayoutSwizzle sw[2]; /* element i at sw[1](sw[0](i)) */
         int nsw;
+        int vec; /* > 1: written by runs of vec elements, each one vector store */
     } mswz[64];
     int nmswz;
     /* bcast_local's answers: the scan and every evaluation ask again */
@@ -305,6 +306,7 @@ bool tv_same_home(Emitter *em, const Shape *s, const Shape *ctx);
 char *tv_read(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem, Ctx c);
 const char *tv_sym_name(Emitter *em, const Symbol *sym);
 void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, const Symbol *sym, int tmp_id);
+int tv_mirror_vec(Emitter *em, const char *name);
 
 /* expr.c */
 char *ex_evc(Emitter *em, Expr *e, Ctx c, Dtype to);

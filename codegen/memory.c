@@ -11,6 +11,17 @@ void mem_write_mirror(Emitter *em, const char *name, const Shape *s)
 {
     Lay l = tv_lay(em, s);
     line(em, "%s", em->bar);
+    int vec = tv_mirror_vec(em, name);
+    if (vec) { /* whole runs, each one vector store (tv_mirror_swizzle keeps them together) */
+        line(em, "#pragma unroll");
+        line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / vec);
+        em->ind++;
+        line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
+        line(em, "tilec_vstore<%d>(&s_%s[%s], %s, r_ * %d);", vec, name, tv_mirror_at(em, name, "i_"), name, vec);
+        tv_close_loop(em);
+        line(em, "%s", em->bar);
+        return;
+    }
     tv_open_loop(em, s);
     const char *at = tv_mirror_at(em, name, "i_");
     if (l.repl) line(em, "if (t_ < %" PRId64 ") s_%s[%s] = %s[e_];", l.n, name, at, name);

@@ -538,6 +538,53 @@ static int64_t mirror_cost(const int64_t *idx, int64_t accesses, int es, const L
     return cost;
 }
 
+/* The same for the mirror's writes as whole runs: the accesses that start a
+ * thread's run of V elements (every V-th register), each lane storing V * es
+ * bytes at once.  A warp's access of B-byte vectors is served in phases of
+ * 128 / B lanes, each costing the most distinct words one bank serves. */
+static int64_t mirror_cost_runs(const int64_t *idx, int64_t accesses, int V, int es, const LayoutSwizzle *sw, int nsw)
+{
+    int words = V * es / 4, phase = 32 / words;
+    int64_t cost = 0;
+    for (int64_t a = 0; a < accesses; a += V)
+        for (int p = 0; p < 32; p += phase) {
+            int64_t seen[32];
+            int nseen = 0, per_bank[32] = {0}, worst = 0;
+            for (int lane = p; lane < p + phase; lane++) {
+                int64_t z = idx[a * 32 + lane];
+                for (int k = 0; k < nsw; k++) z = layout_swizzle_apply(&sw[k], z);
+                for (int j = 0; j < words; j++) {
+                    int64_t w = z * es / 4 + j;
+                    bool again = false;
+                    for (int m = 0; m < nseen && !again; m++) again = seen[m] == w;
+                    if (again) continue;
+                    seen[nseen++] = w;
+                    int b = (int)(w & 31);
+                    if (++per_bank[b] > worst) worst = per_bank[b];
+                }
+            }
+            cost += worst;
+        }
+    return cost;
+}
+
+/* Whether the threads' registers of the write pattern idx (E a thread, in
+ * runs of V) are runs of V consecutive elements starting at multiples of V,
+ * so that a swizzle that moves whole V-element chunks keeps each run one
+ * aligned vector in the mirror. */
+static bool mirror_runs(const int64_t *idx, int64_t accesses, int E, int V)
+{
+    if (V < 2 || E % V) return false;
+    for (int64_t a = 0; a < accesses; a += V)
+        for (int lane = 0; lane < 32; lane++) {
+            int64_t z = idx[a * 32 + lane];
+            if (z % V) return false;
+            for (int j = 1; j < V; j++)
+                if (idx[(a + j) * 32 + lane] != z + j) return false;
+        }
+    return true;
+}
+
 /* The element indices that the threads' loop over a tile of shape s reads or
  * writes, warp access by warp access, into a new array (*accesses gets their
  * number): through transpose perm when given, else broadcast to shape s
@@ -579,12 +626,22 @@ static bool mirror_of(const Expr *x, const Symbol *sym, int tmp_id)
  * apart) and read across (a transpose of a (64, 64) float tile reads 256
  * elements apart, 16 lanes on one bank in a row-major array; a (256) row
  * broadcast over (4, 256) 4 apart), no one order of the elements serves
- * both.  An XOR of the bank bits of the index with up to two higher 5-bit
- * fields of it does (a bijection within each 32-word block): we count the
- * bank cycles of the writes and of every transpose's and broadcast's reads
- * under each candidate and keep the cheapest, the identity on ties.  Reads
- * whose order the scan does not know (inside other index maps) are not
- * counted: any layout is correct, only their speed is at stake. */
+ * both.  An XOR of the bank bits of the index with up to two higher fields
+ * of it does (a bijection within each 32-word block): we count the bank
+ * cycles of the writes and of every transpose's and broadcast's reads under
+ * each candidate and keep the cheapest, the identity on ties.  Reads whose
+ * order the scan does not know (inside other index maps) are not counted:
+ * any layout is correct, only their speed is at stake.
+ *
+ * Where each thread's registers are runs of V consecutive elements (a
+ * tile_load's 16-byte vectors), a swizzle that moves whole V-element chunks
+ * (XOR into the chunk bits of a 128-byte line, Swizzle<b, log2 V, S>) lets
+ * the writes store each run as one vector: a quarter of the instructions of
+ * element-wise stores and, for 16-byte runs, half the bank cycles.  Those
+ * candidates are counted with vector writes (mirror_cost_runs), the
+ * element-wise ones as before; the transpose of seed 004 (float16 (64, 64)
+ * tiles) went from 64 2-byte stores a thread to 8 16-byte ones with its
+ * reads still free of conflicts. */
 void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, const Symbol *sym, int tmp_id)
 {
     int es = dtype_bits(d) / 8;
@@ -609,32 +666,50 @@ void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, c
         pat[np] = mirror_pattern(em, em->bc_reads[r].ctx, NULL, s, &acc[np]);
         if (pat[np]) np++;
     }
-    /* candidates: the identity, one field, two fields: Swizzle<5, fs, s - fs>
-     * moves the 5 bits at s into the 32 banks' bits at fs (4-byte words) */
-    struct MirrorSwz best = {.name = name};
-    if (np > 1) {
-        struct MirrorSwz cand[256];
-        int nc = 0;
-        cand[nc++] = (struct MirrorSwz){0};
-        for (int s1 = fs + 5; s1 < lg; s1++)
-            for (int s2 = s1; s2 < lg && nc < 256; s2++) {
+    /* vector runs: V * es of 4 to 16 bytes, chunks of lv index bits, a
+     * 128-byte line's cb chunk bits above them */
+    int rb = l.V * es, lv = tv_log2(l.V), cb = rb >= 4 && rb <= 16 ? tv_log2(128 / rb) : 0;
+    bool runs = cb > 0 && (1 << lv) == l.V && mirror_runs(pat[0], acc[0], l.E, l.V);
+    /* candidates: the identity, then Swizzle<cb, lv, S> (whole chunks: the
+     * writes vectors) with one or two fields, then Swizzle<5, fs, S>, which
+     * moves the 5 bits at fs + S into the 32 banks' bits at fs (4-byte words) */
+    struct MirrorSwz cand[512];
+    int nc = 0;
+    cand[nc++] = (struct MirrorSwz){.vec = runs ? l.V : 0};
+    for (int pass = runs ? 0 : 1; pass < 2 && np > 1; pass++) {
+        int bits = pass ? 5 : cb, base = pass ? fs : lv;
+        for (int s1 = base + bits; s1 < lg; s1++)
+            for (int s2 = s1; s2 < lg && nc < 512; s2++) {
                 struct MirrorSwz *c = &cand[nc];
-                c->nsw = 0;
-                if (!layout_swizzle_make(5, fs, s1 - fs, &c->sw[c->nsw++], NULL, 0)) continue;
-                if (s2 != s1 && !layout_swizzle_make(5, fs, s2 - fs, &c->sw[c->nsw++], NULL, 0)) continue;
+                *c = (struct MirrorSwz){.vec = pass ? 0 : l.V};
+                if (!layout_swizzle_make(bits, base, s1 - base, &c->sw[c->nsw++], NULL, 0)) continue;
+                if (s2 != s1 && !layout_swizzle_make(bits, base, s2 - base, &c->sw[c->nsw++], NULL, 0)) continue;
                 nc++;
             }
-        int64_t best_cost = -1;
-        for (int c = 0; c < nc; c++) {
-            int64_t cost = 0;
-            for (int k = 0; k < np; k++) cost += mirror_cost(pat[k], acc[k], es, cand[c].sw, cand[c].nsw);
-            if (best_cost < 0 || cost < best_cost) {
-                best_cost = cost;
-                best.nsw = cand[c].nsw;
-                memcpy(best.sw, cand[c].sw, sizeof best.sw);
-            }
+    }
+    struct MirrorSwz best = {.name = name};
+    int64_t best_cost = -1;
+    for (int c = 0; c < nc; c++) {
+        int64_t cost = cand[c].vec ? mirror_cost_runs(pat[0], acc[0], l.V, es, cand[c].sw, cand[c].nsw)
+                                   : mirror_cost(pat[0], acc[0], es, cand[c].sw, cand[c].nsw);
+        for (int k = 1; k < np; k++) cost += mirror_cost(pat[k], acc[k], es, cand[c].sw, cand[c].nsw);
+        /* on ties the fewer fields: each costs index arithmetic per access */
+        if (best_cost < 0 || cost < best_cost || (cost == best_cost && cand[c].nsw < best.nsw)) {
+            best_cost = cost;
+            best.nsw = cand[c].nsw;
+            best.vec = cand[c].vec;
+            memcpy(best.sw, cand[c].sw, sizeof best.sw);
         }
     }
     for (int k = 0; k < np; k++) free(pat[k]);
-    if (best.nsw) em->mswz[em->nmswz++] = best;
+    if (best.nsw || best.vec) em->mswz[em->nmswz++] = best;
+}
+
+/* The vector width of mirror `name`'s writes (tv_mirror_swizzle), 0 when
+ * they are element by element. */
+int tv_mirror_vec(Emitter *em, const char *name)
+{
+    for (int m = 0; m < em->nmswz; m++)
+        if (!strcmp(em->mswz[m].name, name)) return em->mswz[m].vec;
+    return 0;
 }

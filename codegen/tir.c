@@ -26,6 +26,7 @@ static void set_value(Emitter *em, TirValue *v, const char *name, Dtype d, const
     for (int m = 0; m < em->nmswz; m++)
         if (!strcmp(em->mswz[m].name, name)) {
             v->nswz = em->mswz[m].nsw;
+            v->mirror_vec = em->mswz[m].vec;
             memcpy(v->swz, em->mswz[m].sw, sizeof v->swz);
         }
 }
@@ -575,6 +576,7 @@ static void print_home(FILE *o, const TirKernel *k, const TirValue *v)
     fputs(" + smem ", o);
     print_swizzles(o, v);
     fprintf(o, "%" PRId64 ":1", v->n);
+    if (v->mirror_vec) fprintf(o, ", written by runs of %d", v->mirror_vec);
 }
 
 static void print_ops(FILE *o, const TirKernel *k, const TirOp *op, int ind);

@@ -52,6 +52,7 @@ typedef struct TirValue {
     bool mirror;         /* also in shared memory, written after each definition */
     LayoutSwizzle swz[2]; /* the mirror's swizzles: element i at swz[1](swz[0](i)) */
     int nswz;
+    int mirror_vec;      /* > 1: the mirror is written by runs of this many elements, one vector each */
     int stages;          /* TIR_SMEM: copies in flight (a pipeline's stages) */
     int frag_k;          /* TIR_FRAGMENT: the WMMA k of its updates */
     int64_t frag_blocks; /* TIR_FRAGMENT: 16x16 blocks per warp */

@@ -352,7 +352,16 @@ has "replicated mirror keeps its order" "$OUT/bcr.cu" "if (t_ < 4) s_v10[i_] = v
 expect_rc "transposes" 0 "$TILEC" --arch=sm_90 -o "$OUT/tps.cu" tests/kernels/transposes/transposes.tile.c
 has "float mirror swizzled" "$OUT/tps.cu" "s_v6[((i_) ^ ((((i_) >> 5) & 31) << 0) ^ ((((i_) >> 7) & 31) << 0))] = v6[e_];"
 has "float16 mirror swizzled" "$OUT/tps.cu" "s_v3[((i_) ^ ((((i_) >> 6) & 31) << 1) ^ ((((i_) >> 8) & 31) << 1))] = v3[e_];"
-has "int8 mirror swizzled" "$OUT/tps.cu" "s_v4[((i_) ^ ((((i_) >> 7) & 31) << 2) ^ ((((i_) >> 8) & 31) << 2))] = v4[e_];"
+# Runs of 16 int8 a thread: a swizzle of whole 16-byte chunks serves the
+# transpose's reads, so each run is one vector store (tv_mirror_swizzle).
+has "int8 mirror written by vectors" "$OUT/tps.cu" "tilec_vstore<16>(&s_v4[((i_) ^ ((((i_) >> 10) & 7) << 4))], v4, r_ * 16);"
+has "vector-written mirror aligned" "$OUT/tps.cu" "__shared__ __align__(16) int8_t s_v4[8192];"
+# seed 004's transpose through a view: (64, 64) float16 tiles, 8-element
+# runs, chunks XORed with the row's high bits; the reads stay conflict-free.
+expect_rc "transpose view t64" 0 "$TILEC" --arch=sm_90 --max-threads=64 -o "$OUT/tpv.cu" tests/bench/kernels/transpose_view_t64.tile.c
+has "float16 mirror written by vectors" "$OUT/tpv.cu" "tilec_vstore<8>(&s_t30[((i_) ^ ((((i_) >> 9) & 7) << 3))], t30, r_ * 8);"
+"$TILEC" --arch=sm_90 --max-threads=64 --emit=tir tests/bench/kernels/transpose_view_t64.tile.c >"$OUT/tpv.tir" 2>&1
+has "vector mirror in the tir" "$OUT/tpv.tir" "smem Sw<3,3,6> o 4096:1, written by runs of 8"
 expect_rc "bad min-blocks" 2 "$TILEC" --min-blocks=0 "$K"; has "bad min-blocks" "$OUT/err" "--min-blocks wants a number from 1 to 32"
 expect_rc "bad min-blocks text" 2 "$TILEC" --min-blocks=x "$K"
 expect_rc "min-blocks" 0 "$TILEC" --min-blocks=4 -I "$OUT/inc" -o "$OUT/mb.cu" "$K"; has "min-blocks" "$OUT/mb.cu" "__launch_bounds__(128, 4)"
