@@ -444,6 +444,11 @@ static void pipe_wg_loop(Emitter *em, const PipeLoop *pl, int stages)
              "u, %du); /* the warpgroup's rows of A */", pl->wg_n, 64 * rb, 8 * rb, mode);
     line(em, "const uint64_t db_ = tilec_wgmma_desc(tilec_smem_u32(pg_ + %" PRId64 ") + (unsigned)((t_ >> 7) %% %d) * %" PRId64
              "u, %" PRId64 "u, 1024u, 1u); /* its columns of B */", ga, pl->wg_n, pl->wn / 64 * pl->K * 128, pl->K * 128);
+    /* The accumulator's start in its registers before the loop's test:
+     * else nvcc may sink it into the path that skips the loop, whose block
+     * ptxas finds between the loop's wgmma and the wait after it, and it
+     * then serializes the wgmma (C7515; conv1d's BK = 64 kernels). */
+    line(em, "tilec_wgmma_touch_frag(%s);", f);
     line(em, "for (int64_t ks_ = 0; ks_ < pn_; ++ks_) {");
     em->ind++;
     line(em, "tilec_pipe_wait<%d>();", stages - 2);
