@@ -176,6 +176,10 @@ has "merged rows in 16-byte chunks" "$OUT/c1.cu" "tilec_box_copy<8>(pd_ + c_ * 8
 # warpgroups of 64 x 64), the gathers into its layouts, mma.sync otherwise
 has "wgmma in the view pipeline" "$OUT/c1.cu" "tilec_wgmma_frag<false, 64>::run(fv12, da_ + ds_ + (uint64_t)kk_ * 2u, db_ + ds_ + (uint64_t)kk_ * 128u);"
 has "descriptors made once" "$OUT/c1.cu" "16u, 512u, 2u); /* the warpgroup's rows of A */"
+# the fragments touched right before the wgmma loop's test (else ptxas
+# serializes the loop's wgmma: C7515)
+grep -A1 -F "/* its columns of B */" "$OUT/c1.cu" >"$OUT/c1.wgloop" 2>/dev/null
+has "accumulator pinned before the wgmma loop" "$OUT/c1.wgloop" "tilec_wgmma_touch_frag(fv12);"
 has "only in sm_90a builds" "$OUT/c1.cu" "#if TILEC_SM90A"
 has "B gathered MN-major" "$OUT/c1.cu" "tilec_swz_mn<32>(row_, col_)"
 has "gathers fenced for wgmma" "$OUT/c1.cu" "tilec_fence_proxy_async(); /* the gathers' stores, read by wgmma */"
