@@ -813,7 +813,7 @@ typedef struct RunGroup {
 } RunGroup;
 
 static RunGroup box_group(const View *v, const PipeBox *p, const Shape *s, const int64_t *bst, int64_t rows,
-                          int64_t cols)
+                          int64_t cols, int T)
 {
     RunGroup best = {0};
     if (p->sh < 0) return best; /* (a shift known at run time only: the residues are not constants) */
@@ -837,9 +837,13 @@ static RunGroup box_group(const View *v, const PipeBox *p, const Shape *s, const
             if (n > 64) ok = false;
             for (int64_t w = o / 8; ok && w < n; w++) rg.words |= (uint64_t)1 << w;
         }
-        if (ok && __builtin_popcountll(rg.words) < 2 * G) return rg; /* (fewer loads than the runs one at a time) */
+        if (!ok || __builtin_popcountll(rg.words) >= 2 * G) continue; /* (fewer loads than the runs one at a time) */
+        if (!best.G) best = rg;
+        /* the largest groups that still give every thread one: the block
+         * waits at the barrier after the gathers for its slowest thread */
+        if (rows / G * (cols / 8) >= T) return rg;
     }
-    return best;
+    return best; /* (too few runs for every thread: the fewest loads) */
 }
 
 /* Opens the loop over a thread's runs of 8 operand elements: run q_, at
@@ -913,7 +917,7 @@ void view_box_gather(Emitter *em, Expr *e, const char *box, const char *dst, int
     }
     const char *lpad = mem_pad_value(em, e->dtype, ex_opt_int(e, "padding", 0));
     int runs_kind = box_runs(v, &p, s, bst);
-    RunGroup rg = runs_kind == RUNS_CONTIGUOUS ? box_group(v, &p, s, bst, rows, cols) : (RunGroup){0};
+    RunGroup rg = runs_kind == RUNS_CONTIGUOUS ? box_group(v, &p, s, bst, rows, cols, em->T) : (RunGroup){0};
     for (int whole = 1; whole >= 0; whole--) {
         line(em, whole ? "if (%s) {" : "} else {", full);
         em->ind++;

@@ -164,6 +164,9 @@ has "w's box in 8-byte chunks" "$OUT/c1.cu" "tilec_box_copy<4>(pd_ + c_ * 4, p_,
 has "taps' windows gathered in groups" "$OUT/c1.cu" "const uint4 *pv_ = (const uint4 *)(vb_ + (sh_ + "
 has "constant shifts" "$OUT/c1.cu" "= tilec_shift_h8(w0_, w1_, 5);"
 has "an aligned tap is a word" "$OUT/c1.cu" "(row_ + 3, col_)) = w1_;"
+# 64 x 128 B operands on 256 threads: groups of 4 rows (one channel's taps,
+# 256 groups) rather than 8 (128 groups: half the block idle at the barrier)
+has "groups sized for every thread" "$OUT/c1.cu" "const int row_ = (q_ / 16) * 4, col_ = (q_ % 16) * 8;"
 lacks "no run-time shifts left" "$OUT/c1.cu" "a_ & 7"
 # w's (ci, k) axes are one contiguous row in memory: 16-byte chunks
 has "w's box rows merged" "$OUT/c1.cu" "const bool mg_ = lo_ == 0 && p_w.shape[2] == 4 && p_w.strides[2] == 1 && p_w.strides[1] == 4 && lo1_ >= 0 && lo1_ + 8 <= p_w.shape[1]; /* its last two axes as one row */"
