@@ -92,9 +92,18 @@ compile_one() {
     esac
     # calls of TILE_EXTERN functions link as relocatable device code
     grep -q 'TILE_EXTERN: defined in CUDA C++' "$OUT/$1.cu" && arch="$arch -rdc=true"
-    # shellcheck disable=SC2086 # spills and arch are words
-    "$NVCC" -std=c++17 -O3 -Werror all-warnings $spills $arch \
+    # View pipelines' wgmma loops (conv1d) must not be serialized by ptxas
+    # (its remarks C7514/C7515: accumulator registers read or written while
+    # a wgmma group is in flight), which pipeline.c's code is arranged to avoid.
+    wgv=
+    case "$1" in *_sm90a) grep -q 'tilec_wgmma_frag<' "$OUT/$1.cu" && wgv="-Xptxas -v" ;; esac
+    # shellcheck disable=SC2086 # spills, arch and wgv are words
+    "$NVCC" -std=c++17 -O3 -Werror all-warnings $spills $wgv $arch \
         -I"$OUT" -Iruntime -c "$OUT/$1.cu" -o "$OUT/$1.o" 2> "$OUT/$1.nvcc" || return
+    if [ -n "$wgv" ] && grep -q 'C751[45]' "$OUT/$1.nvcc"; then
+        grep 'C751[45]' "$OUT/$1.nvcc" > "$OUT/$1.serial" && mv "$OUT/$1.serial" "$OUT/$1.nvcc"
+        return
+    fi
     if [ -n "$only" ]; then
         # shellcheck disable=SC2086 # arch is words
         "$NVCC" -std=c++17 -O3 -Xptxas -warn-spills $arch -I"$OUT" -Iruntime -c "$OUT/$1.cu" -o "$OUT/$1.spills.o" \
