@@ -636,8 +636,8 @@ static bool mirror_of(const Expr *x, const Symbol *sym, int tmp_id)
  * Where each thread's registers are runs of V consecutive elements (a
  * tile_load's 16-byte vectors), a swizzle that moves whole V-element chunks
  * (XOR into the chunk bits of a 128-byte line, Swizzle<b, log2 V, S>) lets
- * the writes store each run as one vector: a quarter of the instructions of
- * element-wise stores and, for 16-byte runs, half the bank cycles.  Those
+ * the writes store each run as one vector: one instruction a run instead of
+ * V and, for 16-byte runs, half the bank cycles.  Those
  * candidates are counted with vector writes (mirror_cost_runs), the
  * element-wise ones as before; the transpose of seed 004 (float16 (64, 64)
  * tiles) went from 64 2-byte stores a thread to 8 16-byte ones with its
