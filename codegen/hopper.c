@@ -1016,10 +1016,7 @@ bool hopper_tma_store(Emitter *em, Expr *e)
         line(em, "for (int pz_ = 0; pz_ < %" PRId64 "; ++pz_) { /* passes of %" PRId64 " boxes */", passes, bpp);
         em->ind++;
     }
-    line(em, "#pragma unroll");
-    line(em, "for (int r_ = 0; r_ < %d; ++r_) {", tv_lay(em, s).E / 2);
-    em->ind++;
-    line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
+    tv_open_runs(em, s, tv_lay(em, s).E / 2);
     line(em, "const int row_ = i_ / %" PRId64 ", col_ = i_ %% %" PRId64 ";", N, N);
     const char *box = S("(col_ / %" PRId64 ")", cpc);
     if (passes > 1) {

@@ -307,6 +307,8 @@ char *tv_read(Emitter *em, const char *name, Dtype d, const Shape *s, bool smem,
 const char *tv_sym_name(Emitter *em, const Symbol *sym);
 void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, const Symbol *sym, int tmp_id);
 int tv_mirror_vec(Emitter *em, const char *name);
+const struct MirrorSwz *tv_mirror_find(const Emitter *em, const char *name);
+void tv_open_runs(Emitter *em, const Shape *s, int runs);
 
 /* expr.c */
 char *ex_evc(Emitter *em, Expr *e, Ctx c, Dtype to);

@@ -13,10 +13,7 @@ void mem_write_mirror(Emitter *em, const char *name, const Shape *s)
     line(em, "%s", em->bar);
     int vec = tv_mirror_vec(em, name);
     if (vec) { /* whole runs, each one vector store (tv_mirror_swizzle keeps them together) */
-        line(em, "#pragma unroll");
-        line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / vec);
-        em->ind++;
-        line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
+        tv_open_runs(em, s, l.E / vec);
         line(em, "tilec_vstore<%d>(&s_%s[%s], %s, r_ * %d);", vec, name, tv_mirror_at(em, name, "i_"), name, vec);
         tv_close_loop(em);
         line(em, "%s", em->bar);
@@ -172,10 +169,7 @@ void mem_load(Emitter *em, Expr *e)
     if (vec) {
         line(em, "if (ALIGNED && full_) {");
         em->ind++;
-        line(em, "#pragma unroll");
-        line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
-        em->ind++;
-        line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
+        tv_open_runs(em, s, l.E / l.V);
         line(em, "tilec_vload<%d>(%s, r_ * %d, p_ + (%s));", l.V, name, l.V, offset_expr(em, s, ord, arr, "i_", true));
         tv_close_loop(em);
         em->ind--;
@@ -217,10 +211,7 @@ void mem_store(Emitter *em, Expr *e)
     if (vec) {
         line(em, "if (ALIGNED && full_) {");
         em->ind++;
-        line(em, "#pragma unroll");
-        line(em, "for (int r_ = 0; r_ < %d; ++r_) {", l.E / l.V);
-        em->ind++;
-        line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
+        tv_open_runs(em, s, l.E / l.V);
         line(em, "tilec_vstore<%d>(p_ + (%s), %s, r_ * %d);", l.V, offset_expr(em, s, ord, arr, "i_", true), name, l.V);
         tv_close_loop(em);
         em->ind--;

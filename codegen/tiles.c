@@ -431,6 +431,17 @@ void tv_open_loop(Emitter *em, const Shape *s)
     em->tg->open_loop(em, s);
 }
 
+/* Opens the loop over a thread's runs r_ of a tile of shape s (`runs` of
+ * them), i_ the row-major index of each run's first element; the caller
+ * closes it (tv_close_loop). */
+void tv_open_runs(Emitter *em, const Shape *s, int runs)
+{
+    line(em, "#pragma unroll");
+    line(em, "for (int r_ = 0; r_ < %d; ++r_) {", runs);
+    em->ind++;
+    line(em, "const int i_ = %s;", tv_run_index(em, s, "r_", NULL));
+}
+
 const Target target_cuda = {
     .name = "cuda",
     .threads = true,
@@ -463,22 +474,28 @@ void tv_close_loop(Emitter *em)
 
 /* ---- shared-memory mirrors ---------------------------------------------- */
 
+/* What tv_mirror_swizzle chose for mirror `name`: NULL for the identity
+ * layout written element by element. */
+const struct MirrorSwz *tv_mirror_find(const Emitter *em, const char *name)
+{
+    for (int m = 0; m < em->nmswz; m++)
+        if (!strcmp(em->mswz[m].name, name)) return &em->mswz[m];
+    return NULL;
+}
+
 /* The index of element `ix` of mirror `name` in its array: the identity, or
- * the XOR swizzle chosen for it at its declaration (mirror_swizzle). */
+ * the XOR swizzle chosen for it at its declaration (tv_mirror_swizzle). */
 char *tv_mirror_at(Emitter *em, const char *name, const char *ix)
 {
-    for (int m = 0; m < em->nmswz; m++) {
-        const struct MirrorSwz *z = &em->mswz[m];
-        if (strcmp(z->name, name)) continue;
-        /* layout_swizzle_apply, printed (each S > 0; the fields do not
-         * overlap, so both read bits of ix itself) */
-        char *r = S("(%s)", ix);
-        for (int k = 0; k < z->nsw; k++)
-            r = S("%s ^ ((((%s) >> %d) & %d) << %d)", r, ix, z->sw[k].base + z->sw[k].shift, (1 << z->sw[k].bits) - 1,
-                  z->sw[k].base);
-        return S("(%s)", r);
-    }
-    return S("%s", ix);
+    const struct MirrorSwz *z = tv_mirror_find(em, name);
+    if (!z) return S("%s", ix);
+    /* layout_swizzle_apply, printed (each S > 0; the fields do not
+     * overlap, so both read bits of ix itself) */
+    char *r = S("(%s)", ix);
+    for (int k = 0; k < z->nsw; k++)
+        r = S("%s ^ ((((%s) >> %d) & %d) << %d)", r, ix, z->sw[k].base + z->sw[k].shift, (1 << z->sw[k].bits) - 1,
+              z->sw[k].base);
+    return S("(%s)", r);
 }
 
 /* Whether a value of shape `s` read in context shape `ctx` needs no data
@@ -515,38 +532,17 @@ const char *tv_sym_name(Emitter *em, const Symbol *sym)
 
 /* Shared-memory cycles of an access pattern (idx[w][e][lane], element
  * indices, for each warp and register of the threads' loop) under the
- * swizzles sw[0..nsw): for each warp-wide access, the largest number of
- * distinct 4-byte words any of the 32 banks must serve. */
-static int64_t mirror_cost(const int64_t *idx, int64_t accesses, int es, const LayoutSwizzle *sw, int nsw)
+ * swizzles sw[0..nsw).  Every step-th register is one access of `words`
+ * 4-byte words a lane (1: an element of at most 4 bytes; V * es / 4: a
+ * vector of a whole run, starting at that register's element); a warp's
+ * access is served in phases of 32 / words lanes, each costing the largest
+ * number of distinct words any of the 32 banks must serve. */
+static int64_t mirror_cost(const int64_t *idx, int64_t accesses, int step, int words, int es, const LayoutSwizzle *sw,
+                           int nsw)
 {
+    int phase = 32 / words;
     int64_t cost = 0;
-    for (int64_t a = 0; a < accesses; a++) {
-        int64_t words[32];
-        int per_bank[32] = {0}, worst = 0;
-        for (int lane = 0; lane < 32; lane++) {
-            int64_t z = idx[a * 32 + lane];
-            for (int k = 0; k < nsw; k++) z = layout_swizzle_apply(&sw[k], z);
-            words[lane] = z * es / 4;
-            bool again = false; /* a word already served (or broadcast) costs nothing more */
-            for (int m = 0; m < lane && !again; m++) again = words[m] == words[lane];
-            if (again) continue;
-            int b = (int)(words[lane] & 31);
-            if (++per_bank[b] > worst) worst = per_bank[b];
-        }
-        cost += worst;
-    }
-    return cost;
-}
-
-/* The same for the mirror's writes as whole runs: the accesses that start a
- * thread's run of V elements (every V-th register), each lane storing V * es
- * bytes at once.  A warp's access of B-byte vectors is served in phases of
- * 128 / B lanes, each costing the most distinct words one bank serves. */
-static int64_t mirror_cost_runs(const int64_t *idx, int64_t accesses, int V, int es, const LayoutSwizzle *sw, int nsw)
-{
-    int words = V * es / 4, phase = 32 / words;
-    int64_t cost = 0;
-    for (int64_t a = 0; a < accesses; a += V)
+    for (int64_t a = 0; a < accesses; a += step)
         for (int p = 0; p < 32; p += phase) {
             int64_t seen[32];
             int nseen = 0, per_bank[32] = {0}, worst = 0;
@@ -555,7 +551,7 @@ static int64_t mirror_cost_runs(const int64_t *idx, int64_t accesses, int V, int
                 for (int k = 0; k < nsw; k++) z = layout_swizzle_apply(&sw[k], z);
                 for (int j = 0; j < words; j++) {
                     int64_t w = z * es / 4 + j;
-                    bool again = false;
+                    bool again = false; /* a word already served (or broadcast) costs nothing more */
                     for (int m = 0; m < nseen && !again; m++) again = seen[m] == w;
                     if (again) continue;
                     seen[nseen++] = w;
@@ -638,7 +634,7 @@ static bool mirror_of(const Expr *x, const Symbol *sym, int tmp_id)
  * (XOR into the chunk bits of a 128-byte line, Swizzle<b, log2 V, S>) lets
  * the writes store each run as one vector: one instruction a run instead of
  * V and, for 16-byte runs, half the bank cycles.  Those
- * candidates are counted with vector writes (mirror_cost_runs), the
+ * candidates are counted with vector writes (mirror_cost's runs), the
  * element-wise ones as before; the transpose of seed 004 (float16 (64, 64)
  * tiles) went from 64 2-byte stores a thread to 8 16-byte ones with its
  * reads still free of conflicts. */
@@ -690,9 +686,10 @@ void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, c
     struct MirrorSwz best = {.name = name};
     int64_t best_cost = -1;
     for (int c = 0; c < nc; c++) {
-        int64_t cost = cand[c].vec ? mirror_cost_runs(pat[0], acc[0], l.V, es, cand[c].sw, cand[c].nsw)
-                                   : mirror_cost(pat[0], acc[0], es, cand[c].sw, cand[c].nsw);
-        for (int k = 1; k < np; k++) cost += mirror_cost(pat[k], acc[k], es, cand[c].sw, cand[c].nsw);
+        /* the writes: whole runs (V * es of 4 to 16 bytes), or element by element */
+        int step = cand[c].vec ? l.V : 1, words = cand[c].vec ? l.V * es / 4 : 1;
+        int64_t cost = mirror_cost(pat[0], acc[0], step, words, es, cand[c].sw, cand[c].nsw);
+        for (int k = 1; k < np; k++) cost += mirror_cost(pat[k], acc[k], 1, 1, es, cand[c].sw, cand[c].nsw);
         /* on ties the fewer fields: each costs index arithmetic per access */
         if (best_cost < 0 || cost < best_cost || (cost == best_cost && cand[c].nsw < best.nsw)) {
             best_cost = cost;
@@ -709,7 +706,6 @@ void tv_mirror_swizzle(Emitter *em, const char *name, Dtype d, const Shape *s, c
  * they are element by element. */
 int tv_mirror_vec(Emitter *em, const char *name)
 {
-    for (int m = 0; m < em->nmswz; m++)
-        if (!strcmp(em->mswz[m].name, name)) return em->mswz[m].vec;
-    return 0;
+    const struct MirrorSwz *z = tv_mirror_find(em, name);
+    return z ? z->vec : 0;
 }

@@ -23,12 +23,12 @@ static void set_value(Emitter *em, TirValue *v, const char *name, Dtype d, const
     if (!v->mirror) return;
     /* the swizzle the mirror's reads want (tiles.c); recorded here */
     tv_mirror_swizzle(em, name, d, s, v->sym, v->expr ? v->expr->id : -1);
-    for (int m = 0; m < em->nmswz; m++)
-        if (!strcmp(em->mswz[m].name, name)) {
-            v->nswz = em->mswz[m].nsw;
-            v->mirror_vec = em->mswz[m].vec;
-            memcpy(v->swz, em->mswz[m].sw, sizeof v->swz);
-        }
+    const struct MirrorSwz *z = tv_mirror_find(em, name);
+    if (z) {
+        v->nswz = z->nsw;
+        v->mirror_vec = z->vec;
+        memcpy(v->swz, z->sw, sizeof v->swz);
+    }
 }
 
 void tir_place(Emitter *em)
