@@ -536,6 +536,7 @@ static bool lower(FILE *out, Program *p, Func *f, bool cuda, const CodegenOption
         plan->threads = hopper_block_threads(hp, em.T);
         hopper_emit_body(&em);
         hp->store = em.tma_store;
+        hp->store_tile = em.tma_store_tile;
     } else {
         body_emit_ops(&em, em.tir->body);
     }

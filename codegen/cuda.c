@@ -188,7 +188,7 @@ static bool sm90_variant(FILE *o, Program *p, Func *f, Func *k, const CodegenOpt
 /* The launcher's branch to the Hopper variant: on a device that runs its
  * sm_90a body (probed once per device), with arrays TMA can read, unless
  * TILEC_NO_SM90A is set; done_ says it launched. */
-static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, int threads, int dyn)
+static void sm90_launch(FILE *o, Arena *ar, const Func *f, int sp, const HopperPlan *hp, int threads, int dyn)
 {
     Dtype od = hp->pl->dtype;
     const char *dt = od == DT_BFLOAT16 ? "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16" : od == DT_FLOAT16 ? "CU_TENSOR_MAP_DATA_TYPE_FLOAT16"
@@ -215,22 +215,44 @@ static void sm90_launch(FILE *o, const Func *f, int sp, const HopperPlan *hp, in
     const char *bt = hp->kmajor_b ? "true" : "false";
     int64_t b0 = hp->kmajor_b ? hp->pl->K : 64, b1 = hp->kmajor_b ? hp->pl->N : hp->pl->K;
     const char *swb = hp->kmajor_b ? swa : "128B";
-    fprintf(o, "        if (aligned90_ && !tilec_sm90a_disabled() && dev_ >= 0 && dev_ < 64 && tilec_tma_ok(%s, false) && tilec_tma_ok(%s, %s)%s%s%s) {\n",
-            hp->arr[0], hp->arr[1], bt, hp->store ? " && tilec_tma_ok(" : "", hp->store ? hp->store->name : "",
-            hp->store ? ", false)" : "");
+    fputs("        if (aligned90_ && !tilec_sm90a_disabled() && dev_ >= 0 && dev_ < 64", o);
+    for (int i = 0; i < 2; i++) { /* (operands read through views: hopper_view.c) */
+        fputs(" && ", o);
+        if (hp->vbox[i].v) hview_launch_test(o, ar, hp, i);
+        else fprintf(o, "tilec_tma_ok(%s, %s)", hp->arr[i], i ? bt : "false");
+    }
+    int sr = hp->store ? hp->store_tile.rank : 2; /* (a store of higher rank: a box of its leading axes too) */
+    if (hp->store && sr > 2) fprintf(o, " && tilec_tma_view_ok(%s, %d)) {\n", hp->store->name, sr);
+    else fprintf(o, "%s%s%s) {\n", hp->store ? " && tilec_tma_ok(" : "", hp->store ? hp->store->name : "",
+                 hp->store ? ", false)" : "");
     fprintf(o, "            if (!sm90_[dev_]) sm90_[dev_] = tilec_sm90a_probe((const void *)%s, dev_) ? 2 : 1;\n", kn);
     fputs("            if (sm90_[dev_] == 2) {\n", o);
     fputs("                CUtensorMap ta_, tb_;\n", o);
-    fprintf(o, "                if ((st_ = tilec_tma_map_2d(&ta_, %s, false, %s, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_%s)) != TILEC_OK) return st_;\n",
-            hp->arr[0], dt, hp->pl->K, hp->pl->M, swa);
-    fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tb_, %s, %s, %s, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_%s)) != TILEC_OK) return st_;\n",
-            hp->arr[1], bt, dt, b0, b1, swb);
+    if (hp->vbox[0].v)
+        hview_launch_map(o, hp, 0, "ta_", dt, swa);
+    else
+        fprintf(o, "                if ((st_ = tilec_tma_map_2d(&ta_, %s, false, %s, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_%s)) != TILEC_OK) return st_;\n",
+                hp->arr[0], dt, hp->pl->K, hp->pl->M, swa);
+    if (hp->vbox[1].v)
+        hview_launch_map(o, hp, 1, "tb_", dt, swb);
+    else
+        fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tb_, %s, %s, %s, %" PRId64 ", %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_%s)) != TILEC_OK) return st_;\n",
+                hp->arr[1], bt, dt, b0, b1, swb);
     /* the epilogue's TMA stores: boxes of 128 bytes by M rows (hopper_tma_store) */
     if (hp->store) {
         int bits = dtype_bits(hp->store->type.dtype);
         fputs("                CUtensorMap tc_;\n", o);
-        fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tc_, %s, false, CU_TENSOR_MAP_DATA_TYPE_UINT%d, %d, %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_128B)) != TILEC_OK) return st_;\n",
-                hp->store->name, bits, 1024 / bits, hp->pl->M);
+        if (sr > 2) {
+            fprintf(o, "                {\n                    const unsigned bx_[%d] = {%du", sr, 1024 / bits);
+            for (int k = sr - 2; k >= 0; k--) fprintf(o, ", %" PRId64 "u", hp->store_tile.dim[k]);
+            fprintf(o, "}, es_[%d] = {1u", sr);
+            for (int k = 1; k < sr; k++) fputs(", 1u", o);
+            fprintf(o, "};\n                    if ((st_ = tilec_tma_map_view(&tc_, %s, CU_TENSOR_MAP_DATA_TYPE_UINT%d, %d, bx_, es_, CU_TENSOR_MAP_SWIZZLE_128B)) != TILEC_OK) return st_;\n"
+                       "                }\n", hp->store->name, bits, sr);
+        } else {
+            fprintf(o, "                if ((st_ = tilec_tma_map_2d(&tc_, %s, false, CU_TENSOR_MAP_DATA_TYPE_UINT%d, %d, %" PRId64 ", CU_TENSOR_MAP_SWIZZLE_128B)) != TILEC_OK) return st_;\n",
+                    hp->store->name, bits, 1024 / bits, hp->pl->M);
+        }
     }
     fprintf(o, "                if ((st_ = tilec_smem_opt_in((const void *)%s, %d)) != TILEC_OK) return st_;\n", kn, dyn);
     if (hp->persistent) { /* one block per SM, at most one per tile */
@@ -434,7 +456,7 @@ bool codegen_cuda(Program *p, const CodegenOptions *co, FILE *o)
              * at every launch, which keeps the launcher free of state (and
              * right on every device). */
             bool opt_in = stat[s] + dyn[s] > 48 * 1024;
-            if (hv[s]) sm90_launch(o, f, s, &hps[s], hthreads[s], hdyn[s]);
+            if (hv[s]) sm90_launch(o, p->arena, f, s, &hps[s], hthreads[s], hdyn[s]);
             else if (fv[s]) fputs("        bool done_ = false;\n", o);
             if (fv[s]) flash_launch(o, p->arena, f, s, &fls[s], fthreads[s], fdyn[s]);
             for (int v = 0; v < 2; v++) {

@@ -131,10 +131,6 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     const PipeLoop *pl = &em->pipes[0];
     hp->at = pl->loop;
     if (em->npipes > 1) return hopper_no_plan(hp, "more than one K loop of tile_mma in the kernel");
-    if (pl->boxed[0] || pl->boxed[1])
-        return hopper_no_plan(hp, pl->wg_n ? "an operand read through a view (TMA takes arrays), its products on wgmma in "
-                                             "the mma.sync kernel's sm_90a build"
-                                           : "an operand read through a view (TMA takes arrays)");
     bool fp8 = pl->dtype == DT_FLOAT8_E4M3FN || pl->dtype == DT_FLOAT8_E5M2;
     bool kmajor = fp8 || pl->dtype == DT_TFLOAT32 || pl->dtype == DT_INT8;
     if (pl->dtype != DT_BFLOAT16 && pl->dtype != DT_FLOAT16 && !kmajor)
@@ -169,19 +165,22 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     if (fp8 && (hp->mb != 1 || hp->wn > 128))
         return hopper_no_plan(hp, S("float8 with a %" PRId64 " x %" PRId64 " accumulator a warpgroup (at most 64 x 128: a K step's "
                              "partial sums sit beside it)", hp->wm, hp->wn));
-    /* the operands are arrays of the kernel itself (the launcher maps them) */
-    for (int i = 0; i < 2; i++) {
-        const Param *a = pl->load[i]->args[0]->sym->param;
-        if (!kernel_param(em, a))
-            return hopper_no_plan(hp, S("operand '%s' is not an array parameter of the kernel (TMA maps the kernel's own arrays)",
-                                 a->name));
-        hp->arr[i] = a->name;
-    }
     hp->loop = *pl;
     hp->pl = &hp->loop;
     hp->nwg = nwg;
     hp->fp8 = fp8;
     hp->kmajor_b = kmajor;
+    /* operands read through views: one TMA box of the view's array a step */
+    if (!hview_plan(em, hp)) return false;
+    /* the operands are arrays of the kernel itself, or views of them (the
+     * launcher maps them) */
+    for (int i = 0; i < 2; i++) {
+        const Param *a = hview_array(hp, i);
+        if (!kernel_param(em, a))
+            return hopper_no_plan(hp, S("operand '%s' is not an array parameter of the kernel (TMA maps the kernel's own arrays)",
+                                 a->name));
+        hp->arr[i] = a->name;
+    }
     hp->acc_int = pl->dtype == DT_INT8;
     hp->kstep = 32 / es;
     hp->row_bytes = K * es;
@@ -223,7 +222,8 @@ bool hopper_plan(Emitter *em, HopperPlan *hp, bool regs)
     hp->ptx_type = pl->dtype == DT_BFLOAT16 ? "bf16" : pl->dtype == DT_FLOAT16 ? "f16"
                    : pl->dtype == DT_FLOAT8_E4M3FN ? "e4m3" : pl->dtype == DT_FLOAT8_E5M2 ? "e5m2"
                    : pl->dtype == DT_TFLOAT32 ? "tf32" : "s8";
-    hp->wgmma = S("tilec_wgmma_m64n%" PRId64 "k%d_%s_", hp->wn, hp->kstep, hp->ptx_type);
+    /* (16-bit B read K-major, from a view: wgmma without its transpose) */
+    hp->wgmma = S("tilec_wgmma_m64n%" PRId64 "k%d_%s%s_", hp->wn, hp->kstep, hp->ptx_type, hp->kmajor_b && !kmajor ? "_kb" : "");
     return true;
 }
 
@@ -451,9 +451,12 @@ bool hopper_check_ops(Emitter *em, HopperPlan *hp)
         return hopper_no_plan(hp, "the K loop is not at the kernel's top level");
     if (!all_ops(op->init, epilogue_op) || !all_ops(op->next, epilogue_op))
         return hopper_no_plan(hp, "after the K loop, another product, tile_printf or tile_assert");
-    for (int i = 0; i < 2; i++) hp->tma_only[i] = tma_only(em, hp, i);
-    hp->cluster = em->co->sm90_clusters && cluster_ok(em, hp, op);
-    hp->streamk = streamk_ok(em, hp, op);
+    /* (a view's array may be read elsewhere through another view: the
+     * launcher asks for the vector path; views share no loads in clusters
+     * and have K loops whose length the launcher does not know) */
+    for (int i = 0; i < 2; i++) hp->tma_only[i] = !hp->vbox[i].v && tma_only(em, hp, i);
+    hp->cluster = em->co->sm90_clusters && !hp->views && cluster_ok(em, hp, op);
+    hp->streamk = !hp->views && streamk_ok(em, hp, op);
     return true;
 }
 
@@ -489,7 +492,7 @@ void hopper_write_wgmma(FILE *o, const HopperPlan *hp)
     /* 16-bit operands: B transposed (N-major); float8 and tf32 have no
      * transpose, integers no operand scales either */
     fprintf(o, "\n                 \"}, %%%" PRId64 ", %%%" PRId64 ", p%s;\\n}\\n\"\n                 :", r, r + 1,
-            hp->acc_int ? "" : hp->kmajor_b ? ", 1, 1" : ", 1, 1, 0, 1");
+            hp->acc_int ? "" : !hp->kmajor_b ? ", 1, 1, 0, 1" : dtype_bits(hp->pl->dtype) == 16 ? ", 1, 1, 0, 0" : ", 1, 1");
     for (int64_t i = 0; i < r; i++) {
         if (i % 8 == 0 && i) fputs("\n                  ", o);
         fprintf(o, " \"+%s\"(d[%" PRId64 "])%s", hp->acc_int ? "r" : "f", i, i + 1 < r ? "," : "");
@@ -525,8 +528,15 @@ void hopper_loop_bounds(Emitter *em, const TirOp *op)
     const PipeLoop *pl = op->pipe;
     body_emit_ops(em, op->init);
     Ctx c = {.shape = &pl->hi->shape, .idx = "0"};
-    line(em, "const int64_t pk0_ = (int64_t)%s;", tv_sym_name(em, pl->k));
-    line(em, "const int64_t pe_ = (int64_t)(%s);", ex_evc(em, pl->hi, c, DT_INT64));
+    if (em->hp->views) { /* the steps inside the views' extent along K (hopper_view.c) */
+        line(em, "const int64_t pko_ = (int64_t)%s, peo_ = (int64_t)(%s);", tv_sym_name(em, pl->k), ex_evc(em, pl->hi, c, DT_INT64));
+        line(em, "const int64_t pkv_ = %s;", hview_ksteps(em));
+        line(em, "const int64_t pk0_ = pko_ > 0 ? pko_ : 0, pe_ = peo_ < pkv_ ? peo_ : pkv_;");
+        line(em, "(void)pko_;");
+    } else {
+        line(em, "const int64_t pk0_ = (int64_t)%s;", tv_sym_name(em, pl->k));
+        line(em, "const int64_t pe_ = (int64_t)(%s);", ex_evc(em, pl->hi, c, DT_INT64));
+    }
     line(em, "const int64_t pn_ = pe_ > pk0_ ? pe_ - pk0_ : 0;");
 }
 
@@ -733,13 +743,15 @@ static void producer(Emitter *em, const TirOp *loop)
     else
         line(em, "if (ks_ >= %d) tilec_mbar_wait(&hempty_[s_], ph_ ^ 1u); /* the consumers released it */", hp->stages);
     line(em, "%s = (%s)(pk0_ + ks_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
-    load_coords(em, pl->load[0], pl->M, pl->K, "a");
-    load_coords(em, pl->load[1], pl->K, pl->N, "b");
+    if (!hp->vbox[0].v) load_coords(em, pl->load[0], pl->M, pl->K, "a");
+    if (!hp->vbox[1].v) load_coords(em, pl->load[1], pl->K, pl->N, "b");
     line(em, "const unsigned st_ = ring_ + (unsigned)s_ * %" PRId64 "u;", hp->stage_bytes);
     line(em, "tilec_mbar_expect_tx(&hfull_[s_], %" PRId64 "u);", hp->stage_bytes);
     if (!hp->cluster) {
-        load_a(em, "", "");
-        load_b(em, "", "");
+        if (hp->vbox[0].v) hview_issue(em, 0);
+        else load_a(em, "", "");
+        if (hp->vbox[1].v) hview_issue(em, 1);
+        else load_b(em, "", "");
     } else { /* an operand both tiles read: each block loads it for both on every other step */
         line(em, "if (!sha_) {");
         load_a(em, "    ", "");
@@ -837,6 +849,11 @@ void hopper_consumer_steps(Emitter *em, const TirOp *op, const char *f)
      * before) has seen all its stages fill, which also keeps it from
      * waiting on a stage more than one fill ahead of the barrier's phase. */
     if (hp->pingpong) line(em, "if (vt_ >= (int64_t)gridDim.x) tilec_bar_named(3 + pp_, 256); /* the other warpgroup's turn is over */");
+    /* (with views, nvcc sank the accumulator's start into the path that
+     * skips the loop, between the loop's wgmma and their wait, and ptxas
+     * serialised them: C7515; the fragments pass through an empty asm
+     * first, as in pipe_wg_loop) */
+    if (hp->views && !hp->fp8) touch_acc(em, f);
     line(em, "for (int64_t ks_ = %s; ks_ < %s; ++ks_) {", ks_begin(em), ks_end(em));
     em->ind++;
     line(em, "tilec_mbar_wait(&hfull_[s_], ph_);");
@@ -893,7 +910,12 @@ void hopper_emit_for(Emitter *em, const TirOp *op)
     em->ind++;
     hopper_consumer_steps(em, op, f);
     if (hp->streamk) streamk_finish(em, f);
-    line(em, "%s = (%s)(pk0_ + pn_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
+    if (hp->views) {
+        hview_zero_outside(em, f);
+        line(em, "%s = (%s)(peo_ > pko_ ? peo_ : pko_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
+    } else {
+        line(em, "%s = (%s)(pk0_ + pn_);", tv_sym_name(em, pl->k), emit_storage_type(pl->k->dtype));
+    }
     em->ind--;
     line(em, "}");
 }
@@ -969,15 +991,22 @@ bool hopper_tma_store(Emitter *em, Expr *e)
 {
     const HopperPlan *hp = em->hp;
     const Shape *s = &e->shape;
-    if (!em->frag_lay || !shape_equal(s, &em->frag_shape) || ast_option(e, "order")) return false;
+    /* The accumulator's tile, or a reshape of it into an array of higher
+     * rank (tv_frag: a convolution's (1, BH, BW, N) block of pixels), whose
+     * leading axes then give the box's outer dimensions: the staging
+     * layout's rows are the tile's rows either way. */
+    if (!tv_frag(em, s) || ast_option(e, "order") || s->rank < 2 || s->rank > 5) return false;
     const Expr *a = e->args[0];
     if (a->kind != EX_NAME || !a->sym || a->sym->kind != SYM_PARAM) return false;
     const Param *p = a->sym->param;
     Dtype d = em->tmp_dt[e->id];
     int es = dtype_bits(d) / 8;
-    int64_t M = s->dim[0], N = s->dim[1];
-    if (!kernel_param(em, p) || d != p->type.dtype || s->rank != 2 || (es != 2 && es != 4) ||
-        (em->tma_store && em->tma_store != p) || (N * es) % 128)
+    int R = s->rank;
+    int64_t N = s->dim[R - 1], M = shape_numel(s) / N;
+    for (int k = 0; k < R - 1; k++)
+        if (s->dim[k] > 256) return false;
+    if (!kernel_param(em, p) || d != p->type.dtype || (es != 2 && es != 4) || (em->tma_store && em->tma_store != p) ||
+        (em->tma_store && !shape_equal(&em->tma_store_tile, s)) || (N * es) % 128)
         return false;
     /* A buffer smaller than the tile (the persistent grid's staging, sized
      * for 2-byte elements where 4 would leave fewer than three stages)
@@ -992,10 +1021,12 @@ bool hopper_tma_store(Emitter *em, Expr *e)
     if (M * N * es / passes > cap || (passes > 1 && hp->wg_n > 1)) return false;
     int64_t bpp = nbox / passes; /* boxes a pass */
     em->tma_store = p;
+    em->tma_store_tile = *s;
     const char *name = em->tmp[e->id];
     const char *arr = S("p_%s", a->name);
     mem_materialize(em, name, d, s, e->args[1]);
-    int ord[2] = {0, 1};
+    int ord[TILE_MAX_RANK];
+    for (int k = 0; k < R; k++) ord[k] = k;
     /* the ring, or on a persistent grid (whose producer is filling the ring
      * for the next tile) the staging buffer after it */
     const char *buf = hp->pingpong     ? S("(ring_ + %" PRId64 "u + (unsigned)pp_ * %" PRId64 "u)", hp->stages * hp->stage_bytes,
@@ -1037,12 +1068,23 @@ bool hopper_tma_store(Emitter *em, Expr *e)
     line(em, "tilec_fence_proxy_async();");
     line(em, "%s", em->bar);
     line(em, "if (t_ == 0) {");
-    line(em, "    if (o0_ > -%" PRId64 " && o0_ < %s.shape[0] && o1_ > -%" PRId64 " && o1_ < %s.shape[1]) { /* the box meets the array */",
-         M, arr, N, arr);
-    line(em, "        #pragma unroll");
-    line(em, "        for (int c_ = 0; c_ < %" PRId64 "; ++c_)", bpp);
-    line(em, "            tilec_tma_store_2d(&tma_c_, %s + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + %s * %" PRId64 "), (int)o0_);",
-         buf, M * 128, passes > 1 ? S("(pz_ * %" PRId64 " + c_)", bpp) : "c_", cpc);
+    const char *cb = passes > 1 ? S("(pz_ * %" PRId64 " + c_)", bpp) : "c_";
+    if (R == 2) {
+        line(em, "    if (o0_ > -%" PRId64 " && o0_ < %s.shape[0] && o1_ > -%" PRId64 " && o1_ < %s.shape[1]) { /* the box meets the array */",
+             M, arr, N, arr);
+        line(em, "        #pragma unroll");
+        line(em, "        for (int c_ = 0; c_ < %" PRId64 "; ++c_)", bpp);
+        line(em, "            tilec_tma_store_2d(&tma_c_, %s + (unsigned)c_ * %" PRId64 "u, (int)(o1_ + %s * %" PRId64 "), (int)o0_);",
+             buf, M * 128, cb, cpc);
+    } else {
+        char *meets = S("o0_ > -%" PRId64 " && o0_ < %s.shape[0]", s->dim[0], arr), *co = S("(int)(o%d_ + %s * %" PRId64 ")", R - 1, cb, cpc);
+        for (int k = 1; k < R; k++) meets = S("%s && o%d_ > -%" PRId64 " && o%d_ < %s.shape[%d]", meets, k, s->dim[k], k, arr, k);
+        for (int k = R - 2; k >= 0; k--) co = S("%s, (int)o%d_", co, k);
+        line(em, "    if (%s) { /* the box meets the array */", meets);
+        line(em, "        #pragma unroll");
+        line(em, "        for (int c_ = 0; c_ < %" PRId64 "; ++c_)", bpp);
+        line(em, "            tilec_tma_store_%dd(&tma_c_, %s + (unsigned)c_ * %" PRId64 "u, %s);", R, buf, M * 128, co);
+    }
     line(em, "    }");
     line(em, "    tilec_bulk_commit();");
     /* On a persistent grid the next tile's store waits for this one's reads

@@ -129,6 +129,7 @@ typedef struct Emitter {
     Shape frag_shape;
     Layout frag_tv;
     const Param *tma_store; /* the array its epilogue stores with TMA (hopper_tma_store), or NULL */
+    Shape tma_store_tile;   /* the tile it stores (rank 2 to 5, the box's shape) */
     const char *sym_prefix; /* read variables as <prefix>v<id> (hopper.c: another tile's scalars), or NULL */
     const char **sym_alias; /* by symbol id: read that variable under this name instead (a loop's next values), or NULL */
     Expr *prefetched[8];    /* view loads a loop already fetched one iteration ahead: not emitted in place */
@@ -138,6 +139,19 @@ typedef struct Emitter {
 
 /* The sm_90a variant of a kernel (hopper.c): its consumer warpgroups and
  * how they share the accumulator, and the ring of operand stages. */
+/* An operand of the Hopper variant's K loop read through a view
+ * (hopper_view.c): each step's tile is one TMA box of the view's array,
+ * shape box[] along the array's axes, every estr[]-th element. */
+typedef struct HopperBox {
+    const struct View *v;     /* NULL: the operand is an array (the 2-D maps of hopper.c) */
+    int rank;                 /* of the array, and of the tensor map (2 to 5) */
+    int ord[TILE_MAX_RANK];   /* by tile axis: the view axis it runs along */
+    int axis[TILE_MAX_RANK];  /* by tile axis: the array axis of its first term (-1: extent 1) */
+    int64_t box[TILE_MAX_RANK], estr[TILE_MAX_RANK]; /* by array axis */
+    int k_tile;               /* the tile axis of K */
+    bool nmajor;              /* B with N along the array's contiguous axis: boxes of 64 of it */
+} HopperBox;
+
 typedef struct HopperPlan {
     PipeLoop loop;      /* the K loop (a copy: the plan outlives the emitter) */
     const PipeLoop *pl; /* &loop */
@@ -161,6 +175,7 @@ typedef struct HopperPlan {
     const char *arr[2]; /* the kernel's array parameters read as A and B */
     bool tma_only[2];   /* and read nowhere else */
     const Param *store; /* the array the epilogue stores with TMA (tma_c_: boxes of 128 bytes by M rows), or NULL */
+    Shape store_tile;   /* the tile stored: its leading axes are the box's outer dimensions */
     const char *wgmma;  /* the name of its wgmma function (hopper_write_wgmma) */
     bool cluster;       /* launched in clusters of two that share loads by TMA multicast (hopper_check_ops) */
     bool streamk;       /* a persistent grid whose blocks may share the K steps of the last tiles (stream-K:
@@ -168,6 +183,8 @@ typedef struct HopperPlan {
     const char *why;    /* without the variant: why not (for --remarks), NULL when the kernel has no K loop of
                          * tile_mma for it to take */
     const Stmt *at;     /* that K loop (the first, of several) */
+    HopperBox vbox[2];  /* operands read through views (vbox[i].v), as TMA boxes */
+    bool views;         /* either is */
     bool share_ok[2];   /* and A's (B's) .index entries that read the K loop's variable read nothing of the
                          * tile, so that the two tiles share the operand at every step or at none */
 } HopperPlan;
@@ -287,6 +304,7 @@ char *tv_view_index(Emitter *em, const char *idx, const Shape *ishape, const Lay
 char *tv_bcast_index(Emitter *em, const char *idx, const Shape *from, const Shape *to);
 bool tv_view_layout(const Expr *e, Layout *v, int64_t *offset);
 char *tv_coord(Emitter *em, const char *idx, const Shape *s, int k);
+bool tv_frag(const Emitter *em, const Shape *s);
 Lay tv_lay(Emitter *em, const Shape *s);
 char *tv_run_index(Emitter *em, const Shape *s, const char *r, const char *elem);
 char *tv_run_index_of(Emitter *em, const Shape *s, const char *t, const char *r, const char *elem);
@@ -423,6 +441,14 @@ void hopper_tile_scalars(Emitter *em, const TirOp *loop);
 void hopper_loop_bounds(Emitter *em, const TirOp *op);
 void hopper_consumer_steps(Emitter *em, const TirOp *op, const char *f);
 bool hopper_bounds_fixed(Emitter *em, const HopperPlan *hp, const TirOp *loop);
+/* hopper_view.c: view operands as TMA boxes */
+bool hview_plan(Emitter *em, HopperPlan *hp);
+const Param *hview_array(const HopperPlan *hp, int i);
+char *hview_ksteps(Emitter *em);
+void hview_issue(Emitter *em, int i);
+void hview_zero_outside(Emitter *em, const char *f);
+void hview_launch_test(FILE *o, Arena *ar, const HopperPlan *hp, int i);
+void hview_launch_map(FILE *o, const HopperPlan *hp, int i, const char *var, const char *dt, const char *sw);
 /* streamk.c: stream-K on the persistent grid (hp->streamk). */
 bool streamk_ok(Emitter *em, const HopperPlan *hp, const TirOp *loop);
 void streamk_setup(Emitter *em, const TirOp *loop);

@@ -123,7 +123,7 @@ static ArrayView array_view(Emitter *em, const Shape *s, const int *ord, const c
      * (hopper_regs_layout): the element-wise path of its partial tiles on
      * the ALIGNED variant would otherwise form a 64-bit product of the
      * last stride for each of a thread's columns, and spill. */
-    bool frag = em->frag_lay && shape_equal(s, &em->frag_shape);
+    bool frag = tv_frag(em, s);
     for (int k = 0; k < s->rank; k++) {
         a.origin[k] = S("o%d_", k);
         a.stride[k] = unit_last && ord[k] == s->rank - 1 ? NULL : S("%s.strides[%d]", arr, ord[k]);
@@ -215,6 +215,26 @@ void mem_store(Emitter *em, Expr *e)
         line(em, "tilec_vstore<%d>(p_ + (%s), %s, r_ * %d);", l.V, offset_expr(em, s, ord, arr, "i_", true), name, l.V);
         tv_close_loop(em);
         em->ind--;
+        if (tv_frag(em, s)) {
+            /* The Hopper variant's accumulator, its runs (pairs of columns)
+             * tested one by one: an edge tile (a convolution's rows of 56
+             * pixels in tiles of 64) keeps its whole runs' vector stores,
+             * which element by element cost four sectors for one. */
+            line(em, "} else if (ALIGNED) {");
+            em->ind++;
+            tv_open_runs(em, s, l.E / l.V);
+            line(em, "if ((%s) && (%s)) {", inbounds_expr(em, s, ord, arr, "i_"),
+                 inbounds_expr(em, s, ord, arr, S("(i_ + %d)", l.V - 1)));
+            line(em, "    tilec_vstore<%d>(p_ + (%s), %s, r_ * %d);", l.V, offset_expr(em, s, ord, arr, "i_", true), name, l.V);
+            line(em, "} else {");
+            line(em, "    #pragma unroll");
+            line(em, "    for (int e_ = 0; e_ < %d; ++e_)", l.V);
+            line(em, "        if (%s) p_[%s] = %s[r_ * %d + e_];", inbounds_expr(em, s, ord, arr, "(i_ + e_)"),
+                 offset_expr(em, s, ord, arr, "(i_ + e_)", false), name, l.V);
+            line(em, "}");
+            tv_close_loop(em);
+            em->ind--;
+        }
         line(em, "} else {");
         em->ind++;
     }

@@ -653,7 +653,8 @@ void pipeline_find(Emitter *em, Stmt *st)
     PipeLoop pl;
     bool boxes = pipeline_match(st, &pl);
     for (int i = 0; boxes && i < 2; i++)
-        if (pl.boxed[i] && (pl.box[i] = view_pipe_box(em, pl.load[i])) == 0) boxes = false;
+        if (pl.boxed[i] && (pl.box[i] = view_pipe_box(em, pl.load[i])) == 0 && !em->sm90_try)
+            boxes = false; /* (the Hopper variant reads views as TMA boxes: hopper_view.c) */
     if (st->kind == ST_FOR && em->npipes < 16 && boxes && em->sym_frag[pl.acc->id] &&
         (pl.dtype == DT_FLOAT16 || pl.dtype == DT_BFLOAT16 || em->sm90_try)) {
         pipe_wg_plan(em, &pl);

@@ -131,6 +131,21 @@ char *tv_coord(Emitter *em, const char *idx, const Shape *s, int k)
     return S("(((%s) >> %d) & %" PRId64 ")", idx, tv_log2(stride), s->dim[k] - 1);
 }
 
+/* Whether tiles of shape s take the Hopper variant's accumulator layout:
+ * the accumulator's shape, or a reshape of it with the same last axis (the
+ * layout maps to the row-major index, which a reshape keeps, and its runs
+ * of 2 stay in one row), such as the tile an epilogue stores into an
+ * array of higher rank. */
+bool tv_frag(const Emitter *em, const Shape *s)
+{
+    if (!em->frag_lay) return false;
+    if (shape_equal(s, &em->frag_shape)) return true;
+    int64_t n = 1, m = 1;
+    for (int i = 0; i < s->rank; i++) n *= s->dim[i];
+    for (int i = 0; i < em->frag_shape.rank; i++) m *= em->frag_shape.dim[i];
+    return s->rank > 0 && n == m && s->dim[s->rank - 1] == em->frag_shape.dim[em->frag_shape.rank - 1];
+}
+
 Lay tv_lay(Emitter *em, const Shape *s)
 {
     Lay l = {.n = 1, .E = 1, .V = 1};
@@ -143,7 +158,7 @@ Lay tv_lay(Emitter *em, const Shape *s)
         l.repl = true;
         return l;
     }
-    if (em->frag_lay && shape_equal(s, &em->frag_shape)) { /* wgmma's accumulator layout: runs of 2 */
+    if (tv_frag(em, s)) { /* wgmma's accumulator layout: runs of 2 */
         l.V = 2;
         l.E = (int)(l.n / em->T);
         return l;
@@ -164,7 +179,7 @@ static bool tv_layout(Emitter *em, const Shape *s, Layout *tv)
 {
     Lay l = tv_lay(em, s);
     if (l.repl || !em->tg->threads) return false;
-    if (em->frag_lay && shape_equal(s, &em->frag_shape)) {
+    if (tv_frag(em, s)) {
         *tv = em->frag_tv;
         return true;
     }

@@ -80,6 +80,32 @@ __device__ __forceinline__ void tilec_tma_load_2d(unsigned dst, const CUtensorMa
                  : "memory");
 }
 
+/* The same for maps of 3, 4 and 5 dimensions (a view's box: codegen/
+ * hopper_view.c), coordinates innermost first; coordinates may be
+ * negative, and what lies outside the array arrives as zeros. */
+__device__ __forceinline__ void tilec_tma_load_3d(unsigned dst, const CUtensorMap *m, uint64_t *b, int c0, int c1, int c2)
+{
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n"
+                 ::"r"(dst), "l"((uint64_t)m), "r"(c0), "r"(c1), "r"(c2), "r"(tilec_smem_u32(b))
+                 : "memory");
+}
+
+__device__ __forceinline__ void tilec_tma_load_4d(unsigned dst, const CUtensorMap *m, uint64_t *b, int c0, int c1, int c2,
+                                                  int c3)
+{
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];\n"
+                 ::"r"(dst), "l"((uint64_t)m), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(tilec_smem_u32(b))
+                 : "memory");
+}
+
+__device__ __forceinline__ void tilec_tma_load_5d(unsigned dst, const CUtensorMap *m, uint64_t *b, int c0, int c1, int c2,
+                                                  int c3, int c4)
+{
+    asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5, %6}], [%7];\n"
+                 ::"r"(dst), "l"((uint64_t)m), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4), "r"(tilec_smem_u32(b))
+                 : "memory");
+}
+
 /* The same box into shared address dst of every CTA of the cluster in
  * mask (bit r: rank r), completing on the barrier at b's offset in each
  * (TMA multicast: one read of L2 for the blocks that share an operand). */
@@ -157,6 +183,30 @@ __device__ __forceinline__ void tilec_tma_store_2d(const CUtensorMap *m, unsigne
 {
     asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n"
                  ::"l"((uint64_t)m), "r"(src), "r"(c0), "r"(c1)
+                 : "memory");
+}
+
+/* The same for maps of 3, 4 and 5 dimensions (a tile stored into an array
+ * of higher rank: hopper_tma_store). */
+__device__ __forceinline__ void tilec_tma_store_3d(const CUtensorMap *m, unsigned src, int c0, int c1, int c2)
+{
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n"
+                 ::"l"((uint64_t)m), "r"(src), "r"(c0), "r"(c1), "r"(c2)
+                 : "memory");
+}
+
+__device__ __forceinline__ void tilec_tma_store_4d(const CUtensorMap *m, unsigned src, int c0, int c1, int c2, int c3)
+{
+    asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5}], [%1];\n"
+                 ::"l"((uint64_t)m), "r"(src), "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+                 : "memory");
+}
+
+__device__ __forceinline__ void tilec_tma_store_5d(const CUtensorMap *m, unsigned src, int c0, int c1, int c2, int c3,
+                                                   int c4)
+{
+    asm volatile("cp.async.bulk.tensor.5d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];\n"
+                 ::"l"((uint64_t)m), "r"(src), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
                  : "memory");
 }
 
@@ -536,6 +586,25 @@ static inline bool tilec_tma_ok(const tilec_array *a, bool transposed)
     return a->strides[out] >= a->shape[in] && rs % 16 == 0 && rs < ((int64_t)1 << 40);
 }
 
+/* Whether TMA can read array a (of rank 2 to 5) through a view's boxes
+ * (codegen/hopper_view.c): 16-byte aligned data, a contiguous last axis,
+ * the other strides multiples of 16 bytes, extents that fit TMA's
+ * coordinates. */
+static inline bool tilec_tma_view_ok(const tilec_array *a, int rank)
+{
+    const int es = tilec_dtype_size(a->dtype);
+    if (a->ndim != rank || rank < 2 || rank > 5 || es <= 0 || ((uintptr_t)a->data & 15)) return false;
+    for (int d = 0; d < rank; d++) {
+        if (a->shape[d] < 1 || a->shape[d] > INT32_MAX) return false;
+        if (d == rank - 1) {
+            if (a->strides[d] != 1 && a->shape[d] != 1) return false;
+        } else if (a->strides[d] < 0 || (a->strides[d] * es) % 16 || a->strides[d] * es >= ((int64_t)1 << 40)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static inline PFN_cuTensorMapEncodeTiled_v12000 tilec_tma_encoder()
 {
     static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
@@ -594,6 +663,65 @@ static inline tilec_status tilec_tma_map_2d(CUtensorMap *m, const tilec_array *a
                           (int)r, (long long)a->shape[0], (long long)a->shape[1]);
     Entry *e = &cache_[next_++ % TILEC_TMA_CACHE_N_];
     *e = Entry{a->data, a->shape[0], a->shape[1], a->strides[0], a->strides[1], (int)dt, (int)sw, (int)transposed, box0, box1, *m};
+    return TILEC_OK;
+}
+
+/* The tensor map of array a (tilec_tma_view_ok) read in boxes of box[d]
+ * elements along map dimension d (array axis rank - 1 - d: innermost
+ * first), every estr[d]-th of them, written to shared memory with swizzle
+ * sw; zeros outside the array.  Cached per thread as tilec_tma_map_2d's. */
+static inline tilec_status tilec_tma_map_view(CUtensorMap *m, const tilec_array *a, CUtensorMapDataType dt, int rank,
+                                              const unsigned *box, const unsigned *estr, CUtensorMapSwizzle sw)
+{
+    struct Entry {
+        const void *data;
+        int64_t shape[5], stride[5];
+        int dt, sw, rank;
+        unsigned box[5], estr[5];
+        CUtensorMap map;
+    };
+    enum { TILEC_TMA_VIEW_CACHE_N_ = 8 };
+    static thread_local Entry cache_[TILEC_TMA_VIEW_CACHE_N_];
+    static thread_local unsigned next_;
+    Entry k;
+    memset(&k, 0, sizeof k);
+    k.data = a->data;
+    k.dt = (int)dt;
+    k.sw = (int)sw;
+    k.rank = rank;
+    for (int d = 0; d < rank; d++) {
+        k.shape[d] = a->shape[d];
+        k.stride[d] = a->strides[d];
+        k.box[d] = box[d];
+        k.estr[d] = estr[d];
+    }
+    for (int i = 0; i < TILEC_TMA_VIEW_CACHE_N_; i++) {
+        const Entry *e = &cache_[i];
+        if (e->data && e->data == k.data && e->dt == k.dt && e->sw == k.sw && e->rank == k.rank &&
+            !memcmp(e->shape, k.shape, sizeof k.shape) && !memcmp(e->stride, k.stride, sizeof k.stride) &&
+            !memcmp(e->box, k.box, sizeof k.box) && !memcmp(e->estr, k.estr, sizeof k.estr)) {
+            *m = e->map;
+            return TILEC_OK;
+        }
+    }
+    PFN_cuTensorMapEncodeTiled_v12000 enc = tilec_tma_encoder();
+    if (!enc) return tilec_fail(TILEC_ERR_CUDA, "cuTensorMapEncodeTiled is not available from the CUDA driver");
+    const int es = tilec_dtype_size(a->dtype);
+    cuuint64_t dims[5], strides[4];
+    cuuint32_t bx[5], es_[5];
+    for (int d = 0; d < rank; d++) {
+        dims[d] = (cuuint64_t)a->shape[rank - 1 - d];
+        if (d) strides[d - 1] = (cuuint64_t)(a->strides[rank - 1 - d] * es);
+        bx[d] = box[d];
+        es_[d] = estr[d];
+    }
+    CUresult r = enc(m, dt, (cuuint32_t)rank, a->data, dims, strides, bx, es_, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
+                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        return tilec_fail(TILEC_ERR_CUDA, "cuTensorMapEncodeTiled failed (CUresult %d) for a view of a rank-%d array", (int)r,
+                          rank);
+    k.map = *m;
+    cache_[next_++ % TILEC_TMA_VIEW_CACHE_N_] = k;
     return TILEC_OK;
 }
 #endif

@@ -3,16 +3,21 @@
  * reference summed directly from the definition (no im2col, explicit bounds
  * tests for the padding), on random float16 data whose sizes are multiples
  * of none of the tiles:
- *   N = 2, H = W = 13, C = 40, CO = 70: 9*C = 360 against BK 32 and 64,
- *     OW = 13 (stride 1) or 7 (stride 2) against BW 16 and 32, CO = 70
- *     against BCO 64;
+ *   N = 2, H = W = 13, C = 40, CO = 70: 9*C = 360 against BK 64, OW = 13
+ *     (stride 1) or 7 (stride 2) against BW 32 and 64, CO = 70 against BCO
+ *     64;
  *   N = 1, H = 6, W = 37, C = 3, CO = 5: a wide, short image (OW = 37 or 19
- *     spans two or three BW tiles), 9*C = 27 less than one BK chunk, and
+ *     spans one or two BW tiles), 9*C = 27 less than one BK chunk, and
  *     fewer output channels than one BCO tile;
- *   N = 2, H = 11, W = 19, C = 64, CO = 70: C a multiple of both BKs, where
- *     the K loop copies each chunk's footprint as a box (a chunk is one tap's
- *     run of channels), against the two sizes above, where it cannot;
- * for both strides and every compiled (BW, BK) pair.
+ *   N = 2, H = 11, W = 19, C = 64, CO = 70: C a multiple of BK, where each
+ *     chunk is one tap's run of channels (a box of x: sm_90a runs the tiles
+ *     of 64 and 128 pixels on TMA and wgmma, the others copy the chunk's
+ *     footprint), against the two sizes above, where it is not;
+ *   N = 1, H = 5, W = 70, C = 128, CO = 136: two chunks a tap, so the K
+ *     loop's 18 steps wrap the Hopper variant's ring, a last tile of 6 of
+ *     64 columns (stride 1) and 8 of 64 output channels, blocks of two
+ *     rows over an odd number of them;
+ * for both strides and every compiled (BH, BW) pair.
  * Tolerance: a product of two float16 values has at most 22 significant
  * bits, so it is exact in float32; each float32 addition of the K = 9*C
  * products then errs by at most one unit in the last place of the partial
@@ -61,7 +66,7 @@ static Conv conv_new(int64_t n, int64_t h, int64_t w, int64_t c, int64_t co, int
     return v;
 }
 
-static void conv_check(const Conv *v, int32_t bw, int32_t bk, const char *what)
+static void conv_check(const Conv *v, int32_t bh, int32_t bw, const char *what)
 {
     int64_t nx = v->n * v->h * v->w * v->c, nw = v->co * 9 * v->c, ny = v->n * v->oh * v->ow * v->co;
     uint16_t *dx = ex_alloc(2 * nx), *dw = ex_alloc(2 * nw), *dy = ex_alloc(2 * ny);
@@ -73,8 +78,8 @@ static void conv_check(const Conv *v, int32_t bw, int32_t bk, const char *what)
     tilec_array X = tilec_array_make(dx, TILEC_FLOAT16, 4, (int64_t[]){v->n, v->h, v->w, v->c});
     tilec_array W = tilec_array_make(dw, TILEC_FLOAT16, 4, (int64_t[]){v->co, 3, 3, v->c});
     tilec_array Y = tilec_array_make(dy, TILEC_FLOAT16, 4, (int64_t[]){v->n, v->oh, v->ow, v->co});
-    tilec_grid g = tilec_grid_3d(v->ow, v->co, v->n * v->oh, bw, 64, 1);
-    ex_status(what, conv2d_nhwc(NULL, g, &X, &W, &Y, (int32_t)v->s, bw, 64, bk));
+    tilec_grid g = tilec_grid_3d(v->ow, v->co, v->n * ((v->oh + bh - 1) / bh), bw, 64, 1);
+    ex_status(what, conv2d_nhwc(NULL, g, &X, &W, &Y, (int32_t)v->s, bh, bw, 64, 64));
     double *got = malloc(8 * ny);
     ex_download(y, dy, 2 * ny);
     for (int64_t i = 0; i < ny; i++) got[i] = tilec_f16_to_double(y[i]);
@@ -90,19 +95,20 @@ static void conv_free(Conv *v)
 
 int main(void)
 {
-    const int64_t sizes[3][5] = {{2, 13, 13, 40, 70}, {1, 6, 37, 3, 5}, {2, 11, 19, 64, 70}}; /* n, h, w, c, co */
-    const int32_t bws[2] = {16, 32}, bks[2] = {32, 64};
+    const int64_t sizes[4][5] = {{2, 13, 13, 40, 70}, {1, 6, 37, 3, 5}, {2, 11, 19, 64, 70},
+                                 {1, 5, 70, 128, 136}}; /* n, h, w, c, co */
+    const int32_t bhs[2] = {1, 2}, bws[2] = {32, 64};
     char what[96];
-    for (int z = 0; z < 3; z++)
+    for (int z = 0; z < 4; z++)
         for (int s = 1; s <= 2; s++) {
             const int64_t *d = sizes[z];
             Conv v = conv_new(d[0], d[1], d[2], d[3], d[4], s);
             for (int i = 0; i < 2; i++)
                 for (int j = 0; j < 2; j++) {
-                    snprintf(what, sizeof what, "conv2d %lldx%lldx%lldx%lld -> %lld, stride %d, BW %d, BK %d",
+                    snprintf(what, sizeof what, "conv2d %lldx%lldx%lldx%lld -> %lld, stride %d, BH %d, BW %d",
                              (long long)d[0], (long long)d[1], (long long)d[2], (long long)d[3], (long long)d[4],
-                             s, bws[i], bks[j]);
-                    conv_check(&v, bws[i], bks[j], what);
+                             s, bhs[i], bws[j]);
+                    conv_check(&v, bhs[i], bws[j], what);
                 }
             conv_free(&v);
         }

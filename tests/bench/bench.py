@@ -1273,24 +1273,32 @@ def wl_conv2d(c):
     c.run(wl, "cuDNN (F.conv2d, channels_last)", cudnn, check=chk("cuDNN conv2d", lambda: res["y"].permute(0, 2, 3, 1)))
     y = torch.empty(nb, hw, hw, co, device="cuda", dtype=torch.float16)
     vv = {}
-    # conv2d_view_b3: the same kernel built for three blocks an SM
-    for kern in ("conv2d_view", "conv2d_view_b3"):
-        for bw in (16, 32):
-            for bk in (32, 64):
-                vv["%s%dx%d" % ("b3:" if kern.endswith("b3") else "", bw, bk)] = (lambda kern, bw, bk: lambda: c.tc.launcher(
-                    kern, (cdiv(hw, bw), cdiv(co, 64), nb * hw), x, w, y, 1, bw, 64, bk))(kern, bw, bk)
+    # conv2d_view: blocks of BH x BW pixels by 128 channels (sm_90a: the
+    # Hopper variant, TMA boxes of the views); conv2d_view_b3: the example's
+    # own tiles (BCO 64), built for three blocks an SM
+    for kern, bhs, bco in (("conv2d_view", (2, 4), 128), ("conv2d_view_b3", (1, 2), 64)):
+        for bh in bhs:
+            for bw in (32, 64):
+                vv["%s%dx%dx%d" % ("b3:" if kern.endswith("b3") else "", bh, bw, bco)] = (
+                    lambda kern, bh, bw, bco: lambda: c.tc.launcher(
+                        kern, (cdiv(hw, bw), cdiv(co, bco), nb * cdiv(hw, bh)), x, w, y, 1, bh, bw, bco, 64))(kern, bh, bw, bco)
     c.tilec_best(wl, "conv2d_view", list(vv), lambda v: vv[v](), chk("tilec conv2d view", lambda: y), y,
-                 label="BWxBK", note="examples/conv2d: im2col(x) @ w^T through views, BCO 64")
+                 label="BHxBWxBCO", note="examples/conv2d: im2col(x) @ w^T through views, BK 64")
     c.head_to_head(wl, "cuDNN (F.conv2d, channels_last)", ("speed", 1.0))
-    # stride 2, checked (and timed) once more with the fastest tile
+    # stride 2, checked and timed beside cuDNN's
     o2 = (hw - 1) // 2 + 1
     ref2 = Fn.conv2d(xn.float(), wn.float(), padding=1, stride=2).permute(0, 2, 3, 1).double()
     scale2 = Fn.conv2d(xn.float().abs(), wn.float().abs(), padding=1, stride=2).permute(0, 2, 3, 1).double()
+
+    def cudnn2():
+        res["y2"] = Fn.conv2d(xn, wn, padding=1, stride=2)
+    c.run(wl, "cuDNN, stride 2 (%dx%d out)" % (o2, o2), cudnn2,
+          check=lambda: close("cuDNN conv2d stride 2", res["y2"].permute(0, 2, 3, 1), ref2, scale2, 2 * U16, 2.0 ** -24))
     y2 = torch.zeros(nb, o2, o2, co, device="cuda", dtype=torch.float16)
     c.run(wl, "tilec, stride 2 (%dx%d out)" % (o2, o2),
-          c.tc.launcher("conv2d_view", (cdiv(o2, 32), cdiv(co, 64), nb * o2), x, w, y2, 2, 32, 64, 32),
+          c.tc.launcher("conv2d_view", (cdiv(o2, 32), cdiv(co, 128), nb * cdiv(o2, 4)), x, w, y2, 2, 4, 32, 128, 64),
           check=lambda: close("tilec conv2d stride 2", y2, ref2, scale2, 2 * U16, 2.0 ** -24), tilec=True,
-          note="BW x BK 32 x 32; a correctness check of the strided view on the GPU")
+          note="BH x BW x BCO 4 x 32 x 128: the strided view's TMA boxes (element stride 2)")
 
 
 def wl_transpose(c):

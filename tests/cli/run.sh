@@ -188,12 +188,11 @@ has "B gathered MN-major" "$OUT/c1.cu" "tilec_swz_mn<32>(row_, col_)"
 has "gathers fenced for wgmma" "$OUT/c1.cu" "tilec_fence_proxy_async(); /* the gathers' stores, read by wgmma */"
 has "gather sets in shared memory" "$OUT/c1.cu" "uint16_t *const pg_ = ps_ + "
 has "warps on wgmma's strips" "$OUT/c1.cu" "const int wm_ = ((t_ >> 7) / 2) * 4 + ((t_ >> 5) & 3), wn_ = ((t_ >> 7) % 2) * 4;"
-has "remark: wgmma in the mma.sync kernel" "$OUT/err" "[KW=4, CO=64, BK=32, BT=128]: an operand read through a view (TMA takes arrays), its products on wgmma in the mma.sync kernel's sm_90a build; sm_90 runs the mma.sync kernel"
+has "remark: wgmma in the mma.sync kernel" "$OUT/err" "[KW=4, CO=64, BK=32, BT=128]: operand B, read through a view, is not one TMA box a step: two of its tile's axes move along one array axis (overlapping windows); its products on wgmma in the mma.sync kernel's sm_90a build; sm_90 runs the mma.sync kernel"
 has "whole tiles skip the bounds" "$OUT/c1.cu" "if (ok_ && x0_ - o0_ >= 1 && x1_ - o1_ >= 32 && x2_ - o2_ >= 64) {"
 has "y's alignment tested" "$OUT/c1.cu" "&& tilec_array_vector_ok(y, 16);"
 lacks "view-only x leaves ALIGNED alone" "$OUT/c1.cu" "tilec_array_vector_ok(x, 16)"
 lacks "view-only w leaves ALIGNED alone" "$OUT/c1.cu" "tilec_array_vector_ok(w, 16)"
-has "no Hopper variant for view operands" "$OUT/err" "an operand read through a view (TMA takes arrays); sm_90 runs the mma.sync kernel"
 expect_rc "conv1d on sm_80" 0 "$TILEC" -O2 --arch=sm_80 -o "$OUT/c180.cu" "$C1"
 lacks "no wgmma for sm_80" "$OUT/c180.cu" "wgmma"
 expect_rc "conv1d --emit=tir" 0 "$TILEC" -O2 --arch=sm_90 --emit=tir "$C1"
@@ -205,11 +204,25 @@ lacks "-O1: no pipeline" "$OUT/c1o1.cu" "tilec_box_copy"
 # multiple of BK: a chunk is one tap's run of channels); where it fails, the
 # stage holds the tile itself, read element by element
 expect_rc "conv2d on sm_90" 0 "$TILEC" -O2 --arch=sm_90 -o "$OUT/c2.cu" examples/conv2d/conv2d.tile.c
-has "conv2d: the guard" "$OUT/c2.cu" "if (!(p_x.shape[3] % 32 == 0)) { /* tile_load xv: the footprint is not a box */"
-has "conv2d: the box otherwise" "$OUT/c2.cu" "{ /* tile_load xv: its box of x, 512 elements, asynchronously */"
-has "conv2d: the gather's fallback" "$OUT/c2.cu" "if (!(p_w.shape[3] % 32 == 0)) { /* tile_load wv: the tile as view_box_issue left it */"
+has "conv2d: the guard" "$OUT/c2.cu" "if (!(p_x.shape[3] % 64 == 0)) { /* tile_load xv: the footprint is not a box */"
+has "conv2d: the box otherwise" "$OUT/c2.cu" "{ /* tile_load xv: its box of x, 2048 elements, asynchronously */"
+has "conv2d: the gather's fallback" "$OUT/c2.cu" "if (!(p_w.shape[3] % 64 == 0)) { /* tile_load wv: the tile as view_box_issue left it */"
 has "conv2d: one block an SM, stated" "$OUT/c2.cu" "static __global__ void __launch_bounds__(256, 1) tilec_k_conv2d_nhwc_0("
 has "conv2d: extents of the array split in 32 bits" "$OUT/c2.cu" "tilec_vmod(o3_, te3_)"
+# conv2d's tiles of 128 pixels (BH 2 x BW 64) on the Hopper variant: each
+# K step's tile of either view is one TMA box of its array (hopper_view.c)
+expect_rc "conv2d remarks" 0 "$TILEC" -O2 --arch=sm_90 --remarks -o "$OUT/c2r.cu" examples/conv2d/conv2d.tile.c
+has "conv2d: Hopper variant for views" "$OUT/err" "remark: Hopper variant [S=1, BH=2, BW=64, BCO=64, BK=64] for sm_90a builds: wgmma m64n64k16 f16, 2 consumer warpgroups of 64 x 64, 6 TMA stages of 24576 bytes, a persistent grid, the epilogue on wgmma's registers, its store by TMA"
+has "conv2d: x's box, 4-D" "$OUT/c2.cu" "tilec_tma_load_4d(st_, &tma_a_, &hfull_[s_], va0_, va1_, va2_, va3_);"
+has "conv2d: w's box after A's" "$OUT/c2.cu" "tilec_tma_load_4d(st_ + 16384u, &tma_b_, &hfull_[s_], vb0_, vb1_, vb2_, vb3_);"
+has "conv2d: the taps split from K" "$OUT/c2.cu" "const int64_t u5_ = tilec_vmod(tilec_vdiv(w3_, te3_), te5_);"
+has "conv2d: padding as TMA's zeros" "$OUT/c2.cu" "va2_ = (int)((int64_t)-1 + (int64_t)1 * u1_ + (int64_t)1 * u4_);"
+has "conv2d: K-major B" "$OUT/c2.cu" "tilec_wgmma_m64n64k16_f16_kb_("
+has "conv2d: steps inside the views" "$OUT/c2.cu" "const int64_t pk0_ = pko_ > 0 ? pko_ : 0, pe_ = peo_ < pkv_ ? peo_ : pkv_;"
+has "conv2d: rows outside the views zeroed" "$OUT/c2.cu" "rows and columns outside the views: their sums are the padding's, zero"
+has "conv2d: y's 4-D TMA store" "$OUT/c2.cu" "tilec_tma_store_4d(&tma_c_, (ring_ + 147456u) + (unsigned)c_ * 16384u, (int)(o3_ + c_ * 64), (int)o2_, (int)o1_, (int)o0_);"
+has "conv2d: the launcher's conditions" "$OUT/c2.cu" "tilec_tma_view_ok(x, 4) && (((x->shape[3] * 9 + 0) > 0 ? (x->shape[3] * 9 + 0) : (int64_t)0)) % 64 == 0 && (x->shape[3]) % 64 == 0"
+has "conv2d: stride 2 as TMA's element strides" "$OUT/c2.cu" "const unsigned bx_[4] = {64u, 128u, 4u, 1u}, es_[4] = {1u, 2u, 2u, 1u};"
 # conv1d's view pipelines: one block an SM stated for architectures before
 # sm_90 only (ptxas spilled under its own choice there)
 has "conv1d: bounds per architecture" "$OUT/c1.cu" "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900"
