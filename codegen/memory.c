@@ -215,26 +215,6 @@ void mem_store(Emitter *em, Expr *e)
         line(em, "tilec_vstore<%d>(p_ + (%s), %s, r_ * %d);", l.V, offset_expr(em, s, ord, arr, "i_", true), name, l.V);
         tv_close_loop(em);
         em->ind--;
-        if (tv_frag(em, s)) {
-            /* The Hopper variant's accumulator, its runs (pairs of columns)
-             * tested one by one: an edge tile (a convolution's rows of 56
-             * pixels in tiles of 64) keeps its whole runs' vector stores,
-             * which element by element cost four sectors for one. */
-            line(em, "} else if (ALIGNED) {");
-            em->ind++;
-            tv_open_runs(em, s, l.E / l.V);
-            line(em, "if ((%s) && (%s)) {", inbounds_expr(em, s, ord, arr, "i_"),
-                 inbounds_expr(em, s, ord, arr, S("(i_ + %d)", l.V - 1)));
-            line(em, "    tilec_vstore<%d>(p_ + (%s), %s, r_ * %d);", l.V, offset_expr(em, s, ord, arr, "i_", true), name, l.V);
-            line(em, "} else {");
-            line(em, "    #pragma unroll");
-            line(em, "    for (int e_ = 0; e_ < %d; ++e_)", l.V);
-            line(em, "        if (%s) p_[%s] = %s[r_ * %d + e_];", inbounds_expr(em, s, ord, arr, "(i_ + e_)"),
-                 offset_expr(em, s, ord, arr, "(i_ + e_)", false), name, l.V);
-            line(em, "}");
-            tv_close_loop(em);
-            em->ind--;
-        }
         line(em, "} else {");
         em->ind++;
     }
