@@ -1285,17 +1285,21 @@ def wl_conv2d(c):
     c.tilec_best(wl, "conv2d_view", list(vv), lambda v: vv[v](), chk("tilec conv2d view", lambda: y), y,
                  label="BHxBWxBCO", note="examples/conv2d: im2col(x) @ w^T through views, BK 64")
     c.head_to_head(wl, "cuDNN (F.conv2d, channels_last)", ("speed", 1.0))
-    # stride 2, checked and timed beside cuDNN's
+    # stride 2, checked and timed beside cuDNN's (a workload of its own: a
+    # quarter of the outputs, so of the flops)
     o2 = (hw - 1) // 2 + 1
+    wl2 = "conv2d f16 NHWC (N=%d, %dx%d, C %d -> %d, 3x3, pad 1, stride 2)" % (nb, hw, hw, ci, co)
+    c.T.workload(wl2, "compute", 2 * (nb * hw * hw * ci + nb * o2 * o2 * co + co * 9 * ci), 2 * nb * o2 * o2 * co * ci * 9,
+                 "2*N*OH*OW*CO*C*9 flops (OH = OW = 28); bytes: read x + write y (+ w), 2 bytes each")
     ref2 = Fn.conv2d(xn.float(), wn.float(), padding=1, stride=2).permute(0, 2, 3, 1).double()
     scale2 = Fn.conv2d(xn.float().abs(), wn.float().abs(), padding=1, stride=2).permute(0, 2, 3, 1).double()
 
     def cudnn2():
         res["y2"] = Fn.conv2d(xn, wn, padding=1, stride=2)
-    c.run(wl, "cuDNN, stride 2 (%dx%d out)" % (o2, o2), cudnn2,
+    c.run(wl2, "cuDNN (F.conv2d, channels_last)", cudnn2,
           check=lambda: close("cuDNN conv2d stride 2", res["y2"].permute(0, 2, 3, 1), ref2, scale2, 2 * U16, 2.0 ** -24))
     y2 = torch.zeros(nb, o2, o2, co, device="cuda", dtype=torch.float16)
-    c.run(wl, "tilec, stride 2 (%dx%d out)" % (o2, o2),
+    c.run(wl2, "tilec",
           c.tc.launcher("conv2d_view", (cdiv(o2, 32), cdiv(co, 128), nb * cdiv(o2, 4)), x, w, y2, 2, 4, 32, 128, 64),
           check=lambda: close("tilec conv2d stride 2", y2, ref2, scale2, 2 * U16, 2.0 ** -24), tilec=True,
           note="BH x BW x BCO 4 x 32 x 128: the strided view's TMA boxes (element stride 2)")
