@@ -97,6 +97,27 @@ static bool plan_operand(Emitter *em, HopperPlan *hp, int i, const char **why)
         if (t == b->k_tile ? x->kind != EX_NAME || x->sym != pl->k : ast_reads(x, pl->k, NULL))
             return (*why = "its .index does not step K by the loop's variable alone, or moves M or N with it"), false;
     }
+    /* TMA starts a box only at a multiple of 16 bytes along the contiguous
+     * axis (a box 5 elements into it faulted on the H200): the view's
+     * offset there and every term's step along it must keep that, beyond
+     * the tile axis along it, whose tile origins are multiples of its
+     * extent (whole tiles of its first sub-mode, by the launcher's test) */
+    int es = dtype_bits(pl->dtype) / 8, inner = -1;
+    for (int q = 0; q < n; q++)
+        if (b->axis[nu[q]] == r - 1) inner = nu[q];
+    int in0 = -1;
+    if (inner >= 0) {
+        int ts[VIEW_MAX_TERMS];
+        view_mode_terms(v, b->ord[inner], ts);
+        in0 = ts[0];
+        if (e->shape.dim[inner] * es % 16) return (*why = "its tile is not whole 16-byte runs of the array's contiguous axis"), false;
+    }
+    bool aligned = v->off[r - 1] * es % 16 == 0;
+    for (int t = 0; t < v->nterms; t++)
+        if (t != in0 && v->a[r - 1][t] * es % 16) aligned = false;
+    if (!aligned)
+        return (*why = "its boxes would start inside a 16-byte run of the array's contiguous axis (an offset or step of the "
+                       "view there that is not a multiple of 16 bytes)"), false;
     /* the box's order in shared memory is the array's: the contiguous axis
      * first, then the others from the last */
     int kj = b->axis[b->k_tile];

@@ -5,7 +5,8 @@
  *     views at negative and past-the-end coordinates, 3 x 2 tiles with
  *     partial ones);
  *   M = 70, K = 100, N = 64: K + 8 = 108 is not (and a's rows are 200
- *     bytes): the ordinary kernel.
+ *     bytes): the ordinary kernel;
+ * each with padded_mm and padded_mm_odd (the ordinary kernel always).
  * tests/gpu/run.sh runs it again with TILEC_NO_SM90A=1.  Tolerance:
  * products of float16 values are exact in float32 and the sums accumulate
  * in float32: 2^-23 * K per unit of sum |a||b|, as an absolute bound from
@@ -13,7 +14,10 @@
 #include "../../../examples/common/example.h"
 #include "view_mma.h"
 
-static void check(int64_t M, int64_t K, int64_t N)
+typedef tilec_status (*Launch)(tilec_stream, tilec_grid, const tilec_array *, const tilec_array *, const tilec_array *,
+                               int32_t, int32_t, int32_t);
+
+static void check(int64_t M, int64_t K, int64_t N, Launch launch, const char *name)
 {
     int64_t NC = N + 8;
     uint16_t *a = malloc(2 * M * K), *b = malloc(2 * K * N);
@@ -40,8 +44,8 @@ static void check(int64_t M, int64_t K, int64_t N)
     tilec_array B = tilec_array_make(db, TILEC_FLOAT16, 2, (int64_t[]){K, N});
     tilec_array C = tilec_array_make(dc, TILEC_FLOAT32, 2, (int64_t[]){M, NC});
     char what[96];
-    snprintf(what, sizeof what, "pad(a) @ pad(b), M %lld, K %lld, N %lld", (long long)M, (long long)K, (long long)N);
-    ex_status(what, padded_mm(NULL, tilec_grid_2d(M, NC, 128, 128), &A, &B, &C, 128, 128, 64));
+    snprintf(what, sizeof what, "%s, M %lld, K %lld, N %lld", name, (long long)M, (long long)K, (long long)N);
+    ex_status(what, launch(NULL, tilec_grid_2d(M, NC, 128, 128), &A, &B, &C, 128, 128, 64));
     ex_download(c, dc, 4 * M * NC);
     for (int64_t i = 0; i < M * NC; i++) got[i] = c[i];
     ex_check(what, got, want, M * NC, (double)K * 0x1p-23 * worst, 0);
@@ -51,7 +55,9 @@ static void check(int64_t M, int64_t K, int64_t N)
 
 int main(void)
 {
-    check(300, 120, 200);
-    check(70, 100, 64);
+    check(300, 120, 200, padded_mm, "padded_mm");
+    check(70, 100, 64, padded_mm, "padded_mm");
+    check(300, 120, 200, padded_mm_odd, "padded_mm_odd");
+    check(70, 100, 64, padded_mm_odd, "padded_mm_odd");
     return ex_finish("view_mma");
 }
