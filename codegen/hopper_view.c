@@ -198,31 +198,12 @@ static void box_coords(Emitter *em, int i, const char *pre)
         Ctx c = {.shape = &x->shape, .idx = "0"};
         line(em, "const int64_t w%d_ = (int64_t)(%s) * %" PRId64 ";", b->ord[t], ex_evc(em, x, c, DT_INT64), e->shape.dim[t]);
     }
-    for (int m = 0; m < v->rank; m++) {
-        int ts[VIEW_MAX_TERMS];
-        int n = view_mode_terms(v, m, ts);
-        if (n == 1) {
-            line(em, "const int64_t u%d_ = w%d_;", ts[0], m);
-            continue;
-        }
-        const char *below = "1";
-        for (int q = 0; q < n; q++) {
-            char *ext = q < n - 1 ? S("(%s)", kernel_ext(em, v, v->term[ts[q]].ext)) : NULL;
-            /* (as element_coords splits them: 32-bit divisions where the
-             * values fit, which they do unless the array is huge; the
-             * producer does this every step) */
-            if (q == n - 1) line(em, "const int64_t u%d_ = tilec_vdiv(w%d_, %s);", ts[q], m, below);
-            else if (q == 0) line(em, "const int64_t u%d_ = tilec_vmod(w%d_, %s);", ts[q], m, ext);
-            else line(em, "const int64_t u%d_ = tilec_vmod(tilec_vdiv(w%d_, %s), %s);", ts[q], m, below, ext);
-            below = q == 0 ? ext : S("%s * %s", below, ext);
-        }
-    }
-    for (int j = 0; j < v->base->rank; j++) {
-        char *aj = S("(int64_t)%" PRId64, v->off[j]);
-        for (int t = 0; t < v->nterms; t++)
-            if (v->a[j][t]) aj = S("%s + (int64_t)%" PRId64 " * u%d_", aj, v->a[j][t], t);
-        line(em, "%s%d_ = (int)(%s);", pre, v->base->rank - 1 - j, aj);
-    }
+    /* (the producer does this every step: 32-bit divisions where the
+     * values fit, which they do unless the array is huge) */
+    const char *te[VIEW_MAX_TERMS];
+    for (int t = 0; t < v->nterms; t++) te[t] = v->term[t].ext ? S("(%s)", kernel_ext(em, v, v->term[t].ext)) : NULL;
+    view_split_terms(em, v, te);
+    for (int j = 0; j < v->base->rank; j++) line(em, "%s%d_ = (int)(%s);", pre, v->base->rank - 1 - j, view_array_coord(em, v, j));
     em->ind--;
     line(em, "}");
 }

@@ -356,6 +356,8 @@ const char *mem_pad_value(Emitter *em, Dtype d, int64_t pad);
 /* view.c */
 /* The view e's first argument names, or NULL (an array). */
 const struct View *view_arg(const Expr *e);
+void view_split_terms(Emitter *em, const struct View *v, const char *const *te);
+char *view_array_coord(Emitter *em, const struct View *v, int j);
 /* tile_dim of array or view a along axis. */
 char *view_dim(Emitter *em, const Expr *a, int64_t axis);
 void view_load(Emitter *em, Expr *e);

@@ -34,13 +34,12 @@ char *view_dim(Emitter *em, const Expr *a, int64_t axis)
     return S("(%s)", ext_c(em, v->ext[axis], S("p_%s", v->base->name)));
 }
 
-/* Declares, inside the element loop, the element's view coordinates
- * (w<k>_), its terms' coordinates (u<t>_) and array coordinates (a<j>_),
- * and the two bounds: in_view_ and in_array_. */
-static void element_coords(Emitter *em, const View *v, const Shape *s, const int *ord, const char *arr)
+/* Declares the coordinates of view v's terms (u<t>_) from its view
+ * coordinates (w<m>_): each axis split over its nested modes, fastest
+ * first, te[t] the C text of term t's extent (extents of the array:
+ * tilec_vdiv, tilec_vmod, 32-bit where they fit). */
+void view_split_terms(Emitter *em, const View *v, const char *const *te)
 {
-    for (int k = 0; k < s->rank; k++)
-        line(em, "const int64_t w%d_ = o%d_ + %s;", ord[k], k, tv_coord(em, "i_", s, k));
     for (int m = 0; m < v->rank; m++) {
         int ts[VIEW_MAX_TERMS];
         int n = view_mode_terms(v, m, ts);
@@ -48,24 +47,39 @@ static void element_coords(Emitter *em, const View *v, const Shape *s, const int
             line(em, "const int64_t u%d_ = w%d_;", ts[0], m);
             continue;
         }
-        /* (extents of the array: tilec_vdiv, tilec_vmod, 32-bit where they fit) */
         const char *below = "1";
         for (int q = 0; q < n; q++) {
-            const char *ext = S("te%d_", ts[q]);
+            const char *ext = te[ts[q]];
             if (q == n - 1) line(em, "const int64_t u%d_ = tilec_vdiv(w%d_, %s);", ts[q], m, below);
             else if (q == 0) line(em, "const int64_t u%d_ = tilec_vmod(w%d_, %s);", ts[q], m, ext);
             else line(em, "const int64_t u%d_ = tilec_vmod(tilec_vdiv(w%d_, %s), %s);", ts[q], m, below, ext);
             below = q == 0 ? ext : S("%s * %s", below, ext);
         }
     }
-    for (int j = 0; j < v->base->rank; j++) {
-        char *aj = S("(int64_t)%" PRId64, v->off[j]);
-        for (int t = 0; t < v->nterms; t++) {
-            if (!v->a[j][t]) continue;
-            aj = v->a[j][t] == 1 ? S("%s + u%d_", aj, t) : S("%s + (int64_t)%" PRId64 " * u%d_", aj, v->a[j][t], t);
-        }
-        line(em, "const int64_t a%d_ = %s;", j, aj);
+}
+
+/* Array coordinate j of view v from its terms' coordinates u<t>_. */
+char *view_array_coord(Emitter *em, const View *v, int j)
+{
+    char *aj = S("(int64_t)%" PRId64, v->off[j]);
+    for (int t = 0; t < v->nterms; t++) {
+        if (!v->a[j][t]) continue;
+        aj = v->a[j][t] == 1 ? S("%s + u%d_", aj, t) : S("%s + (int64_t)%" PRId64 " * u%d_", aj, v->a[j][t], t);
     }
+    return aj;
+}
+
+/* Declares, inside the element loop, the element's view coordinates
+ * (w<k>_), its terms' coordinates (u<t>_) and array coordinates (a<j>_),
+ * and the two bounds: in_view_ and in_array_. */
+static void element_coords(Emitter *em, const View *v, const Shape *s, const int *ord, const char *arr)
+{
+    for (int k = 0; k < s->rank; k++)
+        line(em, "const int64_t w%d_ = o%d_ + %s;", ord[k], k, tv_coord(em, "i_", s, k));
+    const char *te[VIEW_MAX_TERMS];
+    for (int t = 0; t < v->nterms; t++) te[t] = S("te%d_", t);
+    view_split_terms(em, v, te);
+    for (int j = 0; j < v->base->rank; j++) line(em, "const int64_t a%d_ = %s;", j, view_array_coord(em, v, j));
     char *inv = S("true");
     for (int m = 0; m < v->rank; m++) inv = S("%s && w%d_ >= 0 && w%d_ < x%d_", inv, m, m, m);
     line(em, "const bool in_view_ = %s;", inv);

@@ -216,7 +216,7 @@ has "conv2d: Hopper variant for views" "$OUT/err" "remark: Hopper variant [S=1, 
 has "conv2d: x's box, 4-D" "$OUT/c2.cu" "tilec_tma_load_4d(st_, &tma_a_, &hfull_[s_], va0_, va1_, va2_, va3_);"
 has "conv2d: w's box after A's" "$OUT/c2.cu" "tilec_tma_load_4d(st_ + 16384u, &tma_b_, &hfull_[s_], vb0_, vb1_, vb2_, vb3_);"
 has "conv2d: the taps split from K" "$OUT/c2.cu" "const int64_t u5_ = tilec_vmod(tilec_vdiv(w3_, te3_), te5_);"
-has "conv2d: padding as TMA's zeros" "$OUT/c2.cu" "va2_ = (int)((int64_t)-1 + (int64_t)1 * u1_ + (int64_t)1 * u4_);"
+has "conv2d: padding as TMA's zeros" "$OUT/c2.cu" "va2_ = (int)((int64_t)-1 + u1_ + u4_);"
 has "conv2d: K-major B" "$OUT/c2.cu" "tilec_wgmma_m64n64k16_f16_kb_("
 has "conv2d: steps inside the views" "$OUT/c2.cu" "const int64_t pk0_ = pko_ > 0 ? pko_ : 0, pe_ = peo_ < pkv_ ? peo_ : pkv_;"
 has "conv2d: rows outside the views zeroed" "$OUT/c2.cu" "rows and columns outside the views: their sums are the padding's, zero"
@@ -226,7 +226,7 @@ has "conv2d: stride 2 as TMA's element strides" "$OUT/c2.cu" "const unsigned bx_
 # a view whose boxes would start inside a 16-byte run of the contiguous
 # axis (a pad of 5 half-floats): TMA cannot (it faulted), so no variant
 expect_rc "view_mma remarks" 0 "$TILEC" -O2 --arch=sm_90 --remarks -o "$OUT/vm.cu" tests/kernels/view_mma/view_mma.tile.c
-has "padded views: Hopper variant" "$OUT/err" "view_mma.tile.c:29:5: remark: Hopper variant [BM=128, BN=128, BK=64] for sm_90a builds"
+has "padded views: Hopper variant" "$OUT/err" "view_mma.tile.c:39:1: remark: Hopper variant [BM=128, BN=128, BK=64] for sm_90a builds"
 has "odd pads: none, and why" "$OUT/err" "operand A, read through a view, is not one TMA box a step: its boxes would start inside a 16-byte run of the array's contiguous axis"
 has "B N-major: boxes of 64 columns" "$OUT/vm.cu" "tilec_tma_load_2d(st_ + 16384u + (unsigned)c_ * 8192u, &tma_b_, &hfull_[s_], vb0_ + c_ * 64, vb1_);"
 # conv1d's view pipelines: one block an SM stated for architectures before

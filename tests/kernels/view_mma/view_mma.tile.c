@@ -18,34 +18,23 @@
  * kernel runs (main.c covers both). */
 #include <tilec.h>
 
-TILE_KERNEL void padded_mm(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _Float16, 2) b, TILE_ARRAY(float, 2) c,
-                           TILE_CONST(int, 128) BM, TILE_CONST(int, 128) BN, TILE_CONST(int, 64) BK)
-{
-    TILE_VIEW(const _Float16, 2) av = tile_view_pad(a, .low = {0, 8}, .high = {0, 0});
-    TILE_VIEW(const _Float16, 2) bv = tile_view_pad(b, .low = {8, 8}, .high = {0, 0});
-    int64_t i = tile_bid(0), j = tile_bid(1);
-    float acc = tile_zeros(float, .shape = {BM, BN});
-    int64_t nk = (tile_dim(av, 1) + BK - 1) / BK;
-    for (int64_t k = 0; k < nk; k++) {
-        _Float16 x = tile_load(av, .index = {i, k}, .shape = {BM, BK}, .padding = TILE_PAD_ZERO);
-        _Float16 y = tile_load(bv, .index = {k, j}, .shape = {BK, BN}, .padding = TILE_PAD_ZERO);
-        acc = tile_mma(x, y, acc);
+/* the two kernels: K padded by LK before and HK after */
+#define PADDED_MM(NAME, LK, HK)                                                                                       \
+    TILE_KERNEL void NAME(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _Float16, 2) b, TILE_ARRAY(float, 2) c,      \
+                          TILE_CONST(int, 128) BM, TILE_CONST(int, 128) BN, TILE_CONST(int, 64) BK)                    \
+    {                                                                                                                \
+        TILE_VIEW(const _Float16, 2) av = tile_view_pad(a, .low = {0, LK}, .high = {0, HK});                         \
+        TILE_VIEW(const _Float16, 2) bv = tile_view_pad(b, .low = {LK, 8}, .high = {HK, 0});                         \
+        int64_t i = tile_bid(0), j = tile_bid(1);                                                                    \
+        float acc = tile_zeros(float, .shape = {BM, BN});                                                            \
+        int64_t nk = (tile_dim(av, 1) + BK - 1) / BK;                                                                \
+        for (int64_t k = 0; k < nk; k++) {                                                                           \
+            _Float16 x = tile_load(av, .index = {i, k}, .shape = {BM, BK}, .padding = TILE_PAD_ZERO);                \
+            _Float16 y = tile_load(bv, .index = {k, j}, .shape = {BK, BN}, .padding = TILE_PAD_ZERO);                \
+            acc = tile_mma(x, y, acc);                                                                               \
+        }                                                                                                            \
+        tile_store(c, acc, .index = {i, j});                                                                         \
     }
-    tile_store(c, acc, .index = {i, j});
-}
 
-TILE_KERNEL void padded_mm_odd(TILE_ARRAY(const _Float16, 2) a, TILE_ARRAY(const _Float16, 2) b, TILE_ARRAY(float, 2) c,
-                           TILE_CONST(int, 128) BM, TILE_CONST(int, 128) BN, TILE_CONST(int, 64) BK)
-{
-    TILE_VIEW(const _Float16, 2) av = tile_view_pad(a, .low = {0, 5}, .high = {0, 3});
-    TILE_VIEW(const _Float16, 2) bv = tile_view_pad(b, .low = {5, 8}, .high = {3, 0});
-    int64_t i = tile_bid(0), j = tile_bid(1);
-    float acc = tile_zeros(float, .shape = {BM, BN});
-    int64_t nk = (tile_dim(av, 1) + BK - 1) / BK;
-    for (int64_t k = 0; k < nk; k++) {
-        _Float16 x = tile_load(av, .index = {i, k}, .shape = {BM, BK}, .padding = TILE_PAD_ZERO);
-        _Float16 y = tile_load(bv, .index = {k, j}, .shape = {BK, BN}, .padding = TILE_PAD_ZERO);
-        acc = tile_mma(x, y, acc);
-    }
-    tile_store(c, acc, .index = {i, j});
-}
+PADDED_MM(padded_mm, 8, 0)
+PADDED_MM(padded_mm_odd, 5, 3)
