@@ -1,8 +1,8 @@
 """test_conv2d.py: conv2d_nhwc, the 3x3 NHWC convolution with padding 1 and
 stride S (1 or 2) through im2col views, y[n, oh, ow, o] = sum over kh, kw,
 c of w[o, kh, kw, c] * x[n, S*oh + kh - 1, S*ow + kw - 1, c], float16 in
-and out, for every compiled (S, BW, BK), with sizes no multiples of the
-tiles (grid= given: (ceil(OW / BW), ceil(CO / 64), N * OH)).  Tolerance as
+and out, for every compiled (S, BH, BW), with sizes no multiples of the
+tiles (grid= given: (ceil(OW / BW), ceil(CO / 64), N * ceil(OH / BH))).  Tolerance as
 main.c: float32 accumulation of K = 9 C exact products, K * 2^-23 * the
 largest sum of |products| absolute, plus one float16 rounding of the result
 (2^-10 relative)."""
@@ -36,16 +36,16 @@ def good():
     n, h, wd, c, co = 2, 13, 11, 20, 70
     x = uniform((n, h, wd, c), -2, 2, np.float16)
     w = uniform((co, 3, 3, c), -0.5, 0.5, np.float16)
-    for s, bw, bk in itertools.product((1, 2), (16, 32), (32, 64)):
+    for s, bh, bw in itertools.product((1, 2), (1, 2), (32, 64)):
         oh, ow = (h - 1) // s + 1, (wd - 1) // s + 1
         y = np.full((n, oh, ow, co), np.nan, np.float16)
-        M.conv2d_nhwc(x, w, y, s, bw, 64, bk, grid=(-(-ow // bw), -(-co // 64), n * oh))
+        M.conv2d_nhwc(x, w, y, s, bh, bw, 64, 64, grid=(-(-ow // bw), -(-co // 64), n * -(-oh // bh)))
         want, worst = ref(x, w, s)
-        close("conv2d_nhwc S=%d BW=%d BK=%d, x %s, co = %d" % (s, bw, bk, x.shape, co), y, want, 2.0 ** -10,
+        close("conv2d_nhwc S=%d BH=%d BW=%d, x %s, co = %d" % (s, bh, bw, x.shape, co), y, want, 2.0 ** -10,
               9 * c * 2.0 ** -23 * worst)
     raises("conv2d_nhwc S=3 (not compiled): TILEC_ERR_CONSTANT", M,
-           lambda: M.conv2d_nhwc(x, w, y, 3, 16, 64, 32, grid=(1, 1, 1)), M.TilecError, "TILEC_ERR_CONSTANT")
-    raises("conv2d_nhwc without grid=: TypeError", M, lambda: M.conv2d_nhwc(x, w, y, 1, 16, 64, 32), TypeError)
+           lambda: M.conv2d_nhwc(x, w, y, 3, 1, 32, 64, 64, grid=(1, 1, 1)), M.TilecError, "TILEC_ERR_CONSTANT")
+    raises("conv2d_nhwc without grid=: TypeError", M, lambda: M.conv2d_nhwc(x, w, y, 1, 1, 32, 64, 64), TypeError)
 
 
 run("conv2d_nhwc", good)
