@@ -144,7 +144,6 @@ typedef struct Emitter {
  * shape box[] along the array's axes, every estr[]-th element. */
 typedef struct HopperBox {
     const struct View *v;     /* NULL: the operand is an array (the 2-D maps of hopper.c) */
-    int rank;                 /* of the array, and of the tensor map (2 to 5) */
     int ord[TILE_MAX_RANK];   /* by tile axis: the view axis it runs along */
     int axis[TILE_MAX_RANK];  /* by tile axis: the array axis of its first term (-1: extent 1) */
     int64_t box[TILE_MAX_RANK], estr[TILE_MAX_RANK]; /* by array axis */
